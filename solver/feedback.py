@@ -1,0 +1,104 @@
+"""The Wordle feedback rule, its one-byte encoding and its text forms.
+
+Rule (two passes): greens first; then, left to right, a non-green guess letter is
+yellow while the answer still has unmatched copies of it, otherwise grey.
+
+Encoding: position i (0-based) has weight 3**i; grey 0, yellow 1, green 2, so a
+pattern is one byte in 0..242 and all-green is 242.
+"""
+
+from __future__ import annotations
+
+GREY, YELLOW, GREEN = 0, 1, 2
+N_PATTERNS = 243
+ALL_GREEN = 242
+WEIGHTS = (1, 3, 9, 27, 81)
+
+_GREY_CHARS = "BXx.-_0⬛⬜b"
+_YELLOW_CHARS = "Yy1🟨"
+_GREEN_CHARS = "Gg2🟩"
+_CHAR_VALUE = {c: GREY for c in _GREY_CHARS}
+_CHAR_VALUE.update({c: YELLOW for c in _YELLOW_CHARS})
+_CHAR_VALUE.update({c: GREEN for c in _GREEN_CHARS})
+
+
+class PatternError(ValueError):
+    """Feedback text that cannot be read as a pattern."""
+
+
+def score(guess: str, answer: str) -> int:
+    """Pattern code of `guess` against `answer` (the plain scalar rule)."""
+    if len(guess) != 5 or len(answer) != 5:
+        raise ValueError("guess and answer must have 5 letters")
+    colours = [GREY] * 5
+    unmatched: dict[str, int] = {}
+    for i in range(5):
+        if guess[i] == answer[i]:
+            colours[i] = GREEN
+        else:
+            unmatched[answer[i]] = unmatched.get(answer[i], 0) + 1
+    for i in range(5):
+        if colours[i] != GREEN and unmatched.get(guess[i], 0) > 0:
+            colours[i] = YELLOW
+            unmatched[guess[i]] -= 1
+    return sum(c * w for c, w in zip(colours, WEIGHTS, strict=True))
+
+
+def colours_of(code: int) -> list[int]:
+    """The five colours (0 grey, 1 yellow, 2 green) of a pattern code."""
+    if not 0 <= code < N_PATTERNS:
+        raise PatternError(f"pattern code {code} is outside 0..242")
+    return [(code // w) % 3 for w in WEIGHTS]
+
+
+def to_text(code: int) -> str:
+    """Pattern code as G/Y/B letters, e.g. 56 -> 'GBBGB'."""
+    return "".join("BYG"[c] for c in colours_of(code))
+
+
+def to_squares(code: int) -> str:
+    """Pattern code as coloured squares."""
+    return "".join("⬛🟨🟩"[c] for c in colours_of(code))
+
+
+def parse(text: str) -> int:
+    """Read feedback typed by a person: G/Y/B (or X . - _ for grey), any case,
+    the digits 2/1/0, or the squares; returns the pattern code."""
+    s = text.strip()
+    if len(s) != 5:
+        raise PatternError(
+            f"feedback {text!r} must have 5 marks (G green, Y yellow, B/X/. grey), got {len(s)}"
+        )
+    code = 0
+    for ch, w in zip(s, WEIGHTS, strict=True):
+        if ch not in _CHAR_VALUE:
+            raise PatternError(
+                f"feedback {text!r}: {ch!r} is not a mark (use G/Y/B, X . - _ , 2/1/0 or squares)"
+            )
+        code += _CHAR_VALUE[ch] * w
+    return code
+
+
+def pattern_rows(xp, guesses, answers):
+    """Vectorised rule over all pairs: guesses (G,5) and answers (A,5) uint8
+    letter codes -> (G, A) uint8 pattern codes. `xp` is numpy or cupy."""
+    g = guesses[:, None, :]
+    a = answers[None, :, :]
+    green = g == a  # (G, A, 5)
+    out = xp.zeros((guesses.shape[0], answers.shape[0]), dtype=xp.uint8)
+    # Unmatched answer letters: for each guess position i, how many non-green answer
+    # positions hold guess letter i; each earlier yellow of the same letter uses one.
+    not_green_a = ~green
+    used = []
+    for i in range(5):
+        gi = g[:, :, i]
+        avail = xp.zeros(out.shape, dtype=xp.uint8)
+        for j in range(5):
+            avail += (a[:, :, j] == gi) & not_green_a[:, :, j]
+        for k in range(i):
+            avail -= used[k] & (g[:, :, k] == gi)
+        yellow = (avail > 0) & ~green[:, :, i]
+        used.append(yellow)
+        out += green[:, :, i].astype(xp.uint8) * xp.uint8(2 * WEIGHTS[i])
+        out += yellow.astype(xp.uint8) * xp.uint8(WEIGHTS[i])
+    return out

@@ -1,0 +1,47 @@
+"""The result of valuing one opener."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+STATUSES = ("exact", "infeasible", "upper_bound", "lower_bound")
+
+
+@dataclass
+class SolveResult:
+    """Value of one opener.
+
+    status: exact (total is the proven optimum), infeasible (no strategy meets the
+    cap; total None), upper_bound (a strategy achieving total exists, e.g. --beam),
+    lower_bound (the optimum is at least total, e.g. cut off by --cutoff).
+    """
+
+    opener: str
+    status: str
+    total: int | None
+    answers: int
+    depth: int | None
+    seconds: float
+    nodes: int
+    mode: str
+    max_guesses: int
+
+    @property
+    def average(self) -> float | None:
+        return None if self.total is None else self.total / self.answers
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["average"] = None if self.average is None else round(self.average, 6)
+        d["seconds"] = round(self.seconds, 4)
+        return d
+
+    def describe(self) -> str:
+        if self.status == "infeasible":
+            value = f"infeasible within {self.max_guesses} guesses"
+        else:
+            rel = {"exact": "", "upper_bound": "<= ", "lower_bound": ">= "}[self.status]
+            value = f"{rel}{self.total} ({rel}{self.average:.4f} avg)"
+        depth = f", depth {self.depth}" if self.depth else ""
+        return (f"{self.opener} {self.status}: {value} over {self.answers} answers"
+                f"{depth} [{self.mode}, {self.nodes} nodes, {self.seconds:.2f} s]")

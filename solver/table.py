@@ -1,0 +1,186 @@
+"""The pattern table: feedback of every guess against every answer.
+
+A uint8 array of shape (n_guesses, n_answers), guess-major so that one guess's
+row over a set of answers is a contiguous gather. Built with numpy or on a GPU
+with cupy (identical bytes), cached on disk keyed by the sha256 of both lists.
+
+Cache file layout: magic, key (sha256 hex of both lists), shape, sha256 of the
+payload, then the payload. It is written to a temporary file and renamed, so a
+killed build never leaves a half table; anything that does not verify is rebuilt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .feedback import pattern_rows
+from .words import WordLists, encode_words
+
+BACKENDS = ("auto", "numpy", "cupy")
+_MAGIC = b"WDPTABLE1\n"
+_HEADER = struct.Struct("<10s64sQQ32s")  # magic, key, rows, cols, payload sha256
+_CHUNK = 256  # guesses per vectorised block: keeps the (chunk, A, 5) temporaries in cache
+
+
+class BackendError(RuntimeError):
+    """The requested backend cannot run here."""
+
+
+def default_cache_dir() -> Path:
+    """$WORDLE_DP_CACHE, else $XDG_CACHE_HOME/wordle-dp, else ~/.cache/wordle-dp."""
+    env = os.environ.get("WORDLE_DP_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "wordle-dp"
+
+
+def table_key(lists: WordLists) -> str:
+    """Cache key: sha256 over both lists' checksums."""
+    return hashlib.sha256(
+        f"{lists.answers_sha256}:{lists.guesses_sha256}".encode()
+    ).hexdigest()
+
+
+def build_numpy(lists: WordLists) -> np.ndarray:
+    """Build the table on the CPU with vectorised numpy, in blocks of guesses."""
+    g = encode_words(lists.guesses)
+    a = encode_words(lists.answers)
+    out = np.empty((len(g), len(a)), dtype=np.uint8)
+    for start in range(0, len(g), _CHUNK):
+        out[start : start + _CHUNK] = pattern_rows(np, g[start : start + _CHUNK], a)
+    return out
+
+
+def _cupy():
+    """Import cupy and check that a CUDA device is usable, or raise BackendError."""
+    try:
+        import cupy  # type: ignore[import-not-found]
+
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            raise BackendError("cupy: no CUDA device")
+        cupy.zeros(1).sum()  # forces context creation; fails on driver problems
+        return cupy
+    except BackendError:
+        raise
+    except Exception as exc:  # ImportError, CUDARuntimeError, driver mismatch...
+        raise BackendError(f"cupy backend unavailable: {type(exc).__name__}: {exc}") from None
+
+
+def build_cupy(lists: WordLists) -> np.ndarray:
+    """Build the table on the GPU with cupy and copy it back."""
+    cp = _cupy()
+    g = cp.asarray(encode_words(lists.guesses))
+    a = cp.asarray(encode_words(lists.answers))
+    out = cp.empty((len(g), len(a)), dtype=cp.uint8)
+    chunk = 4096
+    for start in range(0, len(g), chunk):
+        out[start : start + chunk] = pattern_rows(cp, g[start : start + chunk], a)
+    return cp.asnumpy(out)
+
+
+def gpu_available() -> bool:
+    try:
+        _cupy()
+        return True
+    except BackendError:
+        return False
+
+
+def build(lists: WordLists, backend: str = "auto") -> tuple[np.ndarray, str]:
+    """Build the table with a backend; returns (table, backend actually used)."""
+    if backend not in BACKENDS:
+        raise BackendError(f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
+    if backend in ("auto", "cupy"):
+        try:
+            return build_cupy(lists), "cupy"
+        except BackendError:
+            if backend == "cupy":
+                raise
+    return build_numpy(lists), "numpy"
+
+
+def cache_path(lists: WordLists, cache_dir: str | Path | None = None) -> Path:
+    d = Path(cache_dir) if cache_dir else default_cache_dir()
+    return d / f"table-{table_key(lists)[:20]}.bin"
+
+
+def save(path: Path, table: np.ndarray, key: str) -> None:
+    """Write atomically: temp file in the same folder, fsync, rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = np.ascontiguousarray(table, dtype=np.uint8)
+    digest = hashlib.sha256(payload.data).digest()
+    header = _HEADER.pack(_MAGIC, key.encode(), payload.shape[0], payload.shape[1], digest)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(header)
+            f.write(payload.data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load(path: Path, key: str, shape: tuple[int, int]) -> np.ndarray | None:
+    """Read a cached table; None if missing, truncated, corrupt or for other lists."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(_HEADER.size)
+            if len(head) != _HEADER.size:
+                return None
+            magic, fkey, rows, cols, digest = _HEADER.unpack(head)
+            if magic != _MAGIC or fkey != key.encode() or (rows, cols) != shape:
+                return None
+            payload = np.fromfile(f, dtype=np.uint8)
+    except OSError:
+        return None
+    if payload.size != rows * cols or hashlib.sha256(payload.data).digest() != digest:
+        return None
+    return payload.reshape(rows, cols)
+
+
+@dataclass
+class TableInfo:
+    backend: str  # "cache" when loaded from disk, else the builder used
+    seconds: float
+    path: Path | None
+    rebuilt_reason: str | None = None
+
+
+def get_table(
+    lists: WordLists,
+    backend: str = "auto",
+    cache_dir: str | Path | None = None,
+    use_cache: bool = True,
+) -> tuple[np.ndarray, TableInfo]:
+    """Load the table from the cache, or build it (and cache it)."""
+    t0 = time.perf_counter()
+    key = table_key(lists)
+    shape = (len(lists.guesses), len(lists.answers))
+    path = cache_path(lists, cache_dir) if use_cache else None
+    reason = None
+    if path is not None:
+        if path.exists():
+            table = load(path, key, shape)
+            if table is not None:
+                return table, TableInfo("cache", time.perf_counter() - t0, path)
+            reason = "cache file failed verification"
+    table, used = build(lists, backend)
+    if path is not None:
+        try:
+            save(path, table, key)
+        except OSError as exc:  # a read-only cache must not stop the solve
+            reason = f"could not write cache: {exc.strerror or exc}"
+            path = None
+    return table, TableInfo(used, time.perf_counter() - t0, path, reason)

@@ -1,0 +1,153 @@
+"""Word lists: loading, validation and checksums.
+
+A problem is defined by two lists: the possible answers and the allowed guesses.
+Every answer is also a legal guess, so answers missing from the guess list are
+appended to it. The sha256 of each list (over its canonical text: one word per
+line, LF, trailing newline, in list order) identifies the problem in caches and
+result stores.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+DEFAULT_ANSWERS = DATA_DIR / "answers.txt"
+DEFAULT_GUESSES = DATA_DIR / "guesses.txt"
+
+WORD_LEN = 5
+
+
+class WordListError(ValueError):
+    """A word list that cannot be used; the message names the file and line."""
+
+
+def canonical_sha256(words: list[str]) -> str:
+    """sha256 of the canonical text form of a list (one word per line, LF)."""
+    return hashlib.sha256(("\n".join(words) + "\n").encode("ascii")).hexdigest()
+
+
+def parse_words(text: str, source: str = "<list>") -> list[str]:
+    """Validate the lines of a word list: trimmed, lower-cased, empties skipped.
+
+    Raises WordListError naming `source` and the 1-based line for a bad word or a
+    duplicate, and for a list with no words at all.
+    """
+    words: list[str] = []
+    seen: dict[str, int] = {}
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        word = raw.strip().lower()
+        if not word:
+            continue
+        if len(word) != WORD_LEN or not word.isascii() or not word.isalpha():
+            shown = raw.strip()
+            raise WordListError(
+                f"{source}:{lineno}: {shown!r} is not a {WORD_LEN}-letter word (letters a-z only)"
+            )
+        if word in seen:
+            raise WordListError(
+                f"{source}:{lineno}: duplicate word {word!r} (first on line {seen[word]})"
+            )
+        seen[word] = lineno
+        words.append(word)
+    if not words:
+        raise WordListError(f"{source}: the list is empty")
+    return words
+
+
+def read_words(path: str | Path) -> list[str]:
+    """Read and validate a word list file (see `parse_words`)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise WordListError(f"{path}: cannot read word list ({exc.strerror or exc})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise WordListError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    return parse_words(text, str(path))
+
+
+def encode_words(words: list[str]) -> np.ndarray:
+    """Letters as uint8 codes 0..25, shape (len(words), 5)."""
+    buf = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
+    return (buf.reshape(len(words), WORD_LEN) - ord("a")).astype(np.uint8)
+
+
+@dataclass(frozen=True)
+class WordLists:
+    """The answer and guess lists of one problem, validated.
+
+    `guesses` contains every answer; `answer_in_guesses[i]` is the guess index of
+    answer i, and `guess_index` maps a guess word to its index.
+    """
+
+    answers: list[str]
+    guesses: list[str]
+    answers_source: str = "answers"
+    guesses_source: str = "guesses"
+    added_answers: int = 0
+    guess_index: dict[str, int] = field(init=False, repr=False, compare=False)
+    answer_index: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "guess_index", {w: i for i, w in enumerate(self.guesses)})
+        object.__setattr__(self, "answer_index", {w: i for i, w in enumerate(self.answers)})
+
+    @classmethod
+    def from_words(
+        cls,
+        answers: list[str],
+        guesses: list[str],
+        answers_source: str = "answers",
+        guesses_source: str = "guesses",
+    ) -> WordLists:
+        """Build from already-parsed lists, appending answers missing from guesses."""
+        known = set(guesses)
+        missing = [w for w in answers if w not in known]
+        return cls(
+            list(answers), list(guesses) + missing, answers_source, guesses_source, len(missing)
+        )
+
+    @classmethod
+    def load(
+        cls, answers: str | Path | None = None, guesses: str | Path | None = None, quiet=False
+    ) -> WordLists:
+        """Load lists from files (default: the original Wordle lists in data/)."""
+        a_path = Path(answers) if answers else DEFAULT_ANSWERS
+        g_path = Path(guesses) if guesses else DEFAULT_GUESSES
+        lists = cls.from_words(read_words(a_path), read_words(g_path), str(a_path), str(g_path))
+        if lists.added_answers and not quiet:
+            print(
+                f"note: {lists.added_answers} answer(s) missing from {g_path} "
+                "were added to the guess list",
+                file=sys.stderr,
+            )
+        return lists
+
+    @property
+    def answers_sha256(self) -> str:
+        return canonical_sha256(self.answers)
+
+    @property
+    def guesses_sha256(self) -> str:
+        return canonical_sha256(self.guesses)
+
+    @property
+    def answer_guess_ids(self) -> np.ndarray:
+        """Guess index of each answer, int32."""
+        return np.array([self.guess_index[w] for w in self.answers], dtype=np.int32)
+
+    def guess_id(self, word: str) -> int:
+        """Index of a guess word; raises WordListError if it is not allowed."""
+        w = word.strip().lower()
+        try:
+            return self.guess_index[w]
+        except KeyError:
+            raise WordListError(f"{word!r} is not in the guess list {self.guesses_source}") from None
