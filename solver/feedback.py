@@ -79,26 +79,33 @@ def parse(text: str) -> int:
     return code
 
 
-def pattern_rows(xp, guesses, answers):
+def letter_counts(xp, answers):
+    """(26, A) uint8: how many times each letter a..z occurs in each answer."""
+    letters = xp.arange(26, dtype=xp.uint8)[:, None, None]
+    return (answers[None, :, :] == letters).sum(axis=2, dtype=xp.uint8)
+
+
+def pattern_rows(xp, guesses, answers, counts=None):
     """Vectorised rule over all pairs: guesses (G,5) and answers (A,5) uint8
-    letter codes -> (G, A) uint8 pattern codes. `xp` is numpy or cupy."""
-    g = guesses[:, None, :]
-    a = answers[None, :, :]
-    green = g == a  # (G, A, 5)
+    letter codes -> (G, A) uint8 pattern codes. `xp` is numpy or cupy; `counts` is
+    `letter_counts(xp, answers)`, computed here when not given.
+
+    A non-green guess letter c at position i is yellow iff the answer has more
+    copies of c than are already taken, where taken = copies of c earlier in the
+    guess (each is green or was served first) + greens of c later in the guess.
+    Everything but the green masks depends on the guess alone, so this is a few
+    whole-array operations per position instead of a 5x5 letter comparison.
+    """
+    if counts is None:
+        counts = letter_counts(xp, answers)
+    same = guesses[:, :, None] == guesses[:, None, :]  # (G, 5, 5): same letter at j and i
+    green = [guesses[:, i, None] == answers[None, :, i] for i in range(5)]  # each (G, A)
     out = xp.zeros((guesses.shape[0], answers.shape[0]), dtype=xp.uint8)
-    # Unmatched answer letters: for each guess position i, how many non-green answer
-    # positions hold guess letter i; each earlier yellow of the same letter uses one.
-    not_green_a = ~green
-    used = []
     for i in range(5):
-        gi = g[:, :, i]
-        avail = xp.zeros(out.shape, dtype=xp.uint8)
-        for j in range(5):
-            avail += (a[:, :, j] == gi) & not_green_a[:, :, j]
-        for k in range(i):
-            avail -= used[k] & (g[:, :, k] == gi)
-        yellow = (avail > 0) & ~green[:, :, i]
-        used.append(yellow)
-        out += green[:, :, i].astype(xp.uint8) * xp.uint8(2 * WEIGHTS[i])
-        out += yellow.astype(xp.uint8) * xp.uint8(WEIGHTS[i])
+        taken = same[:, :i, i].sum(axis=1, dtype=xp.uint8)[:, None]  # (G, 1)
+        for j in range(i + 1, 5):
+            taken = taken + (green[j] & same[:, j, i, None])
+        yellow = (counts[guesses[:, i]] > taken) & ~green[i]
+        mark = green[i].view(xp.uint8) * xp.uint8(2) + yellow.view(xp.uint8)
+        out += mark * xp.uint8(WEIGHTS[i])
     return out

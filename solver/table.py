@@ -21,13 +21,13 @@ from pathlib import Path
 
 import numpy as np
 
-from .feedback import pattern_rows
+from .feedback import letter_counts, pattern_rows
 from .words import WordLists, encode_words
 
 BACKENDS = ("auto", "numpy", "cupy")
 _MAGIC = b"WDPTABLE1\n"
 _HEADER = struct.Struct("<10s64sQQ32s")  # magic, key, rows, cols, payload sha256
-_CHUNK = 256  # guesses per vectorised block: keeps the (chunk, A, 5) temporaries in cache
+_CHUNK = 256  # guesses per vectorised block: keeps the (chunk, A) temporaries in cache
 
 
 class BackendError(RuntimeError):
@@ -54,9 +54,10 @@ def build_numpy(lists: WordLists) -> np.ndarray:
     """Build the table on the CPU with vectorised numpy, in blocks of guesses."""
     g = encode_words(lists.guesses)
     a = encode_words(lists.answers)
+    counts = letter_counts(np, a)
     out = np.empty((len(g), len(a)), dtype=np.uint8)
     for start in range(0, len(g), _CHUNK):
-        out[start : start + _CHUNK] = pattern_rows(np, g[start : start + _CHUNK], a)
+        out[start : start + _CHUNK] = pattern_rows(np, g[start : start + _CHUNK], a, counts)
     return out
 
 
@@ -81,9 +82,10 @@ def build_cupy(lists: WordLists) -> np.ndarray:
     g = cp.asarray(encode_words(lists.guesses))
     a = cp.asarray(encode_words(lists.answers))
     out = cp.empty((len(g), len(a)), dtype=cp.uint8)
+    counts = letter_counts(cp, a)
     chunk = 4096
     for start in range(0, len(g), chunk):
-        out[start : start + chunk] = pattern_rows(cp, g[start : start + chunk], a)
+        out[start : start + chunk] = pattern_rows(cp, g[start : start + chunk], a, counts)
     return cp.asnumpy(out)
 
 

@@ -25,6 +25,7 @@ class SolveResult:
     nodes: int
     mode: str
     max_guesses: int
+    cpu_seconds: float = 0.0
 
     @property
     def average(self) -> float | None:
@@ -34,6 +35,7 @@ class SolveResult:
         d = asdict(self)
         d["average"] = None if self.average is None else round(self.average, 6)
         d["seconds"] = round(self.seconds, 4)
+        d["cpu_seconds"] = round(self.cpu_seconds, 4)
         return d
 
     def describe(self) -> str:

@@ -1,0 +1,216 @@
+"""Cluster commands of the CLI: run, query, export, merge (see slurm/README.md)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+
+DEFAULT_TOP = 10
+
+
+def _usage(msg: str) -> Exception:
+    from .cli import UsageError
+
+    return UsageError(msg)
+
+
+def add_commands(sub, add_lists, add_problem, parser_class) -> None:
+    """Add run/query/export/merge to the CLI's subparsers."""
+    r = sub.add_parser(
+        "run", help="value many openers into a result store (MPI, resumable)",
+        description="Value openers with the exact engine into a Zarr result store. Launch "
+        "with 'mpiexec -n N wordle-dp run ...' or srun: rank 0 coordinates and writes, the "
+        "other ranks solve, most expensive openers first. The same command on an existing "
+        "store resumes it; finished openers are never recomputed. --time-limit, SIGUSR1 "
+        "or SIGTERM stop it cleanly (exit 0, resumable).",
+    )
+    r.add_argument("--store", required=True, metavar="PATH",
+                   help="result store (a folder, e.g. checkpoints/NAME.zarr)")
+    r.add_argument("--openers", default="all", metavar="all|FILE|W1,W2,...",
+                   help="which openers to value (default: all guesses)")
+    add_lists(r)
+    add_problem(r)
+    r.add_argument("--cutoff", type=int, metavar="X",
+                   help="openers whose total cannot be below X (a total number of guesses "
+                   "over all answers, e.g. 7921) are stored as lower_bound: much faster, "
+                   "only the better openers get exact values")
+    r.add_argument("--time-limit", metavar="T",
+                   help="stop handing out work after T (seconds or HH:MM:SS)")
+    r.add_argument("--retry-failed", action="store_true",
+                   help="queue openers whose solve failed in an earlier run again")
+    r.add_argument("--shard", metavar="I/N",
+                   help="take only slice I of N of the openers (job arrays; each slice "
+                   "needs its own --store, combine them with 'wordle-dp merge')")
+    r.add_argument("--grace", type=float, default=60.0, metavar="S",
+                   help="after a stop, wait up to S seconds for openers in flight "
+                   "(default 60)")
+    r.add_argument("--flush-seconds", type=float, default=5.0, metavar="S",
+                   help="write buffered results at least every S seconds (default 5)")
+    r.add_argument("--progress-seconds", type=float, default=30.0, metavar="S",
+                   help="progress line interval on stderr (default 30)")
+    r.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    r.set_defaults(func=_cmd_run)
+
+    q = sub.add_parser(
+        "query", help="values, ranks and progress from a result store",
+        description="Read a result store (read-only; safe while a run is writing it). "
+        "With WORDs: their value, average, status and rank among finished openers. "
+        "Without: the best openers so far. The run's progress goes first (stderr with "
+        "--csv/--json).",
+    )
+    q.add_argument("--store", required=True, metavar="PATH")
+    q.add_argument("words", nargs="*", metavar="WORD")
+    q.add_argument("--top", type=int, metavar="K", help=f"the K best openers (default "
+                   f"{DEFAULT_TOP} when no WORD is given)")
+    fmt = q.add_mutually_exclusive_group()
+    fmt.add_argument("--csv", action="store_true", help="CSV rows on stdout")
+    fmt.add_argument("--json", action="store_true", help="one JSON object per line")
+    q.set_defaults(func=_cmd_query)
+
+    e = sub.add_parser("export", help="the whole table of a result store as CSV",
+                       description="Write every opener of a store (finished or not) as CSV.")
+    e.add_argument("--store", required=True, metavar="PATH")
+    e.add_argument("--csv", required=True, metavar="FILE", help="output file ('-': stdout)")
+    e.set_defaults(func=_cmd_export)
+
+    m = sub.add_parser(
+        "merge", help="combine result stores of one problem (job-array slices)",
+        description="Copy the finished openers of INPUT stores into OUTPUT (created if "
+        "missing). All stores must be for the same lists, mode and cap.",
+    )
+    m.add_argument("--store", required=True, metavar="OUTPUT")
+    m.add_argument("inputs", nargs="+", metavar="INPUT")
+    m.set_defaults(func=_cmd_merge)
+
+
+def _cmd_run(args) -> int:
+    from .run import RunConfig, parse_shard, parse_time_limit, run
+
+    try:
+        tl = None if args.time_limit is None else parse_time_limit(args.time_limit)
+        shard = None if args.shard is None else parse_shard(args.shard)
+    except ValueError as exc:
+        raise _usage(str(exc)) from None
+    if args.max_guesses < 0:
+        raise _usage("--max-guesses must be >= 0 (0 = no cap)")
+    cutoff = args.cutoff
+    if cutoff is not None and cutoff <= 0:
+        raise _usage("--cutoff must be > 0")
+    cfg = RunConfig(
+        store=args.store, answers=args.answers, guesses=args.guesses,
+        cache_dir=args.cache_dir, openers=args.openers, mode=args.mode,
+        max_guesses=args.max_guesses, cutoff=cutoff, time_limit=tl,
+        retry_failed=args.retry_failed, quiet=args.quiet, shard=shard, grace=args.grace,
+        flush_seconds=args.flush_seconds, progress_seconds=args.progress_seconds,
+    )
+    try:
+        summary = run(cfg)
+    except ValueError as exc:
+        from .words import WordListError
+
+        if isinstance(exc, WordListError):
+            raise
+        raise _usage(str(exc)) from None
+    return summary.exit_code
+
+
+def _fmt_row(row: dict) -> str:
+    st = row["status"]
+    if row["total"] is None:
+        value = {"infeasible": "infeasible", "pending": "pending", "failed": "failed"}.get(
+            st, st)
+    else:
+        rel = {"lower_bound": ">= ", "upper_bound": "<= "}.get(st, "")
+        value = f"{rel}{row['total']} ({rel}{row['average']:.4f} avg)"
+    rank = f"#{row['rank']}" if row["rank"] else "-"
+    extra = ""
+    if row["cpu_seconds"] is not None:
+        extra = f"  [{row['cpu_seconds']:.2f} s, rank {row['mpi_rank']}]"
+    return f"{rank:>6}  {row['opener']}  {st:<11} {value}{extra}"
+
+
+def _emit(rows: list[dict], args, out=None) -> None:
+    out = out or sys.stdout
+    from .store import ROW_KEYS
+
+    if args.json:
+        for r in rows:
+            print(json.dumps(r), file=out)
+    elif args.csv:
+        w = csv.DictWriter(out, fieldnames=list(ROW_KEYS), lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: ("" if r[k] is None else r[k]) for k in ROW_KEYS})
+    else:
+        for r in rows:
+            print(_fmt_row(r), file=out)
+
+
+def _cmd_query(args) -> int:
+    from .store import Store, describe_progress
+
+    if args.top is not None and args.top < 1:
+        raise _usage("--top must be >= 1")
+    store = Store.open(args.store, read_only=True)
+    idx = [store.index_of(w) for w in args.words]  # validate first
+    snap = store.snapshot()
+    prog = snap.progress()
+    machine = args.json or args.csv
+    p = store.problem
+    header = (f"{store.path}: {p.n_answers} answers x {p.n_guesses} guesses, {p.mode}, "
+              f"max {p.max_guesses or 'no cap'}"
+              + (f", cutoff {store.cutoff}" if store.cutoff is not None else ""))
+    print(header, file=sys.stderr if machine else sys.stdout)
+    print("progress: " + describe_progress(prog), file=sys.stderr if machine else sys.stdout)
+    ranks = snap.ranks()
+    rows = [snap.row(i, ranks) for i in idx]
+    top = args.top if args.top is not None else (None if idx else DEFAULT_TOP)
+    best = snap.best(top) if top else []
+    if machine:
+        _emit(rows + best, args)
+        return 0
+    _emit(rows, args)
+    if top:
+        print(f"best {len(best)} of {int(snap.finished_mask().sum())} finished:")
+        _emit(best, args)
+    return 0
+
+
+def _cmd_export(args) -> int:
+    from .store import ROW_KEYS, Store
+
+    store = Store.open(args.store, read_only=True)
+    snap = store.snapshot()
+    ranks = snap.ranks()
+    if args.csv == "-":
+        f = sys.stdout
+    else:
+        try:
+            f = open(args.csv, "w", newline="")
+        except OSError as exc:
+            raise _usage(f"cannot write {args.csv}: {exc.strerror or exc}") from None
+    try:
+        w = csv.DictWriter(f, fieldnames=list(ROW_KEYS), lineterminator="\n")
+        w.writeheader()
+        for i in range(len(snap.status)):
+            r = snap.row(i, ranks)
+            w.writerow({k: ("" if r[k] is None else r[k]) for k in ROW_KEYS})
+    finally:
+        if f is not sys.stdout:
+            f.close()
+    if f is not sys.stdout:
+        c = snap.counts()
+        print(f"wrote {len(snap.status)} openers ({c['pending']} pending) to {args.csv}",
+              file=sys.stderr)
+    return 0
+
+
+def _cmd_merge(args) -> int:
+    from .store import merge
+
+    res = merge(args.store, args.inputs)
+    c = res["counts"]
+    print(f"merged {res['inputs']} store(s) into {args.store}: {res['copied']} opener(s) "
+          "copied; now " + ", ".join(f"{v} {k}" for k, v in c.items() if v), file=sys.stderr)
+    return 0

@@ -1,0 +1,270 @@
+"""The engine's Python API: `Solver(lists, mode, max_guesses).solve(opener)`.
+
+Python handles the root (the opener's feedback classes, the cutoff, the result
+object); everything below the root runs in the numba kernels (kernels.py). One
+Solver keeps its memo across calls, so later openers reuse earlier states.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from ..feedback import ALL_GREEN
+from ..table import get_table
+from ..words import WordLists, encode_words
+from . import kernels as K
+from .result import SolveResult
+
+MODES = {"easy": K.EASY, "hard": K.HARD, "strict": K.STRICT}
+UNCAPPED_DEPTH = 30  # "no cap": deeper than any strategy the search can build here
+DEFAULT_MEMO_ENTRIES = 1 << 21
+
+
+def _class_cost_estimate(n_answers: int) -> np.ndarray:
+    """Rough cost of a class of size c (used only to order guesses, never to prune)."""
+    c = np.arange(n_answers + 1, dtype=np.float64)
+    f = 2 * c - 1 + 0.25 * c * np.log(np.maximum(c, 1.0))
+    f[0] = 0.0
+    f[1] = 1.0
+    return f
+
+
+class Solver:
+    """Exact optimal values of openers for one problem (lists, mode, cap).
+
+    max_guesses=0 means no cap. beam=N restricts every position to the N most
+    promising guesses: results are then upper bounds, never exact.
+    """
+
+    def __init__(
+        self,
+        lists: WordLists | None = None,
+        mode: str = "easy",
+        max_guesses: int = 6,
+        table: np.ndarray | None = None,
+        backend: str = "auto",
+        cache_dir=None,
+        beam: int | None = None,
+        memo_entries: int = DEFAULT_MEMO_ENTRIES,
+        dedup: bool = True,
+        seed: int = 20260101,
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r} (easy, hard or strict)")
+        if max_guesses < 0:
+            raise ValueError("max_guesses must be >= 0 (0 = no cap)")
+        self.lists = lists if lists is not None else WordLists.load()
+        self.mode = mode
+        self.max_guesses = max_guesses
+        self.beam = beam
+        if table is None:
+            table, _ = get_table(self.lists, backend, cache_dir)
+        n_g, n_a = len(self.lists.guesses), len(self.lists.answers)
+        if table.shape != (n_g, n_a):
+            raise ValueError(f"table shape {table.shape} does not match the lists ({n_g}, {n_a})")
+        self.table = np.ascontiguousarray(table, dtype=np.uint8)
+        self.depth_limit = max_guesses if max_guesses else UNCAPPED_DEPTH
+        self._ctx = self._make_ctx(memo_entries, dedup, seed)
+        self._root_cache: dict[str, SolveResult] = {}
+
+    # ------------------------------------------------------------------ setup
+    def _make_ctx(self, memo_entries: int, dedup: bool, seed: int) -> K.Ctx:
+        n_g, n_a = self.table.shape
+        d = self.depth_limit + 2
+        rng = np.random.default_rng(seed)
+
+        def rand64(size):
+            return rng.integers(0, 2**63 - 1, size=size, dtype=np.int64).astype(np.uint64) * 2 + 1
+
+        memo = 1 << max(4, int(math.ceil(math.log2(max(16, memo_entries)))))
+        h = 1 << int(math.ceil(math.log2(2 * n_g + 2)))
+        letters = encode_words(self.lists.guesses)
+        lcount = np.zeros((n_g, 26), np.uint8)
+        for i in range(5):
+            np.add.at(lcount, (np.arange(n_g), letters[:, i]), 1)
+        pools = np.zeros((d, n_g), np.int32)
+        pools[0] = np.arange(n_g, dtype=np.int32)
+        npool = np.zeros(d, np.int64)
+        npool[0] = n_g
+        params = np.array([MODES[self.mode], self.beam or 0, int(dedup), memo - 1], np.int64)
+        return K.Ctx(
+            tbl=self.table,
+            tblT=np.ascontiguousarray(self.table.T),
+            agid=self.lists.answer_guess_ids,
+            arena=np.zeros(n_a * (d + 2), np.int32),
+            pools=pools,
+            npool=npool,
+            lbs=np.zeros((d, n_g), np.int64),
+            ests=np.zeros((d, n_g), np.float64),
+            cnt=np.zeros((d, 243), np.int32),
+            touched=np.zeros((d, 243), np.int32),
+            cstart=np.zeros((d, 244), np.int64),
+            qval=np.zeros((d, 243), np.int64),
+            qflag=np.zeros((d, 243), np.int64),
+            f=_class_cost_estimate(n_a),
+            z1=rand64(n_a),
+            z2=rand64(n_a),
+            mk1=np.zeros(memo, np.uint64),
+            mk2=np.zeros(memo, np.uint64),
+            mval=np.zeros(memo, np.int64),
+            mmeta=np.zeros(memo, np.int64),
+            mbest=np.zeros(memo, np.int32),
+            stats=np.zeros(K.N_STATS_ALL, np.int64),
+            params=params,
+            dkey=np.zeros(h, np.uint64),
+            dgid=np.zeros(h, np.int32),
+            dgen=np.full(h, -1, np.int64),
+            rpos=rand64(n_a),
+            letters=letters,
+            lcount=lcount,
+            cgreen=np.full((d, 5), 255, np.uint8),
+            cmin=np.zeros((d, 26), np.uint8),
+            cz1=rand64(5 * 27 + 26 * 6),
+            cz2=rand64(5 * 27 + 26 * 6),
+        )
+
+    @property
+    def stats(self) -> dict[str, int]:
+        s = self._ctx.stats
+        return {
+            "nodes": int(s[K.ST_NODES]),
+            "memo_hits": int(s[K.ST_HITS]),
+            "memo_stores": int(s[K.ST_STORES]),
+            "memo_evictions": int(s[K.ST_EVICT]),
+            "guesses_scanned": int(s[K.ST_SCANNED]),
+            "memo_entries": int(self._ctx.mk1.shape[0]),
+        }
+
+    # ------------------------------------------------------------------ root
+    def _root_classes(self, gid: int) -> list[tuple[int, np.ndarray]]:
+        """The opener's feedback classes: (pattern, answer ids), largest first."""
+        row = self.table[gid]
+        order = np.argsort(row, kind="stable")
+        pats, starts = np.unique(row[order], return_index=True)
+        bounds = list(starts[1:]) + [len(order)]
+        classes = [
+            (int(p), order[s:e].astype(np.int32))
+            for p, s, e in zip(pats, starts, bounds, strict=True)
+        ]
+        classes.sort(key=lambda pc: -len(pc[1]))
+        return classes
+
+    def _solve_class(self, gid: int, pattern: int, members: np.ndarray, beta: int):
+        """Value of one first-feedback class with cap-1 guesses left."""
+        ctx = self._ctx
+        n = len(members)
+        ctx.arena[:n] = members
+        if MODES[self.mode] == K.HARD:
+            ctx.cgreen[0] = 255
+            ctx.cmin[0] = 0
+            K.hard_child_constraint(ctx, gid, pattern, 0)
+        return K.node(ctx, 0, n, self.depth_limit - 1, beta, 1, n)
+
+    def _gid(self, word: str) -> int:
+        return self.lists.guess_id(word)
+
+    def solve(self, opener: str, cutoff: int | None = None) -> SolveResult:
+        """Exact value of `opener`; with `cutoff`, openers that cannot beat it get
+        status lower_bound (a proven total >= cutoff) instead of an exact value."""
+        gid = self._gid(opener)
+        word = self.lists.guesses[gid]
+        n_a = len(self.lists.answers)
+        t0 = time.perf_counter()
+        c0 = time.process_time()
+        nodes0 = int(self._ctx.stats[K.ST_NODES])
+        beta = K.INF if cutoff is None else int(cutoff)
+        classes = [(p, m) for p, m in self._root_classes(gid) if p != ALL_GREEN]
+        lb = n_a + sum(2 * len(m) - 1 for _, m in classes)
+        total = lb
+        depth = 1
+        status = "exact"
+        if self.depth_limit < 2 and classes:
+            status = "infeasible"
+        elif total >= beta:
+            status = "lower_bound"
+        else:
+            for p, m in classes:
+                lbc = 2 * len(m) - 1
+                v, flags, h, _ = self._solve_class(gid, p, m, beta - (total - lbc))
+                total += int(v) - lbc
+                if v >= K.INF and flags & K.EXACT:
+                    status = "infeasible"
+                    break
+                if total >= beta:
+                    status = "lower_bound"
+                    break
+                depth = max(depth, int(h) + 1)
+        if self.beam and status == "exact":
+            status = "upper_bound"
+        return SolveResult(
+            opener=word,
+            status=status,
+            total=None if status == "infeasible" else int(total),
+            answers=n_a,
+            depth=depth if status in ("exact", "upper_bound") else None,
+            seconds=time.perf_counter() - t0,
+            nodes=int(self._ctx.stats[K.ST_NODES]) - nodes0,
+            mode=self.mode,
+            max_guesses=self.max_guesses,
+            cpu_seconds=time.process_time() - c0,
+        )
+
+    def estimate(self, opener: str) -> float:
+        """Cheap promise of an opener (smaller is better), from its partition alone."""
+        gid = self._gid(opener)
+        counts = np.bincount(self.table[gid], minlength=243)
+        ins = counts[ALL_GREEN]
+        counts[ALL_GREEN] = 0
+        f = self._ctx.f
+        return float(len(self.lists.answers) + f[counts[counts > 0]].sum() - 0.5 * ins)
+
+    def lower_bound(self, opener: str) -> int:
+        """Admissible lower bound on the opener's total from its partition alone."""
+        gid = self._gid(opener)
+        counts = np.bincount(self.table[gid], minlength=243)
+        counts[ALL_GREEN] = 0
+        nz = counts[counts > 0]
+        return int(len(self.lists.answers) + (2 * nz - 1).sum())
+
+    def second_guesses(self, opener: str) -> dict[int, str]:
+        """Best second guess for every first-feedback pattern of `opener` (from the
+        optimal strategy; the solved answer itself for singleton classes)."""
+        gid = self._gid(opener)
+        out: dict[int, str] = {}
+        for p, m in self._root_classes(gid):
+            if p == ALL_GREEN:
+                continue
+            v, flags, _h, g = self._solve_class(gid, p, m, K.INF)
+            if g >= 0 and v < K.INF:
+                out[p] = self.lists.guesses[int(g)]
+        return out
+
+    def best(self, top: int = 1, progress=None) -> list[SolveResult]:
+        """The `top` best openers with proof: every other opener is shown to have a
+        lower bound above the top-th best value (ties are solved exactly)."""
+        words = self.lists.guesses
+        order = sorted(range(len(words)), key=lambda i: self.estimate(words[i]))
+        found: list[SolveResult] = []
+        t0 = time.perf_counter()
+        for k, i in enumerate(order):
+            w = words[i]
+            cut = None
+            if len(found) >= top:
+                cut = found[top - 1].total + 1  # prove strictly worse, else solve exactly
+                if self.lower_bound(w) >= cut:
+                    continue
+            r = self.solve(w, cutoff=cut)
+            if r.status == "exact":
+                found.append(r)
+                found.sort(key=lambda x: (x.total, x.opener))
+                del found[top:]
+            if progress is not None and (k + 1) % 500 == 0:
+                bestv = found[0].total if found else None
+                print(f"best: {k + 1}/{len(words)} openers checked, best so far "
+                      f"{found[0].opener if found else '-'} {bestv}, "
+                      f"{time.perf_counter() - t0:.0f} s", file=progress, flush=True)
+        return found
+

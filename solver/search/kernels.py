@@ -1,0 +1,486 @@
+"""Numba kernels of the exact search.
+
+A node is a set S of answers (a slice of an int32 arena of answer ids) with b
+guesses left. `node` returns the optimal total number of guesses for S
+(everyone pays each guess; the answer equal to the guess is then solved) or, when
+that is at least the budget `beta`, a proven lower bound >= beta (fail-soft branch
+and bound). Values >= INF mean infeasible within the cap.
+
+Each result carries flags: EXACT (the value is the optimum, not just a bound) and
+TAINT (the cap was used somewhere in the proof). An untainted exact value is the
+uncapped optimum and holds for any b >= the height of its strategy; a tainted one
+holds only for the b it was computed with (as a lower bound, for fewer guesses).
+Reusing capped results across depths without this distinction is the classic bug.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+INF = 1 << 40
+EXACT = 1
+TAINT = 2
+GREEN = 242
+EASY, HARD, STRICT = 0, 1, 2
+
+# stats slots
+ST_NODES, ST_HITS, ST_STORES, ST_EVICT, ST_SCANNED = 0, 1, 2, 3, 4
+N_STATS = 8
+ST_DEPTH = 8  # per-depth profile: 4 counters x 16 depths
+N_STATS_ALL = 8 + 64
+
+# memo meta packing: tag (0 = untainted, else guesses left) | kind | height | size
+_KIND_EXACT = 1 << 8
+
+Ctx = namedtuple(
+    "Ctx",
+    [
+        "tbl",  # uint8 [G, A] pattern table (one guess over a set: a row gather)
+        "tblT",  # uint8 [A, G] its transpose (every guess over a small set: n hot rows)
+        "agid",  # int32 [A] guess id of each answer
+        "arena",  # int32 [A * (D + 2)] answer sets, stacked
+        "pools",  # int32 [D, G] useful guesses per depth
+        "npool",  # int64 [D]
+        "lbs",  # int64 [D, G] lower bound per pool guess
+        "ests",  # float64 [D, G] promise per pool guess (smaller is better)
+        "cnt",  # int32 [D, 243] scratch class counts (kept zero between uses)
+        "touched",  # int32 [D, 243] scratch
+        "cstart",  # int64 [D, 244]
+        "qval",  # int64 [D, 243] quick bound per class of the guess being evaluated
+        "qflag",  # int64 [D, 243]
+        "f",  # float64 [A + 1] cost estimate of a class of size c
+        "z1",  # uint64 [A] set hash keys
+        "z2",  # uint64 [A]
+        "mk1",  # uint64 [M] memo keys
+        "mk2",  # uint64 [M]
+        "mval",  # int64 [M]
+        "mmeta",  # int64 [M]
+        "mbest",  # int32 [M]
+        "stats",  # int64 [N_STATS]
+        "params",  # int64 [4]: mode, beam (0 = all), dedup on/off, memo mask
+        "dkey",  # uint64 [H] dedup hash set (pattern-vector hashes)
+        "dgid",  # int32 [H]
+        "dgen",  # int64 [H] generation stamp: slot valid only for the current node
+        "rpos",  # uint64 [A] random multipliers by position in S, for pattern hashes
+        "letters",  # uint8 [G, 5] (hard mode)
+        "lcount",  # uint8 [G, 26] (hard mode)
+        "cgreen",  # uint8 [D, 5] hard-mode greens per depth (255 = none)
+        "cmin",  # uint8 [D, 26] hard-mode minimum letter counts per depth
+        "cz1",  # uint64 [5 * 27 + 26 * 6] constraint hash keys
+        "cz2",  # uint64 [...]
+    ],
+)
+
+
+@njit(cache=True)
+def hard_legal(ctx, g, d):
+    """Is guess g legal under the hard-mode constraint at depth d?"""
+    cg = ctx.cgreen[d]
+    for i in range(5):
+        if cg[i] != 255 and ctx.letters[g, i] != cg[i]:
+            return False
+    cm = ctx.cmin[d]
+    for c in range(26):
+        if cm[c] > ctx.lcount[g, c]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def hard_child_constraint(ctx, g, p, d):
+    """Constraint at depth d+1 after guessing g with pattern p at depth d."""
+    for i in range(5):
+        ctx.cgreen[d + 1, i] = ctx.cgreen[d, i]
+    for c in range(26):
+        ctx.cmin[d + 1, c] = ctx.cmin[d, c]
+    seen = np.zeros(26, np.uint8)
+    q = p
+    for i in range(5):
+        col = q % 3
+        q //= 3
+        letter = ctx.letters[g, i]
+        if col == 2:
+            ctx.cgreen[d + 1, i] = letter
+        if col != 0:
+            seen[letter] += 1
+    for c in range(26):
+        if seen[c] > ctx.cmin[d + 1, c]:
+            ctx.cmin[d + 1, c] = seen[c]
+
+
+@njit(cache=True)
+def set_key(ctx, off, n, d):
+    """128-bit key of the set (and, in hard mode, of the constraint at depth d)."""
+    k1 = np.uint64(0)
+    k2 = np.uint64(0)
+    for i in range(n):
+        a = ctx.arena[off + i]
+        k1 ^= ctx.z1[a]
+        k2 ^= ctx.z2[a]
+    if ctx.params[0] == HARD:
+        for i in range(5):
+            v = ctx.cgreen[d, i]
+            j = i * 27 + (26 if v == 255 else v)
+            k1 ^= ctx.cz1[j]
+            k2 ^= ctx.cz2[j]
+        for c in range(26):
+            v = ctx.cmin[d, c]
+            if v:
+                j = 135 + c * 6 + min(v, 5)
+                k1 ^= ctx.cz1[j]
+                k2 ^= ctx.cz2[j]
+    return k1 | np.uint64(1), k2
+
+
+@njit(cache=True)
+def memo_find(ctx, k1, k2, tag):
+    base = np.int64(k1 & np.uint64(ctx.params[3])) & ~np.int64(3)
+    for s in range(base, base + 4):
+        if ctx.mk1[s] == k1 and ctx.mk2[s] == k2 and (ctx.mmeta[s] & 255) == tag:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def memo_store(ctx, k1, k2, tag, val, exact, height, best, n):
+    base = np.int64(k1 & np.uint64(ctx.params[3])) & ~np.int64(3)
+    victim = -1
+    vsize = np.int64(1) << 62
+    for s in range(base, base + 4):
+        if ctx.mk1[s] == k1 and ctx.mk2[s] == k2 and (ctx.mmeta[s] & 255) == tag:
+            victim = s
+            break
+        if ctx.mk1[s] == 0 and ctx.mk2[s] == 0:
+            if vsize > -1:
+                victim = s
+                vsize = -1
+        else:
+            sz = ctx.mmeta[s] >> 32
+            if sz < vsize:
+                victim = s
+                vsize = sz
+    s = victim
+    if ctx.mk1[s] != 0 and not (ctx.mk1[s] == k1 and ctx.mk2[s] == k2):
+        ctx.stats[ST_EVICT] += 1
+    elif ctx.mk1[s] == k1 and ctx.mk2[s] == k2 and not exact:
+        # never let a bound overwrite an exact value, or a weaker bound a stronger one
+        if ctx.mmeta[s] & _KIND_EXACT or ctx.mval[s] >= val:
+            return
+    ctx.mk1[s] = k1
+    ctx.mk2[s] = k2
+    ctx.mval[s] = val
+    ctx.mmeta[s] = tag | (_KIND_EXACT if exact else 0) | (height << 16) | (np.int64(n) << 32)
+    ctx.mbest[s] = best
+    ctx.stats[ST_STORES] += 1
+
+
+@njit(cache=True)
+def memo_probe(ctx, k1, k2, b):
+    """What the memo knows of a set with b guesses left: (value, flags, height,
+    best guess); flags has EXACT for a usable exact value, else value is the best
+    known lower bound (0 if none), TAINT when it depends on the cap."""
+    known = np.int64(0)
+    taint = np.int64(0)
+    s = memo_find(ctx, k1, k2, 0)
+    if s >= 0:
+        meta = ctx.mmeta[s]
+        height = (meta >> 16) & 255
+        if meta & _KIND_EXACT and height <= b:
+            return ctx.mval[s], np.int64(EXACT), height, np.int64(ctx.mbest[s])
+        known = ctx.mval[s]  # uncapped optimum or bound: a lower bound for any b
+    s = memo_find(ctx, k1, k2, b)
+    if s >= 0:
+        meta = ctx.mmeta[s]
+        if meta & _KIND_EXACT:
+            return ctx.mval[s], np.int64(EXACT | TAINT), (meta >> 16) & 255, np.int64(ctx.mbest[s])
+        if ctx.mval[s] > known:
+            known = ctx.mval[s]
+            taint = np.int64(TAINT)
+    return known, taint, np.int64(0), np.int64(-1)
+
+
+@njit(cache=True)
+def quick_bound(ctx, off, n, b, d):
+    """Cheap facts about a child set before any scan: exact (memo, or a member that
+    separates it: 2n-1) or a lower bound (2n, or a better one from the memo)."""
+    k1, k2 = set_key(ctx, off, n, d)
+    val, fl, height, _bg = memo_probe(ctx, k1, k2, b)
+    if fl & EXACT:
+        return val, fl, height
+    if _in_set_full_split(ctx, off, n, d) >= 0:
+        return np.int64(2 * n - 1), np.int64(EXACT), np.int64(2)
+    if val >= 2 * n:
+        return val, fl, np.int64(0)
+    return np.int64(2 * n), np.int64(0), np.int64(0)
+
+
+@njit(cache=True)
+def _in_set_full_split(ctx, off, n, d):
+    """A member of S whose feedback separates all of S (then 2n-1 is optimal)."""
+    cnt = ctx.cnt[d]
+    for j in range(n):
+        g = ctx.agid[ctx.arena[off + j]]
+        row = ctx.tbl[g]
+        ok = True
+        i = 0
+        while i < n:
+            p = row[ctx.arena[off + i]]
+            if cnt[p]:
+                ok = False
+                break
+            cnt[p] = 1
+            i += 1
+        for t in range(i):
+            cnt[row[ctx.arena[off + t]]] = 0
+        if ok:
+            return g
+    return -1
+
+
+@njit(cache=True)
+def _dedup_seen(ctx, g, h, off, n, gen):
+    """Record guess g with pattern-vector hash h; True if an equivalent guess
+    (identical feedback on every answer of S, verified) was already recorded."""
+    mask = ctx.dkey.shape[0] - 1
+    s = np.int64(h & np.uint64(mask))
+    row = ctx.tbl[g]
+    while ctx.dgen[s] == gen:
+        if ctx.dkey[s] == h:
+            other = ctx.tbl[ctx.dgid[s]]
+            same = True
+            for i in range(n):
+                a = ctx.arena[off + i]
+                if row[a] != other[a]:
+                    same = False
+                    break
+            if same:
+                return True
+        s = (s + 1) & mask
+    ctx.dgen[s] = gen
+    ctx.dkey[s] = h
+    ctx.dgid[s] = g
+    return False
+
+
+@njit(cache=True)
+def scan_pool(ctx, off, n, d):
+    """Partition S by every useful guess of the parent pool; fill pools[d].
+
+    Returns (m, full): m guesses kept, full = a guess separating S into singletons
+    (-1 if none; the scan stops at the first one found)."""
+    mode = ctx.params[0]
+    dedup = ctx.params[2] != 0 and mode == EASY
+    cnt = ctx.cnt[d]
+    touched = ctx.touched[d]
+    out = ctx.pools[d]
+    m = 0
+    gen = ctx.stats[ST_NODES]
+    if mode == STRICT:
+        nsrc = n
+    else:
+        nsrc = ctx.npool[d - 1]
+    for j in range(nsrc):
+        if mode == STRICT:
+            g = ctx.agid[ctx.arena[off + j]]
+        else:
+            g = ctx.pools[d - 1, j]
+            if mode == HARD and not hard_legal(ctx, g, d):
+                continue
+        k = 0
+        h = np.uint64(0)
+        for i in range(n):
+            p = ctx.tblT[ctx.arena[off + i], g]
+            if cnt[p] == 0:
+                touched[k] = p
+                k += 1
+            cnt[p] += 1
+            h += np.uint64(p + 1) * ctx.rpos[i]
+        ins = 1 if cnt[GREEN] else 0
+        est = 0.0
+        for t in range(k):
+            p = touched[t]
+            if p != GREEN:
+                est += ctx.f[cnt[p]]
+            cnt[p] = 0
+        ctx.stats[ST_SCANNED] += 1
+        if k == 1 and ins == 0:
+            continue  # splits nothing: never useful
+        if k == n:
+            return m, g
+        if dedup and _dedup_seen(ctx, g, h, off, n, gen):
+            continue
+        out[m] = g
+        ctx.lbs[d, m] = 3 * n - 2 * ins - (k - ins)
+        ctx.ests[d, m] = est - 0.5 * ins
+        m += 1
+    return m, -1
+
+
+@njit(cache=True)
+def partition(ctx, g, off, n, dst, d):
+    """Counting-sort S by the feedback of g into arena[dst:dst+n]; class starts
+    (by pattern) go to cstart[d] (cstart[d, p] .. cstart[d, p+1])."""
+    cnt = ctx.cnt[d]
+    row = ctx.tbl[g]
+    for i in range(n):
+        cnt[row[ctx.arena[off + i]]] += 1
+    cs = ctx.cstart[d]
+    acc = 0
+    for p in range(243):
+        cs[p] = acc
+        acc += cnt[p]
+        cnt[p] = 0
+    cs[243] = acc
+    for i in range(n):
+        a = ctx.arena[off + i]
+        p = row[a]
+        ctx.arena[dst + cs[p] + cnt[p]] = a
+        cnt[p] += 1
+    for p in range(243):
+        cnt[p] = 0
+
+
+@njit(cache=True)
+def class_order(ctx, d):
+    """Non-green patterns of the last partition at depth d with >= 3 answers,
+    largest class first (the biggest are most likely to exceed the budget)."""
+    cs = ctx.cstart[d]
+    sizes = np.empty(243, np.int64)
+    for p in range(243):
+        sizes[p] = cs[p + 1] - cs[p]
+    sizes[GREEN] = 0
+    order = np.argsort(-sizes, kind="mergesort")
+    k = 0
+    while k < 243 and sizes[order[k]] >= 3:
+        k += 1
+    return order[:k], sizes
+
+
+@njit(cache=True)
+def node(ctx, off, n, b, beta, d, free):
+    """Optimal total for the set arena[off:off+n] with b guesses left, or a lower
+    bound >= beta. Returns (value, flags, height, best guess)."""
+    ctx.stats[ST_NODES] += 1
+    if n == 1:
+        return np.int64(1), EXACT, np.int64(1), np.int64(ctx.agid[ctx.arena[off]])
+    if b <= 1:
+        return np.int64(INF), EXACT | TAINT, np.int64(0), np.int64(-1)
+    if n == 2:
+        return np.int64(3), EXACT, np.int64(2), np.int64(ctx.agid[ctx.arena[off]])
+
+    k1, k2 = set_key(ctx, off, n, d)
+    val, fl, height, bg = memo_probe(ctx, k1, k2, b)
+    if fl & EXACT or val >= beta:
+        ctx.stats[ST_HITS] += 1
+        return val, fl, height, bg
+
+    g = _in_set_full_split(ctx, off, n, d)
+    if g >= 0:
+        memo_store(ctx, k1, k2, 0, 2 * n - 1, True, 2, g, n)
+        return np.int64(2 * n - 1), EXACT, np.int64(2), np.int64(g)
+    if 2 * n >= beta:
+        # no member separates S, so every guess costs at least 2n: fail high unscanned
+        return np.int64(2 * n), np.int64(0), np.int64(0), np.int64(-1)
+    ctx.stats[ST_DEPTH + 4 * d] += 1
+    sc0 = ctx.stats[ST_SCANNED]
+    m, full = scan_pool(ctx, off, n, d)
+    ctx.stats[ST_DEPTH + 4 * d + 1] += ctx.stats[ST_SCANNED] - sc0
+    ctx.stats[ST_DEPTH + 4 * d + 2] += (ctx.stats[ST_SCANNED] - sc0) * n
+    if full >= 0:
+        memo_store(ctx, k1, k2, 0, 2 * n, True, 2, full, n)
+        return np.int64(2 * n), EXACT, np.int64(2), np.int64(full)
+    if b == 2 or m == 0:
+        memo_store(ctx, k1, k2, b, INF, True, 0, -1, n)
+        return np.int64(INF), EXACT | TAINT, np.int64(0), np.int64(-1)
+    ctx.npool[d] = m
+
+    lbs = ctx.lbs[d]
+    minlb = lbs[0]
+    for j in range(1, m):
+        if lbs[j] < minlb:
+            minlb = lbs[j]
+    if minlb >= beta:
+        memo_store(ctx, k1, k2, 0, minlb, False, 0, -1, n)
+        return minlb, np.int64(0), np.int64(0), np.int64(-1)
+
+    order = np.argsort(ctx.ests[d, :m])
+    beam = ctx.params[1]
+    if beam > 0 and m > beam:
+        order = order[:beam]
+    best = np.int64(INF)
+    best_g = np.int64(-1)
+    best_h = np.int64(0)
+    fail_lb = np.int64(INF)
+    taint = 0
+    hard = ctx.params[0] == HARD
+    for j in order:
+        lbg = lbs[j]
+        cut = min(best, beta)
+        if lbg >= cut:
+            if lbg < fail_lb:
+                fail_lb = lbg
+            continue
+        g = ctx.pools[d, j]
+        ctx.stats[ST_DEPTH + 4 * d + 3] += 1
+        partition(ctx, g, off, n, free, d)
+        classes, sizes = class_order(ctx, d)
+        h = np.int64(3 if sizes.max() >= 2 else 2)
+        if sizes.max() == 0:
+            h = 1
+        # quick pass: cheap bounds for every class before any child is searched
+        qv = ctx.qval[d]
+        qf = ctx.qflag[d]
+        running = lbg
+        for p in classes:
+            sz = sizes[p]
+            if hard:
+                hard_child_constraint(ctx, g, p, d)
+            v, fl, ch = quick_bound(ctx, free + ctx.cstart[d, p], sz, b - 1, d + 1)
+            qv[p] = v
+            qf[p] = fl
+            running += v - (2 * sz - 1)
+            if fl & TAINT:
+                taint = TAINT
+            if fl & EXACT and ch + 1 > h:
+                h = ch + 1
+        ok = running < cut
+        if ok:
+            for p in classes:
+                if qf[p] & EXACT:
+                    continue
+                sz = sizes[p]
+                if hard:
+                    hard_child_constraint(ctx, g, p, d)
+                v, fl, ch, _bg = node(
+                    ctx, free + ctx.cstart[d, p], sz, b - 1, cut - (running - qv[p]), d + 1,
+                    free + n,
+                )
+                if fl & TAINT:
+                    taint = TAINT
+                running += v - qv[p]
+                if running >= cut:
+                    ok = False
+                    break
+                if ch + 1 > h:
+                    h = ch + 1
+                # descendants use the arena above free + n, so the remaining classes
+                # of g are still intact in arena[free:free+n]
+        if ok:
+            best = running
+            best_g = g
+            best_h = h
+        elif running < fail_lb:
+            fail_lb = running
+    if best < beta:
+        tag = b if taint else 0
+        memo_store(ctx, k1, k2, tag, best, True, best_h, best_g, n)
+        return best, EXACT | taint, best_h, best_g
+    if fail_lb >= INF:
+        memo_store(ctx, k1, k2, b, INF, True, 0, -1, n)
+        return np.int64(INF), EXACT | TAINT, np.int64(0), np.int64(-1)
+    tag = b if taint else 0
+    memo_store(ctx, k1, k2, tag, fail_lb, False, 0, -1, n)
+    return fail_lb, taint, np.int64(0), np.int64(-1)
