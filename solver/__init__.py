@@ -6,6 +6,6 @@ Pipeline: words (lists) -> feedback/table (pattern table) -> search (exact engin
 
 __version__ = "0.1.0"
 
-from .search import SolveResult, Solver  # noqa: E402
+from .search import Solver, SolveResult  # noqa: E402
 
 __all__ = ["Solver", "SolveResult", "__version__"]

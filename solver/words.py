@@ -150,4 +150,5 @@ class WordLists:
         try:
             return self.guess_index[w]
         except KeyError:
-            raise WordListError(f"{word!r} is not in the guess list {self.guesses_source}") from None
+            msg = f"{word!r} is not in the guess list {self.guesses_source}"
+            raise WordListError(msg) from None

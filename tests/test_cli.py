@@ -1,0 +1,178 @@
+"""The command line, run as a real process (`python -m solver`, `wordle-dp`).
+
+Each process start imports numpy and numba, so the number of runs is kept small.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from solver import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["WORDLE_DP_CACHE"] = str(tmp_path / "user-cache")  # never the real cache
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    return env
+
+
+def run_cli(tmp_path: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "solver", *args],
+        cwd=tmp_path,
+        env=_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def _assert_one_error_line(proc: subprocess.CompletedProcess, *needles: str) -> str:
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("wordle-dp: error:"), lines[0]
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+    return lines[0]
+
+
+# --- help --------------------------------------------------------------------------
+
+
+def test_help(tmp_path):
+    proc = run_cli(tmp_path, "--help")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert out.startswith("usage: wordle-dp")
+    for word in ("Exact Wordle solver", "table", "solve", "best", "examples:", "--version"):
+        assert word in out, word
+    assert proc.stderr == ""
+
+
+def test_table_help(tmp_path):
+    proc = run_cli(tmp_path, "table", "--help")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert out.startswith("usage: wordle-dp table")
+    for word in ("pattern", "--answers", "--guesses", "--cache-dir", "--backend", "cupy",
+                 "numpy", "--no-cache", "--json", "WORDLE_DP_CACHE"):
+        assert word in out, word
+
+
+def test_solve_help(tmp_path):
+    proc = run_cli(tmp_path, "solve", "--help")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert out.startswith("usage: wordle-dp solve")
+    for word in ("WORD", "--mode", "easy", "hard", "strict", "--max-guesses", "--json",
+                 "exact", "--answers"):
+        assert word in out, word
+
+
+# --- bad word lists ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", ["bad-word", "duplicate", "missing", "bad-guesses"])
+def test_bad_lists_one_error_line(tmp_path, case):
+    good = tmp_path / "good.txt"
+    good.write_text("cigar\nrebut\nsissy\n")
+    bad = tmp_path / "bad.txt"
+    opt = "--answers"
+    if case == "bad-word":
+        bad.write_text("cigar\nrebut\n\nsis5y\n")
+        needles = (f"{bad}:4:", "sis5y")
+    elif case == "duplicate":
+        bad.write_text("cigar\nrebut\nCigar\n")
+        needles = (f"{bad}:3:", "duplicate", "line 1")
+    elif case == "missing":
+        bad = tmp_path / "no-such-file.txt"
+        needles = (f"{bad}:",)
+    else:
+        bad.write_text("cigar\nrebut\nsissy\nhumph\ntoolong\n")
+        opt = "--guesses"
+        needles = (f"{bad}:5:", "toolong")
+    other = "--guesses" if opt == "--answers" else "--answers"
+    proc = run_cli(tmp_path, "table", opt, str(bad), other, str(good), "--no-cache")
+    _assert_one_error_line(proc, *needles)
+
+
+# --- table -------------------------------------------------------------------------
+
+
+def test_table_json_build_then_cache(tmp_path):
+    cache = tmp_path / "cache"
+    first = run_cli(tmp_path, "table", "--json", "--backend", "numpy", "--cache-dir", str(cache))
+    assert first.returncode == 0, first.stderr
+    assert "Traceback" not in first.stderr
+    row = json.loads(first.stdout)
+    assert row["backend"] == "numpy"
+    assert row["shape"] == [12972, 2315]
+    assert Path(row["cache"]).parent == cache and Path(row["cache"]).is_file()
+    assert row["answers_sha256"] == (
+        "f40e47975cf360ff9febe7d49c8e285054d8fa3fb9644cea575922060951d6ee"
+    )
+    assert row["seconds"] >= 0
+    assert not (tmp_path / "user-cache").exists()
+
+    second = run_cli(tmp_path, "table", "--json", "--cache-dir", str(cache))
+    assert second.returncode == 0, second.stderr
+    row2 = json.loads(second.stdout)
+    assert row2["backend"] == "cache"
+    assert row2["cache"] == row["cache"] and row2["shape"] == row["shape"]
+
+
+def test_console_script(tmp_path):
+    exe = Path(sys.executable).with_name("wordle-dp")
+    script = str(exe) if exe.exists() else shutil.which("wordle-dp")
+    if script is None:
+        pytest.skip("wordle-dp console script not installed (pip install -e .)")
+    words = tmp_path / "w.txt"
+    words.write_text("cigar\nrebut\nsissy\nhumph\n")
+    proc = subprocess.run(
+        [script, "table", "--json", "--answers", str(words), "--guesses", str(words),
+         "--backend", "numpy", "--no-cache"],
+        env=_env(tmp_path), cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    row = json.loads(proc.stdout)
+    assert row["shape"] == [4, 4] and row["cache"] is None and row["backend"] == "numpy"
+
+
+# --- in-process (cheap) ------------------------------------------------------------
+
+
+def test_main_unknown_opener(tmp_path, capsys):
+    rc = cli.main(["solve", "zzzzz", "--cache-dir", str(tmp_path)])
+    assert rc == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("wordle-dp: error:") and "zzzzz" in err[0]
+    assert list(tmp_path.iterdir()) == []  # rejected before any table work
+
+
+def test_main_table_text_output(tmp_path, capsys):
+    words = tmp_path / "w.txt"
+    words.write_text("cigar\nrebut\nsissy\n")
+    rc = cli.main(["table", "--answers", str(words), "--guesses", str(words),
+                   "--backend", "numpy", "--cache-dir", str(tmp_path / "c")])
+    assert rc == 0
+    out = capsys.readouterr().out
+    assert "3 guesses x 3 answers" in out and "built with numpy" in out
+    assert str(tmp_path / "c") in out
+
+
+def test_main_no_command_prints_help(capsys):
+    assert cli.main([]) == 2
+    assert "usage: wordle-dp" in capsys.readouterr().out
