@@ -95,6 +95,10 @@ class Solver:
             tblT=np.ascontiguousarray(self.table.T),
             agid=self.lists.answer_guess_ids,
             arena=np.zeros(n_a * (d + 2), np.int32),
+            larena=np.zeros(n_a * (d + 2), np.int32),
+            ltab=np.zeros(2 * n_g * n_a + 1, np.uint8),
+            ltoff=np.full(d, -1, np.int64),
+            ltn=np.zeros(d, np.int64),
             pools=pools,
             npool=npool,
             lbs=np.zeros((d, n_g), np.int64),
@@ -161,7 +165,7 @@ class Solver:
             ctx.cgreen[0] = 255
             ctx.cmin[0] = 0
             K.hard_child_constraint(ctx, gid, pattern, 0)
-        return K.node(ctx, 0, n, self.depth_limit - 1, beta, 1, n)
+        return K.node(ctx, 0, n, self.depth_limit - 1, beta, 1, n, 0)
 
     def _gid(self, word: str) -> int:
         return self.lists.guess_id(word)

@@ -42,6 +42,10 @@ Ctx = namedtuple(
         "tblT",  # uint8 [A, G] its transpose (every guess over a small set: n hot rows)
         "agid",  # int32 [A] guess id of each answer
         "arena",  # int32 [A * (D + 2)] answer sets, stacked
+        "larena",  # int32 [same] each member's position in its parent's set
+        "ltab",  # uint8 [~2 G A] local pattern tables, stacked by depth
+        "ltoff",  # int64 [D] where depth d's local table starts (-1: none)
+        "ltn",  # int64 [D] its row length (the node's set size)
         "pools",  # int32 [D, G] useful guesses per depth
         "npool",  # int64 [D]
         "lbs",  # int64 [D, G] lower bound per pool guess
@@ -76,15 +80,35 @@ Ctx = namedtuple(
 
 
 @njit(cache=True)
-def hard_legal(ctx, g, d):
-    """Is guess g legal under the hard-mode constraint at depth d?"""
-    cg = ctx.cgreen[d]
+def hard_rules(ctx, d, req_pos, req_letter, req_count):
+    """The hard-mode constraint at depth d as short lists: fixed positions
+    (req_pos[i] >= 0 with its letter) and letters with a minimum count.
+    Returns (n_greens, n_mins); mins are stored after the greens."""
+    ng = 0
     for i in range(5):
-        if cg[i] != 255 and ctx.letters[g, i] != cg[i]:
-            return False
-    cm = ctx.cmin[d]
+        v = ctx.cgreen[d, i]
+        if v != 255:
+            req_pos[ng] = i
+            req_letter[ng] = v
+            ng += 1
+    nm = 0
     for c in range(26):
-        if cm[c] > ctx.lcount[g, c]:
+        v = ctx.cmin[d, c]
+        if v:
+            req_letter[5 + nm] = c
+            req_count[nm] = v
+            nm += 1
+    return ng, nm
+
+
+@njit(cache=True)
+def hard_legal(letters, lcount, g, ng, nm, req_pos, req_letter, req_count):
+    """Is guess g legal under the rules from hard_rules?"""
+    for t in range(ng):
+        if letters[g, req_pos[t]] != req_letter[t]:
+            return False
+    for t in range(nm):
+        if lcount[g, req_letter[5 + t]] < req_count[t]:
             return False
     return True
 
@@ -92,23 +116,30 @@ def hard_legal(ctx, g, d):
 @njit(cache=True)
 def hard_child_constraint(ctx, g, p, d):
     """Constraint at depth d+1 after guessing g with pattern p at depth d."""
+    cg = ctx.cgreen
+    cm = ctx.cmin
+    letters = ctx.letters
     for i in range(5):
-        ctx.cgreen[d + 1, i] = ctx.cgreen[d, i]
+        cg[d + 1, i] = cg[d, i]
     for c in range(26):
-        ctx.cmin[d + 1, c] = ctx.cmin[d, c]
-    seen = np.zeros(26, np.uint8)
+        cm[d + 1, c] = cm[d, c]
     q = p
     for i in range(5):
         col = q % 3
         q //= 3
-        letter = ctx.letters[g, i]
+        letter = letters[g, i]
         if col == 2:
-            ctx.cgreen[d + 1, i] = letter
+            cg[d + 1, i] = letter
         if col != 0:
-            seen[letter] += 1
-    for c in range(26):
-        if seen[c] > ctx.cmin[d + 1, c]:
-            ctx.cmin[d + 1, c] = seen[c]
+            # count this letter's revealed copies in g (each position once)
+            seen = 0
+            q2 = p
+            for i2 in range(5):
+                if q2 % 3 != 0 and letters[g, i2] == letter:
+                    seen += 1
+                q2 //= 3
+            if seen > cm[d + 1, letter]:
+                cm[d + 1, letter] = seen
 
 
 @njit(cache=True)
@@ -116,10 +147,13 @@ def set_key(ctx, off, n, d):
     """128-bit key of the set (and, in hard mode, of the constraint at depth d)."""
     k1 = np.uint64(0)
     k2 = np.uint64(0)
+    arena = ctx.arena
+    z1 = ctx.z1
+    z2 = ctx.z2
     for i in range(n):
-        a = ctx.arena[off + i]
-        k1 ^= ctx.z1[a]
-        k2 ^= ctx.z2[a]
+        a = arena[off + i]
+        k1 ^= z1[a]
+        k2 ^= z2[a]
     if ctx.params[0] == HARD:
         for i in range(5):
             v = ctx.cgreen[d, i]
@@ -221,20 +255,22 @@ def quick_bound(ctx, off, n, b, d):
 def _in_set_full_split(ctx, off, n, d):
     """A member of S whose feedback separates all of S (then 2n-1 is optimal)."""
     cnt = ctx.cnt[d]
+    arena = ctx.arena
+    agid = ctx.agid
+    tbl = ctx.tbl
     for j in range(n):
-        g = ctx.agid[ctx.arena[off + j]]
-        row = ctx.tbl[g]
+        g = agid[arena[off + j]]
         ok = True
         i = 0
         while i < n:
-            p = row[ctx.arena[off + i]]
+            p = tbl[g, arena[off + i]]
             if cnt[p]:
                 ok = False
                 break
             cnt[p] = 1
             i += 1
         for t in range(i):
-            cnt[row[ctx.arena[off + t]]] = 0
+            cnt[tbl[g, arena[off + t]]] = 0
         if ok:
             return g
     return -1
@@ -244,30 +280,40 @@ def _in_set_full_split(ctx, off, n, d):
 def _dedup_seen(ctx, g, h, off, n, gen):
     """Record guess g with pattern-vector hash h; True if an equivalent guess
     (identical feedback on every answer of S, verified) was already recorded."""
-    mask = ctx.dkey.shape[0] - 1
+    dkey = ctx.dkey
+    dgen = ctx.dgen
+    dgid = ctx.dgid
+    tbl = ctx.tbl
+    arena = ctx.arena
+    mask = dkey.shape[0] - 1
     s = np.int64(h & np.uint64(mask))
-    row = ctx.tbl[g]
-    while ctx.dgen[s] == gen:
-        if ctx.dkey[s] == h:
-            other = ctx.tbl[ctx.dgid[s]]
+    while dgen[s] == gen:
+        if dkey[s] == h:
+            other = dgid[s]
             same = True
             for i in range(n):
-                a = ctx.arena[off + i]
-                if row[a] != other[a]:
+                a = arena[off + i]
+                if tbl[g, a] != tbl[other, a]:
                     same = False
                     break
             if same:
                 return True
         s = (s + 1) & mask
-    ctx.dgen[s] = gen
-    ctx.dkey[s] = h
-    ctx.dgid[s] = g
+    dgen[s] = gen
+    dkey[s] = h
+    dgid[s] = g
     return False
 
 
 @njit(cache=True)
-def scan_pool(ctx, off, n, d):
+def scan_pool(ctx, off, n, d, tfree):
     """Partition S by every useful guess of the parent pool; fill pools[d].
+
+    Patterns are read from the parent's local table (pool row j, member position
+    larena[i] in the parent's set) when it has one, else from the transposed
+    global table. The kept guesses' patterns on S are written as this node's own
+    local table at ltab[tfree:], so children scan small contiguous rows instead
+    of gathering from the 30 MB table.
 
     Returns (m, full): m guesses kept, full = a guess separating S into singletons
     (-1 if none; the scan stops at the first one found)."""
@@ -282,51 +328,89 @@ def scan_pool(ctx, off, n, d):
         nsrc = n
     else:
         nsrc = ctx.npool[d - 1]
+    req_pos = np.empty(5, np.int64)
+    req_letter = np.empty(10, np.uint8)
+    req_count = np.empty(5, np.uint8)
+    ng, nm = 0, 0
+    if mode == HARD:
+        ng, nm = hard_rules(ctx, d, req_pos, req_letter, req_count)
+    tblT = ctx.tblT
+    ltab = ctx.ltab
+    arena = ctx.arena
+    larena = ctx.larena
+    rpos = ctx.rpos
+    f = ctx.f
+    agid = ctx.agid
+    src = ctx.pools[d - 1]
+    letters = ctx.letters
+    lcount = ctx.lcount
+    lbs = ctx.lbs[d]
+    ests = ctx.ests[d]
+    use_parent = mode != STRICT and d >= 2 and ctx.ltoff[d - 1] >= 0
+    pbase = ctx.ltoff[d - 1] if use_parent else 0
+    pstride = ctx.ltn[d - 1] if use_parent else 0
+    build = mode != STRICT and tfree + nsrc * n <= ctx.ltab.shape[0]
+    ctx.ltoff[d] = tfree if build else -1
+    ctx.ltn[d] = n
+    scanned = 0
     for j in range(nsrc):
         if mode == STRICT:
-            g = ctx.agid[ctx.arena[off + j]]
+            g = agid[arena[off + j]]
         else:
-            g = ctx.pools[d - 1, j]
-            if mode == HARD and not hard_legal(ctx, g, d):
+            g = src[j]
+            if mode == HARD and not hard_legal(
+                letters, lcount, g, ng, nm, req_pos, req_letter, req_count
+            ):
                 continue
         k = 0
         h = np.uint64(0)
+        wbase = tfree + m * n
         for i in range(n):
-            p = ctx.tblT[ctx.arena[off + i], g]
+            if use_parent:
+                p = ltab[pbase + j * pstride + larena[off + i]]
+            else:
+                p = tblT[arena[off + i], g]
+            if build:
+                ltab[wbase + i] = p
             if cnt[p] == 0:
                 touched[k] = p
                 k += 1
             cnt[p] += 1
-            h += np.uint64(p + 1) * ctx.rpos[i]
+            h += np.uint64(p + 1) * rpos[i]
         ins = 1 if cnt[GREEN] else 0
         est = 0.0
         for t in range(k):
             p = touched[t]
             if p != GREEN:
-                est += ctx.f[cnt[p]]
+                est += f[cnt[p]]
             cnt[p] = 0
-        ctx.stats[ST_SCANNED] += 1
+        scanned += 1
         if k == 1 and ins == 0:
             continue  # splits nothing: never useful
         if k == n:
+            ctx.stats[ST_SCANNED] += scanned
             return m, g
         if dedup and _dedup_seen(ctx, g, h, off, n, gen):
             continue
         out[m] = g
-        ctx.lbs[d, m] = 3 * n - 2 * ins - (k - ins)
-        ctx.ests[d, m] = est - 0.5 * ins
+        lbs[m] = 3 * n - 2 * ins - (k - ins)
+        ests[m] = est - 0.5 * ins
         m += 1
+    ctx.stats[ST_SCANNED] += scanned
     return m, -1
 
 
 @njit(cache=True)
 def partition(ctx, g, off, n, dst, d):
-    """Counting-sort S by the feedback of g into arena[dst:dst+n]; class starts
-    (by pattern) go to cstart[d] (cstart[d, p] .. cstart[d, p+1])."""
+    """Counting-sort S by the feedback of g into arena[dst:dst+n] (and each
+    member's position in S into larena); class starts (by pattern) go to
+    cstart[d] (cstart[d, p] .. cstart[d, p+1])."""
     cnt = ctx.cnt[d]
     row = ctx.tbl[g]
+    arena = ctx.arena
+    larena = ctx.larena
     for i in range(n):
-        cnt[row[ctx.arena[off + i]]] += 1
+        cnt[row[arena[off + i]]] += 1
     cs = ctx.cstart[d]
     acc = 0
     for p in range(243):
@@ -335,9 +419,10 @@ def partition(ctx, g, off, n, dst, d):
         cnt[p] = 0
     cs[243] = acc
     for i in range(n):
-        a = ctx.arena[off + i]
+        a = arena[off + i]
         p = row[a]
-        ctx.arena[dst + cs[p] + cnt[p]] = a
+        arena[dst + cs[p] + cnt[p]] = a
+        larena[dst + cs[p] + cnt[p]] = i
         cnt[p] += 1
     for p in range(243):
         cnt[p] = 0
@@ -360,7 +445,7 @@ def class_order(ctx, d):
 
 
 @njit(cache=True)
-def node(ctx, off, n, b, beta, d, free):
+def node(ctx, off, n, b, beta, d, free, tfree):
     """Optimal total for the set arena[off:off+n] with b guesses left, or a lower
     bound >= beta. Returns (value, flags, height, best guess)."""
     ctx.stats[ST_NODES] += 1
@@ -386,7 +471,7 @@ def node(ctx, off, n, b, beta, d, free):
         return np.int64(2 * n), np.int64(0), np.int64(0), np.int64(-1)
     ctx.stats[ST_DEPTH + 4 * d] += 1
     sc0 = ctx.stats[ST_SCANNED]
-    m, full = scan_pool(ctx, off, n, d)
+    m, full = scan_pool(ctx, off, n, d, tfree)
     ctx.stats[ST_DEPTH + 4 * d + 1] += ctx.stats[ST_SCANNED] - sc0
     ctx.stats[ST_DEPTH + 4 * d + 2] += (ctx.stats[ST_SCANNED] - sc0) * n
     if full >= 0:
@@ -396,6 +481,7 @@ def node(ctx, off, n, b, beta, d, free):
         memo_store(ctx, k1, k2, b, INF, True, 0, -1, n)
         return np.int64(INF), EXACT | TAINT, np.int64(0), np.int64(-1)
     ctx.npool[d] = m
+    tnext = tfree + m * n if ctx.ltoff[d] >= 0 else tfree
 
     lbs = ctx.lbs[d]
     minlb = lbs[0]
@@ -406,14 +492,27 @@ def node(ctx, off, n, b, beta, d, free):
         memo_store(ctx, k1, k2, 0, minlb, False, 0, -1, n)
         return minlb, np.int64(0), np.int64(0), np.int64(-1)
 
-    order = np.argsort(ctx.ests[d, :m])
+    # Only guesses whose bound is under the budget can matter: sort just those by
+    # promise (a full sort of thousands of guesses per node dominated the run time).
     beam = ctx.params[1]
+    fail_lb = np.int64(INF)
     if beam > 0 and m > beam:
-        order = order[:beam]
+        pick = np.argsort(ctx.ests[d, :m])[:beam]  # the beam depends on S alone
+    else:
+        pick = np.arange(m)
+    cand = np.empty(len(pick), np.int64)
+    nc = 0
+    for j in pick:
+        if lbs[j] < beta:
+            cand[nc] = j
+            nc += 1
+        elif lbs[j] < fail_lb:
+            fail_lb = lbs[j]
+    cand = cand[:nc]
+    order = cand[np.argsort(ctx.ests[d][cand])]
     best = np.int64(INF)
     best_g = np.int64(-1)
     best_h = np.int64(0)
-    fail_lb = np.int64(INF)
     taint = 0
     hard = ctx.params[0] == HARD
     for j in order:
@@ -456,7 +555,7 @@ def node(ctx, off, n, b, beta, d, free):
                     hard_child_constraint(ctx, g, p, d)
                 v, fl, ch, _bg = node(
                     ctx, free + ctx.cstart[d, p], sz, b - 1, cut - (running - qv[p]), d + 1,
-                    free + n,
+                    free + n, tnext,
                 )
                 if fl & TAINT:
                     taint = TAINT
