@@ -63,6 +63,8 @@ def add_commands(sub, add_lists, add_problem, parser_class) -> None:
     q.add_argument("words", nargs="*", metavar="WORD")
     q.add_argument("--top", type=int, metavar="K", help=f"the K best openers (default "
                    f"{DEFAULT_TOP} when no WORD is given)")
+    q.add_argument("--progress", action="store_true",
+                   help="only the run's progress (one JSON object with --json)")
     fmt = q.add_mutually_exclusive_group()
     fmt.add_argument("--csv", action="store_true", help="CSV rows on stdout")
     fmt.add_argument("--json", action="store_true", help="one JSON object per line")
@@ -156,6 +158,12 @@ def _cmd_query(args) -> int:
     idx = [store.index_of(w) for w in args.words]  # validate first
     snap = store.snapshot()
     prog = snap.progress()
+    if args.progress:
+        if args.json:
+            print(json.dumps(prog))
+        else:
+            print(describe_progress(prog))
+        return 0
     machine = args.json or args.csv
     p = store.problem
     header = (f"{store.path}: {p.n_answers} answers x {p.n_guesses} guesses, {p.mode}, "

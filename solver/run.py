@@ -28,7 +28,7 @@ import sys
 import time
 import traceback
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +70,8 @@ class RunConfig:
     flush_every: int = 256  # ...or when this many are buffered
     progress_seconds: float = 30.0
     grace: float = 60.0  # after a stop, wait this long for results in flight
+    chunk_seconds: float = 0.5  # cheap openers go out in chunks of about this much work
+    max_chunk: int = 64
     # builds the per-rank solver: factory(lists, mode, max_guesses, table) -> solver
     solver_factory: Any = None
     progress_file: Any = None  # default sys.stderr
@@ -314,6 +316,8 @@ class _Coordinator:
         self.last_progress = time.monotonic()
         self.solved = 0
         self.failed = 0
+        self.wall_avg = 0.0  # recent solve wall time per opener (chunk sizing)
+        self.wall_n = 0
         self.cpu = 0.0
         self.stats_by_rank: dict[int, dict] = {}
         snap = store.snapshot()
@@ -341,6 +345,10 @@ class _Coordinator:
     # ---- results ----
     def add(self, rec: Record, err: str | None, stats: dict | None) -> None:
         self.buffer.append(rec)
+        if not math.isnan(rec.wall_seconds):  # moving average of the solve time
+            w = rec.wall_seconds
+            self.wall_avg = w if self.wall_n == 0 else 0.8 * self.wall_avg + 0.2 * w
+            self.wall_n += 1
         self.cpu += 0.0 if math.isnan(rec.cpu_seconds) else rec.cpu_seconds
         if stats:
             self.stats_by_rank[rec.rank] = stats
@@ -516,6 +524,7 @@ def run(cfg: RunConfig) -> RunSummary:
     User errors (bad lists, foreign store) raise on rank 0 (the CLI prints them);
     other ranks return a summary with exit_code 2.
     """
+    cfg = replace(cfg)  # private copy: the store may supply the cutoff
     _limit_threads()
     out = cfg.progress_file or sys.stderr
     comm, MPI = _mpi()
@@ -528,15 +537,21 @@ def run(cfg: RunConfig) -> RunSummary:
             err = None
         except BaseException as exc:
             err = exc
+        if err is None and cfg.cutoff is None and store.cutoff is not None:
+            cfg.cutoff = store.cutoff  # resuming a --cutoff store without the option
         if size > 1:
-            comm.bcast(err is None, root=0)
+            comm.bcast((err is None, cfg.cutoff), root=0)
         if err is not None:
             raise err
     else:
-        ok = comm.bcast(None, root=0)
+        ok, cfg.cutoff = comm.bcast(None, root=0)
         if not ok:
             return RunSummary(exit_code=EXIT_USAGE, state="refused", ranks=size)
-        return _worker_main(cfg, comm, MPI, rank)
+        try:
+            return _worker_main(cfg, comm, MPI, rank)
+        except BaseException:
+            _abort_job(comm, f"rank {rank}")
+            raise
 
     # rank 0 ---------------------------------------------------------------------
     local = _Worker(cfg, lists, table, 0) if size == 1 else None
@@ -567,15 +582,36 @@ def run(cfg: RunConfig) -> RunSummary:
             _serial(co, local)
         else:
             _coordinate(co, comm, MPI)
+    except BaseException:
+        try:  # keep what was solved; the store stays consistent either way
+            co.flush("crashed")
+        except BaseException:
+            pass
+        if size > 1:
+            _abort_job(comm, "rank 0")
+        raise
     finally:
         co.signals.restore()
+    if co.queue and not co.stop_reason:  # every worker failed to start
+        co.stop_reason = "no rank could solve (see the messages above)"
     state = "stopped" if co.stop_reason else "finished"
     co.flush(state)
     summary = co.summary(state)
+    if co.queue and co.stop_reason.startswith("no rank"):
+        summary.exit_code = 1
     _report(summary, co, store, out)
     if co.abort_needed:  # workers stuck in a solve past the grace
         comm.Abort(0)
     return summary
+
+
+def _abort_job(comm, who: str) -> None:
+    """An unexpected error on one rank: end every rank (MPI_Abort) instead of leaving
+    the others waiting forever for a message that will not come."""
+    traceback.print_exc()
+    print(f"wordle-dp: unexpected error on {who}; aborting all ranks (the store is "
+          "consistent; run the same command again to resume)", file=sys.stderr, flush=True)
+    comm.Abort(1)
 
 
 def _serial(co: _Coordinator, worker: _Worker) -> None:
@@ -591,27 +627,40 @@ def _serial(co: _Coordinator, worker: _Worker) -> None:
         co.stop_reason = None  # everything got done anyway
 
 
+def _chunk_size(co: _Coordinator, n_workers: int) -> int:
+    """Openers per hand-out: one while openers are slow, more once they take only
+    milliseconds (so messaging does not dominate), never so many that the tail of
+    the queue is unbalanced."""
+    if co.wall_n < 3:
+        return 1
+    k = int(co.cfg.chunk_seconds / max(co.wall_avg, 1e-6))
+    k = min(k, co.cfg.max_chunk, len(co.queue) // (2 * n_workers))
+    return max(1, k)
+
+
 def _coordinate(co: _Coordinator, comm, MPI) -> None:
     active = set(range(1, co.size))
-    busy: dict[int, int] = {}
+    busy: dict[int, list[int]] = {}
     stop_at = None
     while active:
         if co.check_stop() and stop_at is None:
             stop_at = time.monotonic()
             co.flush()
+            n_busy = sum(len(v) for v in busy.values())
             if not co.cfg.quiet and busy:
                 print(f"wordle-dp: stopping ({co.stop_reason}); waiting up to "
-                      f"{co.cfg.grace:.0f} s for {len(busy)} opener(s) in flight",
+                      f"{co.cfg.grace:.0f} s for {n_busy} opener(s) in flight",
                       file=co.out, flush=True)
         if stop_at is not None and busy and time.monotonic() - stop_at > co.cfg.grace:
             if not co.cfg.quiet:
-                print(f"wordle-dp: {len(busy)} opener(s) still in flight stay pending",
+                n_busy = sum(len(v) for v in busy.values())
+                print(f"wordle-dp: {n_busy} opener(s) still in flight stay pending",
                       file=co.out, flush=True)
             co.abort_needed = True
             return
         wake = time.monotonic() + 1.0
         got = _wait_message(
-            comm, MPI, MPI.ANY_SOURCE, TAG_REQ, max_sleep=0.05,
+            comm, MPI, MPI.ANY_SOURCE, TAG_REQ, max_sleep=0.004 if busy else 0.05,
             should_break=lambda w=wake, s=stop_at: time.monotonic() > w
             or (s is None and co.check_stop()),
         )
@@ -621,9 +670,10 @@ def _coordinate(co: _Coordinator, comm, MPI) -> None:
         src, msg = got
         kind = msg[0]
         if kind == "result":
-            _, rec, err, stats, sig = msg
+            _, results, stats, sig = msg
             busy.pop(src, None)
-            co.add(rec, err, stats)
+            for rec, err in results:
+                co.add(rec, err, stats)
             if sig is not None and co.signals.received is None:
                 co.signals.received = sig
         elif kind == "failed":  # the worker could not even build its solver
@@ -635,9 +685,10 @@ def _coordinate(co: _Coordinator, comm, MPI) -> None:
             comm.send(("stop",), dest=src, tag=TAG_REP)
             active.discard(src)
         else:
-            i = co.queue.popleft()
-            busy[src] = i
-            comm.send(("work", i), dest=src, tag=TAG_REP)
+            k = _chunk_size(co, co.size - 1)
+            work = [co.queue.popleft() for _ in range(min(k, len(co.queue)))]
+            busy[src] = work
+            comm.send(("work", work), dest=src, tag=TAG_REP)
         co.tick()
 
 
@@ -657,12 +708,16 @@ def _worker_main(cfg: RunConfig, comm, MPI, rank: int) -> RunSummary:
     comm.send(("ready",), dest=0, tag=TAG_REQ)
     n = 0
     while True:
-        _src, msg = _wait_message(comm, MPI, 0, TAG_REP, max_sleep=0.01)
+        _src, msg = _wait_message(comm, MPI, 0, TAG_REP, max_sleep=0.002)
         if msg[0] != "work":
             break
-        rec, err = worker.solve(msg[1])
-        n += 1
-        comm.send(("result", rec, err, worker.stats(), sigs.received), dest=0, tag=TAG_REQ)
+        results = []
+        for i in msg[1]:
+            if results and sigs.received is not None:
+                break  # the rest of the chunk stays pending
+            results.append(worker.solve(i))
+        n += len(results)
+        comm.send(("result", results, worker.stats(), sigs.received), dest=0, tag=TAG_REQ)
     sigs.restore()
     return RunSummary(exit_code=0, state="finished", solved=n, ranks=comm.Get_size())
 

@@ -372,6 +372,7 @@ class Snapshot:
             "openers": len(self.status),
             "selected": selected,
             "done": done,
+            "remaining": selected - done,
             "counts": counts,
             "best": best[0] if best else None,
             "run": self.run,

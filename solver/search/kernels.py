@@ -27,7 +27,7 @@ GREEN = 242
 EASY, HARD, STRICT = 0, 1, 2
 
 # stats slots
-ST_NODES, ST_HITS, ST_STORES, ST_EVICT, ST_SCANNED = 0, 1, 2, 3, 4
+ST_NODES, ST_HITS, ST_STORES, ST_EVICT, ST_SCANNED, ST_GEN = 0, 1, 2, 3, 4, 5
 N_STATS = 8
 ST_DEPTH = 8  # per-depth profile: 4 counters x 16 depths
 N_STATS_ALL = 8 + 64
@@ -46,6 +46,7 @@ Ctx = namedtuple(
         "ltab",  # uint8 [~2 G A] local pattern tables, stacked by depth
         "ltoff",  # int64 [D] where depth d's local table starts (-1: none)
         "ltn",  # int64 [D] its row length (the node's set size)
+        "srcidx",  # int32 [D, G] row of each pool guess in the parent's pool
         "pools",  # int32 [D, G] useful guesses per depth
         "npool",  # int64 [D]
         "lbs",  # int64 [D, G] lower bound per pool guess
@@ -277,53 +278,31 @@ def _in_set_full_split(ctx, off, n, d):
 
 
 @njit(cache=True)
-def _dedup_seen(ctx, g, h, off, n, gen):
-    """Record guess g with pattern-vector hash h; True if an equivalent guess
-    (identical feedback on every answer of S, verified) was already recorded."""
-    dkey = ctx.dkey
-    dgen = ctx.dgen
-    dgid = ctx.dgid
-    tbl = ctx.tbl
-    arena = ctx.arena
-    mask = dkey.shape[0] - 1
-    s = np.int64(h & np.uint64(mask))
-    while dgen[s] == gen:
-        if dkey[s] == h:
-            other = dgid[s]
-            same = True
-            for i in range(n):
-                a = arena[off + i]
-                if tbl[g, a] != tbl[other, a]:
-                    same = False
-                    break
-            if same:
-                return True
-        s = (s + 1) & mask
-    dgen[s] = gen
-    dkey[s] = h
-    dgid[s] = g
-    return False
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True)
-def scan_pool(ctx, off, n, d, tfree):
-    """Partition S by every useful guess of the parent pool; fill pools[d].
+def scan_pool(ctx, off, n, d):
+    """Find the useful guesses for S among the parent's pool; fill pools[d],
+    srcidx[d] (each one's row in the parent's pool) and lbs[d].
 
-    Patterns are read from the parent's local table (pool row j, member position
+    Only the number of feedback classes is needed here (for the bound 3n - k' -
+    2[g in S]), so it is counted with a branch-free 243-bit mask; class sizes,
+    promise and duplicates are left to prepare_children, which runs only for the
+    nodes that go on to search (most scanned nodes fail high on the bound).
+    Patterns come from the parent's local table (pool row j, member position
     larena[i] in the parent's set) when it has one, else from the transposed
-    global table. The kept guesses' patterns on S are written as this node's own
-    local table at ltab[tfree:], so children scan small contiguous rows instead
-    of gathering from the 30 MB table.
+    global table.
 
     Returns (m, full): m guesses kept, full = a guess separating S into singletons
     (-1 if none; the scan stops at the first one found)."""
     mode = ctx.params[0]
-    dedup = ctx.params[2] != 0 and mode == EASY
-    cnt = ctx.cnt[d]
-    touched = ctx.touched[d]
     out = ctx.pools[d]
     m = 0
-    gen = ctx.stats[ST_NODES]
     if mode == STRICT:
         nsrc = n
     else:
@@ -338,20 +317,16 @@ def scan_pool(ctx, off, n, d, tfree):
     ltab = ctx.ltab
     arena = ctx.arena
     larena = ctx.larena
-    rpos = ctx.rpos
-    f = ctx.f
     agid = ctx.agid
     src = ctx.pools[d - 1]
     letters = ctx.letters
     lcount = ctx.lcount
     lbs = ctx.lbs[d]
-    ests = ctx.ests[d]
     use_parent = mode != STRICT and d >= 2 and ctx.ltoff[d - 1] >= 0
     pbase = ctx.ltoff[d - 1] if use_parent else 0
     pstride = ctx.ltn[d - 1] if use_parent else 0
-    build = mode != STRICT and tfree + nsrc * n <= ctx.ltab.shape[0]
-    ctx.ltoff[d] = tfree if build else -1
-    ctx.ltn[d] = n
+    srcidx = ctx.srcidx[d]
+    one = np.uint64(1)
     scanned = 0
     for j in range(nsrc):
         if mode == STRICT:
@@ -362,42 +337,124 @@ def scan_pool(ctx, off, n, d, tfree):
                 letters, lcount, g, ng, nm, req_pos, req_letter, req_count
             ):
                 continue
-        k = 0
-        h = np.uint64(0)
-        wbase = tfree + m * n
+        m0 = np.uint64(0)
+        m1 = np.uint64(0)
+        m2 = np.uint64(0)
+        m3 = np.uint64(0)
         for i in range(n):
             if use_parent:
-                p = ltab[pbase + j * pstride + larena[off + i]]
+                p = np.int64(ltab[pbase + j * pstride + larena[off + i]])
             else:
-                p = tblT[arena[off + i], g]
-            if build:
-                ltab[wbase + i] = p
-            if cnt[p] == 0:
-                touched[k] = p
-                k += 1
-            cnt[p] += 1
-            h += np.uint64(p + 1) * rpos[i]
-        ins = 1 if cnt[GREEN] else 0
-        est = 0.0
-        for t in range(k):
-            p = touched[t]
-            if p != GREEN:
-                est += f[cnt[p]]
-            cnt[p] = 0
+                p = np.int64(tblT[arena[off + i], g])
+            bit = one << np.uint64(p & 63)
+            w = p >> 6
+            m0 |= bit * np.uint64(w == 0)
+            m1 |= bit * np.uint64(w == 1)
+            m2 |= bit * np.uint64(w == 2)
+            m3 |= bit * np.uint64(w == 3)
+        k = _popcount(m0) + _popcount(m1) + _popcount(m2) + _popcount(m3)
+        ins = np.int64((m3 >> np.uint64(GREEN - 192)) & one)
         scanned += 1
         if k == 1 and ins == 0:
             continue  # splits nothing: never useful
         if k == n:
             ctx.stats[ST_SCANNED] += scanned
             return m, g
-        if dedup and _dedup_seen(ctx, g, h, off, n, gen):
-            continue
         out[m] = g
+        srcidx[m] = j
         lbs[m] = 3 * n - 2 * ins - (k - ins)
-        ests[m] = est - 0.5 * ins
         m += 1
     ctx.stats[ST_SCANNED] += scanned
     return m, -1
+
+
+@njit(cache=True)
+def prepare_children(ctx, off, n, d, m, tfree):
+    """For a node that will search: promise of each pool guess (ests[d]), drop
+    guesses equivalent on S to an earlier one (easy mode; identical feedback on
+    every member, verified byte by byte), and write this node's local table (the
+    patterns of its pool guesses on its members, row-major at ltab[tfree:]) so
+    that children scan short contiguous rows instead of the 30 MB table.
+    Returns the pool size after removing duplicates."""
+    mode = ctx.params[0]
+    build = mode != STRICT and tfree + m * n <= ctx.ltab.shape[0]
+    dedup = build and ctx.params[2] != 0 and mode == EASY
+    ltab = ctx.ltab
+    tblT = ctx.tblT
+    arena = ctx.arena
+    larena = ctx.larena
+    pool = ctx.pools[d]
+    srcidx = ctx.srcidx[d]
+    lbs = ctx.lbs[d]
+    ests = ctx.ests[d]
+    f = ctx.f
+    rpos = ctx.rpos
+    cnt = ctx.cnt[d]
+    touched = ctx.touched[d]
+    dkey = ctx.dkey
+    dgen = ctx.dgen
+    dgid = ctx.dgid
+    mask = dkey.shape[0] - 1
+    ctx.stats[ST_GEN] += 1
+    gen = ctx.stats[ST_GEN]
+    use_parent = mode != STRICT and d >= 2 and ctx.ltoff[d - 1] >= 0
+    pbase = ctx.ltoff[d - 1] if use_parent else 0
+    pstride = ctx.ltn[d - 1] if use_parent else 0
+    kept = 0
+    for j in range(m):
+        g = pool[j]
+        w = tfree + kept * n
+        k = 0
+        h = np.uint64(0)
+        for i in range(n):
+            if mode == STRICT:
+                p = ctx.tbl[g, arena[off + i]]
+            elif use_parent:
+                p = ltab[pbase + srcidx[j] * pstride + larena[off + i]]
+            else:
+                p = tblT[arena[off + i], g]
+            if build:
+                ltab[w + i] = p
+            if cnt[p] == 0:
+                touched[k] = p
+                k += 1
+            cnt[p] += 1
+            h += np.uint64(p + 1) * rpos[i]
+        ins = cnt[GREEN] > 0
+        est = 0.0
+        for t in range(k):
+            p = touched[t]
+            if p != GREEN:
+                est += f[cnt[p]]
+            cnt[p] = 0
+        if dedup:
+            s = np.int64(h & np.uint64(mask))
+            dup = False
+            while dgen[s] == gen:
+                if dkey[s] == h:
+                    o = tfree + dgid[s] * n
+                    same = True
+                    for i in range(n):
+                        if ltab[w + i] != ltab[o + i]:
+                            same = False
+                            break
+                    if same:
+                        dup = True
+                        break
+                s = (s + 1) & mask
+            if dup:
+                continue
+            dgen[s] = gen
+            dkey[s] = h
+            dgid[s] = kept
+        pool[kept] = g
+        lbs[kept] = lbs[j]
+        ests[kept] = est - (0.5 if ins else 0.0)
+        kept += 1
+    ctx.ltoff[d] = tfree if build else -1
+    ctx.ltn[d] = n
+    ctx.npool[d] = kept
+    return kept
 
 
 @njit(cache=True)
@@ -471,7 +528,7 @@ def node(ctx, off, n, b, beta, d, free, tfree):
         return np.int64(2 * n), np.int64(0), np.int64(0), np.int64(-1)
     ctx.stats[ST_DEPTH + 4 * d] += 1
     sc0 = ctx.stats[ST_SCANNED]
-    m, full = scan_pool(ctx, off, n, d, tfree)
+    m, full = scan_pool(ctx, off, n, d)
     ctx.stats[ST_DEPTH + 4 * d + 1] += ctx.stats[ST_SCANNED] - sc0
     ctx.stats[ST_DEPTH + 4 * d + 2] += (ctx.stats[ST_SCANNED] - sc0) * n
     if full >= 0:
@@ -481,7 +538,6 @@ def node(ctx, off, n, b, beta, d, free, tfree):
         memo_store(ctx, k1, k2, b, INF, True, 0, -1, n)
         return np.int64(INF), EXACT | TAINT, np.int64(0), np.int64(-1)
     ctx.npool[d] = m
-    tnext = tfree + m * n if ctx.ltoff[d] >= 0 else tfree
 
     lbs = ctx.lbs[d]
     minlb = lbs[0]
@@ -491,6 +547,8 @@ def node(ctx, off, n, b, beta, d, free, tfree):
     if minlb >= beta:
         memo_store(ctx, k1, k2, 0, minlb, False, 0, -1, n)
         return minlb, np.int64(0), np.int64(0), np.int64(-1)
+    m = prepare_children(ctx, off, n, d, m, tfree)
+    tnext = tfree + m * n if ctx.ltoff[d] >= 0 else tfree
 
     # Only guesses whose bound is under the budget can matter: sort just those by
     # promise (a full sort of thousands of guesses per node dominated the run time).
