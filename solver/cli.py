@@ -57,6 +57,14 @@ def _add_problem(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_memo(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--memo-mb", type=float, default=75, metavar="MB",
+        help="transposition table size; when full, entries for the smallest sets are "
+        "evicted first (default: 75)",
+    )
+
+
 def _add_backend(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--backend", choices=BACKENDS, default="auto",
@@ -94,13 +102,16 @@ def _cmd_table(args) -> int:
 
 def _make_solver(args, lists: WordLists):
     from .search import Solver
+    from .search.engine import memo_entries_for
 
     if args.max_guesses < 0:
         raise UsageError("--max-guesses must be >= 0 (0 = no cap)")
+    if args.memo_mb <= 0:
+        raise UsageError("--memo-mb must be > 0")
     table, _ = get_table(lists, args.backend, args.cache_dir)
     return Solver(
         lists, mode=args.mode, max_guesses=args.max_guesses, table=table,
-        beam=getattr(args, "beam", None),
+        beam=getattr(args, "beam", None), memo_entries=memo_entries_for(args.memo_mb),
     )
 
 
@@ -119,7 +130,7 @@ def _cmd_solve(args) -> int:
         lists.guess_id(w)  # validate every opener before any long work
     solver = _make_solver(args, lists)
     for w in args.words:
-        _print_result(solver.solve(w), args.json)
+        _print_result(solver.solve(w, progress=None if args.quiet else sys.stderr), args.json)
     return 0
 
 
@@ -182,9 +193,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_lists(s)
     _add_problem(s)
     _add_backend(s)
+    _add_memo(s)
     s.add_argument("--beam", type=int, metavar="N", help="only the N most promising guesses "
                    "per position: fast, reported as upper_bound, never exact")
     s.add_argument("--json", action="store_true", help="one JSON object per line")
+    s.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     s.set_defaults(func=_cmd_solve)
 
     b = sub.add_parser(
@@ -197,6 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_lists(b)
     _add_problem(b)
     _add_backend(b)
+    _add_memo(b)
     b.add_argument("--top", type=int, default=1, metavar="K", help="how many (default 1)")
     b.add_argument("--json", action="store_true", help="one JSON object per line")
     b.add_argument("--quiet", action="store_true", help="no progress on stderr")

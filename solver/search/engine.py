@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import TextIO
 
 import numpy as np
 
@@ -20,7 +21,15 @@ from .result import SolveResult
 
 MODES = {"easy": K.EASY, "hard": K.HARD, "strict": K.STRICT}
 UNCAPPED_DEPTH = 30  # "no cap": deeper than any strategy the search can build here
-DEFAULT_MEMO_ENTRIES = 1 << 21
+DEFAULT_MEMO_ENTRIES = 1 << 21  # 36 bytes each: 75 MB
+MEMO_ENTRY_BYTES = 36
+PROGRESS_EVERY = 10.0  # seconds between progress lines on long solves
+
+
+def memo_entries_for(mb: float) -> int:
+    """Memo entries that fit in `mb` megabytes (rounded down to a power of two)."""
+    n = max(16, int(mb * 2**20 / MEMO_ENTRY_BYTES))
+    return 1 << (n.bit_length() - 1)
 
 
 def _class_cost_estimate(n_answers: int) -> np.ndarray:
@@ -79,7 +88,7 @@ class Solver:
         def rand64(size):
             return rng.integers(0, 2**63 - 1, size=size, dtype=np.int64).astype(np.uint64) * 2 + 1
 
-        memo = 1 << max(4, int(math.ceil(math.log2(max(16, memo_entries)))))
+        memo = 1 << (max(16, memo_entries) - 1).bit_length()  # power of two
         h = 1 << int(math.ceil(math.log2(2 * n_g + 2)))
         letters = encode_words(self.lists.guesses)
         lcount = np.zeros((n_g, 26), np.uint8)
@@ -171,9 +180,12 @@ class Solver:
     def _gid(self, word: str) -> int:
         return self.lists.guess_id(word)
 
-    def solve(self, opener: str, cutoff: int | None = None) -> SolveResult:
+    def solve(
+        self, opener: str, cutoff: int | None = None, progress: TextIO | None = None
+    ) -> SolveResult:
         """Exact value of `opener`; with `cutoff`, openers that cannot beat it get
-        status lower_bound (a proven total >= cutoff) instead of an exact value."""
+        status lower_bound (a proven total >= cutoff) instead of an exact value.
+        `progress`: a stream for a line every few seconds on long solves."""
         gid = self._gid(opener)
         word = self.lists.guesses[gid]
         n_a = len(self.lists.answers)
@@ -191,7 +203,13 @@ class Solver:
         elif total >= beta:
             status = "lower_bound"
         else:
-            for p, m in classes:
+            last = time.perf_counter()
+            for i, (p, m) in enumerate(classes):
+                if progress is not None and time.perf_counter() - last > PROGRESS_EVERY:
+                    last = time.perf_counter()
+                    print(f"{word}: {i}/{len(classes)} feedback classes solved, "
+                          f"{last - t0:.0f} s, {self.stats['nodes'] - nodes0} nodes",
+                          file=progress, flush=True)
                 lbc = 2 * len(m) - 1
                 v, flags, h, _ = self._solve_class(gid, p, m, beta - (total - lbc))
                 total += int(v) - lbc
