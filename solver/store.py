@@ -57,7 +57,9 @@ _FIELDS: dict[str, tuple[str, object]] = {
     "rank": ("int32", -1),
     "finished_at": ("float64", float("nan")),
 }
-_SECOND_ROWS = 16  # rows of the [G, 243] array per chunk file
+_SECOND_ROWS = 1024  # rows of the [G, 243] array per chunk file (~1 MB raw, compresses
+# to a few kB): the writer rewrites whole chunks from its in-memory copy, so a batch
+# costs at most n_guesses / 1024 small file writes and no reads
 
 
 class StoreError(ValueError):
@@ -161,6 +163,7 @@ class Store:
         self.flushes = 0
         self.flush_seconds = 0.0
         self.flushed_records = 0
+        self._mirror: dict[str, np.ndarray] | None = None  # the writer's copy
 
     # ---- opening -------------------------------------------------------------------
 
@@ -307,31 +310,38 @@ class Store:
     def set_attrs(self, **kw) -> None:
         self.group.attrs.update(kw)
 
+    def _load_mirror(self) -> dict[str, np.ndarray]:
+        if self._mirror is None:
+            names = ("status", *_FIELDS, "second")
+            self._mirror = {n: np.array(self.group[n][...]) for n in names}
+        return self._mirror
+
     def write(self, records: list[Record], run_info: dict | None = None) -> float:
-        """Write a batch of finished openers; `status` last. Returns the seconds taken."""
+        """Write a batch of finished openers; `status` last. Returns the seconds taken.
+
+        The writer keeps a copy of every array in memory (the store has one writer),
+        so a batch is pure writes: each 1-D array in one chunk, and the touched
+        row-blocks of `second`.
+        """
         if self.read_only:
             raise RuntimeError("store opened read-only")
         if not records:
             return 0.0
         t0 = time.perf_counter()
+        m = self._load_mirror()
         idx = np.array([r.index for r in records], dtype=np.int64)
         for name, (dtype, _fill) in _FIELDS.items():
-            arr = self.group[name]
-            data = np.asarray(arr[...])
-            data[idx] = np.array([getattr(r, name) for r in records], dtype=dtype)
-            arr[...] = data
-        sec = [(r.index, r.second) for r in records]
-        rows = sorted({i for i, _ in sec})
-        block = np.full((len(rows), N_PATTERNS), -1, dtype=np.int32)
-        pos = {i: k for k, i in enumerate(rows)}
-        for i, s in sec:
-            if s is not None:
-                block[pos[i]] = s
-        self.group["second"].set_orthogonal_selection((np.array(rows), slice(None)), block)
-        st = self.group["status"]
-        status = np.asarray(st[...])
-        status[idx] = np.array([r.status for r in records], dtype=np.uint8)
-        st[...] = status  # LAST: makes the batch visible
+            m[name][idx] = np.array([getattr(r, name) for r in records], dtype=dtype)
+            self.group[name][...] = m[name]
+        sec = m["second"]
+        for r in records:
+            sec[r.index] = -1 if r.second is None else r.second
+        arr = self.group["second"]
+        for c in np.unique(idx // _SECOND_ROWS):
+            lo, hi = int(c) * _SECOND_ROWS, min((int(c) + 1) * _SECOND_ROWS, len(sec))
+            arr[lo:hi] = sec[lo:hi]
+        m["status"][idx] = np.array([r.status for r in records], dtype=np.uint8)
+        self.group["status"][...] = m["status"]  # LAST: makes the batch visible
         if run_info is not None:
             self.group.attrs["run"] = run_info
         dt = time.perf_counter() - t0

@@ -114,11 +114,11 @@ class Solver:
             lbs=np.zeros((d, n_g), np.int64),
             ests=np.zeros((d, n_g), np.float64),
             cnt=np.zeros((d, 243), np.int32),
-            touched=np.zeros((d, 243), np.int32),
             cstart=np.zeros((d, 244), np.int64),
             qval=np.zeros((d, 243), np.int64),
             qflag=np.zeros((d, 243), np.int64),
-            f=_class_cost_estimate(n_a),
+            lnc=np.log(np.maximum(np.arange(n_a + 1, dtype=np.float64), 1.0)),
+            prow=np.zeros((d, n_a), np.uint8),
             z1=rand64(n_a),
             z2=rand64(n_a),
             mk1=np.zeros(memo, np.uint64),
@@ -241,7 +241,7 @@ class Solver:
         counts = np.bincount(self.table[gid], minlength=243)
         ins = counts[ALL_GREEN]
         counts[ALL_GREEN] = 0
-        f = self._ctx.f
+        f = _class_cost_estimate(len(self.lists.answers))
         return float(len(self.lists.answers) + f[counts[counts > 0]].sum() - 0.5 * ins)
 
     def lower_bound(self, opener: str) -> int:

@@ -25,6 +25,7 @@ EXACT = 1
 TAINT = 2
 GREEN = 242
 EASY, HARD, STRICT = 0, 1, 2
+DEDUP_MAX_SET = 16
 
 # stats slots
 ST_NODES, ST_HITS, ST_STORES, ST_EVICT, ST_SCANNED, ST_GEN = 0, 1, 2, 3, 4, 5
@@ -52,11 +53,11 @@ Ctx = namedtuple(
         "lbs",  # int64 [D, G] lower bound per pool guess
         "ests",  # float64 [D, G] promise per pool guess (smaller is better)
         "cnt",  # int32 [D, 243] scratch class counts (kept zero between uses)
-        "touched",  # int32 [D, 243] scratch
         "cstart",  # int64 [D, 244]
         "qval",  # int64 [D, 243] quick bound per class of the guess being evaluated
         "qflag",  # int64 [D, 243]
-        "f",  # float64 [A + 1] cost estimate of a class of size c
+        "lnc",  # float64 [A + 1] ln(c), for the promise of a guess
+        "prow",  # uint8 [D, A] scratch: one guess's patterns on the node's set
         "z1",  # uint64 [A] set hash keys
         "z2",  # uint64 [A]
         "mk1",  # uint64 [M] memo keys
@@ -378,7 +379,8 @@ def prepare_children(ctx, off, n, d, m, tfree):
     Returns the pool size after removing duplicates."""
     mode = ctx.params[0]
     build = mode != STRICT and tfree + m * n <= ctx.ltab.shape[0]
-    dedup = build and ctx.params[2] != 0 and mode == EASY
+    # duplicates are common only on small sets; on large ones the probes cost more
+    dedup = build and ctx.params[2] != 0 and mode == EASY and n <= DEDUP_MAX_SET
     ltab = ctx.ltab
     tblT = ctx.tblT
     arena = ctx.arena
@@ -387,10 +389,9 @@ def prepare_children(ctx, off, n, d, m, tfree):
     srcidx = ctx.srcidx[d]
     lbs = ctx.lbs[d]
     ests = ctx.ests[d]
-    f = ctx.f
+    lnc = ctx.lnc
     rpos = ctx.rpos
     cnt = ctx.cnt[d]
-    touched = ctx.touched[d]
     dkey = ctx.dkey
     dgen = ctx.dgen
     dgid = ctx.dgid
@@ -404,8 +405,7 @@ def prepare_children(ctx, off, n, d, m, tfree):
     for j in range(m):
         g = pool[j]
         w = tfree + kept * n
-        k = 0
-        h = np.uint64(0)
+        row = ctx.prow[d]
         for i in range(n):
             if mode == STRICT:
                 p = ctx.tbl[g, arena[off + i]]
@@ -413,20 +413,23 @@ def prepare_children(ctx, off, n, d, m, tfree):
                 p = ltab[pbase + srcidx[j] * pstride + larena[off + i]]
             else:
                 p = tblT[arena[off + i], g]
-            if build:
-                ltab[w + i] = p
-            if cnt[p] == 0:
-                touched[k] = p
-                k += 1
+            row[i] = p
             cnt[p] += 1
-            h += np.uint64(p + 1) * rpos[i]
+        # promise = lb + 0.25 * sum over members of ln(class size) - 0.5 [g in S];
+        # computed branch-free in member order (see _class_cost_estimate)
         ins = cnt[GREEN] > 0
-        est = 0.0
-        for t in range(k):
-            p = touched[t]
-            if p != GREEN:
-                est += f[cnt[p]]
-            cnt[p] = 0
+        acc = 0.0
+        h = np.uint64(0)
+        for i in range(n):
+            p = row[i]
+            acc += lnc[cnt[p]]
+            h += np.uint64(p + 1) * rpos[i]
+        for i in range(n):
+            cnt[row[i]] = 0
+        if build:
+            for i in range(n):
+                ltab[w + i] = row[i]
+        est = lbs[j] + 0.25 * acc - (0.5 if ins else 0.0)
         if dedup:
             s = np.int64(h & np.uint64(mask))
             dup = False
@@ -449,7 +452,7 @@ def prepare_children(ctx, off, n, d, m, tfree):
             dgid[s] = kept
         pool[kept] = g
         lbs[kept] = lbs[j]
-        ests[kept] = est - (0.5 if ins else 0.0)
+        ests[kept] = est
         kept += 1
     ctx.ltoff[d] = tfree if build else -1
     ctx.ltn[d] = n
