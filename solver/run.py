@@ -553,7 +553,15 @@ def run(cfg: RunConfig) -> RunSummary:
             _abort_job(comm, f"rank {rank}")
             raise
 
-    # rank 0 ---------------------------------------------------------------------
+    try:
+        return _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table)
+    except BaseException:
+        if size > 1:  # never leave the workers waiting for a reply
+            _abort_job(comm, "rank 0")
+        raise
+
+
+def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table) -> RunSummary:
     local = _Worker(cfg, lists, table, 0) if size == 1 else None
     estimator = None
     if local is not None:
@@ -587,8 +595,6 @@ def run(cfg: RunConfig) -> RunSummary:
             co.flush("crashed")
         except BaseException:
             pass
-        if size > 1:
-            _abort_job(comm, "rank 0")
         raise
     finally:
         co.signals.restore()

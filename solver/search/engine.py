@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 from typing import TextIO
 
 import numpy as np
@@ -39,6 +40,32 @@ def _class_cost_estimate(n_answers: int) -> np.ndarray:
     f[0] = 0.0
     f[1] = 1.0
     return f
+
+
+@dataclass
+class StrategyNode:
+    """One position of a strategy: the guess to play, how many answers reach it,
+    the total guesses they use from here on, and the subtree for each feedback."""
+
+    guess: str
+    answers: int
+    total: int
+    children: dict[int, StrategyNode]
+
+    def paths(self, prefix: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
+        """Guess sequence for every answer below this position (the answer solved
+        by this guess ends with it)."""
+        seq = prefix + (self.guess,)
+        out: dict[str, tuple[str, ...]] = {}
+        if self.answers > sum(c.answers for c in self.children.values()):
+            out[self.guess] = seq
+        for child in self.children.values():
+            out.update(child.paths(seq))
+        return out
+
+    @property
+    def height(self) -> int:
+        return 1 + max((c.height for c in self.children.values()), default=0)
 
 
 class Solver:
@@ -153,29 +180,47 @@ class Solver:
         }
 
     # ------------------------------------------------------------------ root
-    def _root_classes(self, gid: int) -> list[tuple[int, np.ndarray]]:
-        """The opener's feedback classes: (pattern, answer ids), largest first."""
-        row = self.table[gid]
+    def _classes(self, gid: int, members: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """Feedback classes of `members` under guess gid: (pattern, answer ids),
+        largest first."""
+        row = self.table[gid, members]
         order = np.argsort(row, kind="stable")
         pats, starts = np.unique(row[order], return_index=True)
         bounds = list(starts[1:]) + [len(order)]
         classes = [
-            (int(p), order[s:e].astype(np.int32))
+            (int(p), members[order[s:e]].astype(np.int32))
             for p, s, e in zip(pats, starts, bounds, strict=True)
         ]
         classes.sort(key=lambda pc: -len(pc[1]))
         return classes
 
-    def _solve_class(self, gid: int, pattern: int, members: np.ndarray, beta: int):
-        """Value of one first-feedback class with cap-1 guesses left."""
+    def _root_classes(self, gid: int) -> list[tuple[int, np.ndarray]]:
+        return self._classes(gid, np.arange(len(self.lists.answers), dtype=np.int32))
+
+    def _constraint_after(self, cons, gid: int, pattern: int):
+        """Hard-mode constraint (greens, minimum counts) after guess gid with
+        `pattern`, from constraint `cons` (None = no constraint yet)."""
+        ctx = self._ctx
+        ctx.cgreen[0] = 255 if cons is None else cons[0]
+        ctx.cmin[0] = 0 if cons is None else cons[1]
+        K.hard_child_constraint(ctx, gid, pattern, 0)
+        return ctx.cgreen[1].copy(), ctx.cmin[1].copy()
+
+    def _solve_set(self, members: np.ndarray, left: int, cons, beta: int = K.INF):
+        """Search the set `members` with `left` guesses left under the hard-mode
+        constraint `cons`: (value, flags, height, best guess id)."""
         ctx = self._ctx
         n = len(members)
         ctx.arena[:n] = members
         if MODES[self.mode] == K.HARD:
-            ctx.cgreen[0] = 255
-            ctx.cmin[0] = 0
-            K.hard_child_constraint(ctx, gid, pattern, 0)
-        return K.node(ctx, 0, n, self.depth_limit - 1, beta, 1, n, 0)
+            ctx.cgreen[1] = cons[0]
+            ctx.cmin[1] = cons[1]
+        return K.node(ctx, 0, n, left, beta, 1, n, 0)
+
+    def _solve_class(self, gid: int, pattern: int, members: np.ndarray, beta: int):
+        """Value of one first-feedback class with cap-1 guesses left."""
+        cons = self._constraint_after(None, gid, pattern) if self.mode == "hard" else None
+        return self._solve_set(members, self.depth_limit - 1, cons, beta)
 
     def _gid(self, word: str) -> int:
         return self.lists.guess_id(word)
@@ -264,6 +309,51 @@ class Solver:
             if g >= 0 and v < K.INF:
                 out[p] = self.lists.guesses[int(g)]
         return out
+
+    def strategy(self, opener: str) -> StrategyNode:
+        """The optimal strategy after `opener` as a decision tree (raises
+        ValueError when the opener is infeasible under the cap)."""
+        gid = self._gid(opener)
+        members = np.arange(len(self.lists.answers), dtype=np.int32)
+        return self._subtree(gid, members, self.depth_limit, None)
+
+    def _subtree(self, gid: int, members: np.ndarray, left: int, cons) -> StrategyNode:
+        hard = self.mode == "hard"
+        node = StrategyNode(self.lists.guesses[gid], len(members), len(members), {})
+        for p, m in self._classes(gid, members):
+            if p == ALL_GREEN:
+                continue
+            child_cons = self._constraint_after(cons, gid, p) if hard else None
+            v, _flags, _h, g = self._solve_set(m, left - 1, child_cons)
+            if v >= K.INF or g < 0:
+                raise ValueError(f"{node.guess}: no strategy within the cap")
+            child = self._subtree(int(g), m, left - 1, child_cons)
+            node.children[p] = child
+            node.total += child.total
+        return node
+
+    def next_guess(self, history: list[tuple[str, int]]) -> tuple[str | None, int]:
+        """Best next guess after `history` (guess, pattern code) pairs, and how many
+        answers remain; (None, 0) if no answer is consistent with the history, and
+        None with the count when no strategy meets the cap from here."""
+        if not history:
+            raise ValueError("give at least the opener (use `best` to choose one)")
+        members = np.arange(len(self.lists.answers), dtype=np.int32)
+        cons = None
+        for word, pattern in history:
+            gid = self._gid(word)
+            members = members[self.table[gid, members] == pattern]
+            if self.mode == "hard":
+                cons = self._constraint_after(cons, gid, pattern)
+        if len(members) == 0:
+            return None, 0
+        left = self.depth_limit - len(history)
+        if left < 1:
+            return None, len(members)
+        v, _flags, _h, g = self._solve_set(members, left, cons)
+        if v >= K.INF or g < 0:
+            return None, len(members)
+        return self.lists.guesses[int(g)], len(members)
 
     def best(self, top: int = 1, progress=None) -> list[SolveResult]:
         """The `top` best openers with proof: every other opener is shown to have a
