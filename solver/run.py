@@ -559,6 +559,8 @@ def run(cfg: RunConfig) -> RunSummary:
         if size > 1:  # never leave the workers waiting for a reply
             _abort_job(comm, "rank 0")
         raise
+    finally:
+        store.unlock()
 
 
 def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table) -> RunSummary:

@@ -34,6 +34,7 @@ its fields written. Readers must read `status` first (see `Snapshot`).
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -231,6 +232,7 @@ class Store:
         if path.exists() and (path / "zarr.json").exists():
             st = cls.open(path, read_only=False)
             st.check_problem(Problem.from_lists(lists, mode, max_guesses))
+            st.lock()
             if st.words != list(lists.guesses):
                 raise _usage_error(f"{path} holds another guess list")
             if cutoff is not None and st.cutoff is not None and float(cutoff) != float(
@@ -248,7 +250,41 @@ class Store:
             return st, False
         if path.exists() and any(path.iterdir()):
             raise _usage_error(f"{path} exists and is not a wordle-dp result store")
-        return cls.create(path, lists, mode, max_guesses, cutoff, solver_version), True
+        st = cls.create(path, lists, mode, max_guesses, cutoff, solver_version)
+        st.lock()
+        return st, True
+
+    def lock(self) -> None:
+        """Claim the store for this process: a second writer is refused.
+
+        An flock on <store>/writer.lock, held until the process ends (a kill -9
+        releases it too). Works on local file systems; on network file systems
+        without flock it is a no-op, so start only one run per store there.
+        """
+        import fcntl
+
+        f = open(self.path / "writer.lock", "a+")
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.seek(0)
+            who = f.read().strip() or "another process"
+            f.close()
+            raise _usage_error(f"{self.path} is being written by {who}; only one run "
+                               "may write a store at a time") from None
+        except OSError:  # no flock here (some network file systems)
+            return
+        f.seek(0)
+        f.truncate()
+        f.write(f"pid {os.getpid()} on {os.uname().nodename}\n")
+        f.flush()
+        self._lock_file = f  # keep it open (and locked) while the store is in use
+
+    def unlock(self) -> None:
+        f = getattr(self, "_lock_file", None)
+        if f is not None:
+            f.close()
+            self._lock_file = None
 
     def check_problem(self, prob: Problem) -> None:
         diff = self.problem.differences(prob)

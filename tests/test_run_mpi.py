@@ -1,0 +1,210 @@
+"""`wordle-dp run` under real MPI (mpiexec from the mpich wheel), real engine.
+
+Each MPI run pays the numba compile once per rank (seconds), so the problems are
+small and the phases of one scenario share a test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver import store as S
+from solver.words import WordLists
+
+pytestmark = pytest.mark.mpi
+
+ROOT = Path(__file__).resolve().parents[1]
+MPIEXEC = Path(sys.executable).parent / "mpiexec"
+if not MPIEXEC.exists():
+    pytest.skip("no mpiexec next to the interpreter (pip install mpich)",
+                allow_module_level=True)
+
+
+def _write_lists(d: Path, n_answers: int, step: int) -> tuple[str, str]:
+    answers = (ROOT / "data" / "answers.txt").read_text().split()[:n_answers]
+    guesses = (ROOT / "data" / "guesses.txt").read_text().split()[::step]
+    d.mkdir(parents=True, exist_ok=True)
+    a, g = d / "answers.txt", d / "guesses.txt"
+    a.write_text("\n".join(answers) + "\n")
+    known = set(guesses)
+    g.write_text("\n".join(guesses + [w for w in answers if w not in known]) + "\n")
+    return str(a), str(g)
+
+
+def _env(cache: Path) -> dict:
+    env = dict(os.environ)
+    env["WORDLE_DP_CACHE"] = str(cache)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    env["NUMBA_NUM_THREADS"] = "1"
+    return env
+
+
+def _cmd(n: int | None, *args: str) -> list[str]:
+    base = [sys.executable, "-m", "solver", *args]
+    return base if n is None else [str(MPIEXEC), "-n", str(n), *base]
+
+
+def _reference(a: str, g: str, cache: Path) -> dict[str, tuple[str, int]]:
+    """Every opener valued by one fresh Solver in this process."""
+    from solver import Solver
+    from solver.table import get_table
+
+    lists = WordLists.load(a, g, quiet=True)
+    table, _ = get_table(lists, "numpy", cache)
+    s = Solver(lists, table=table)
+    out = {}
+    for w in lists.guesses:
+        r = s.solve(w)
+        out[w] = (r.status, -1 if r.total is None else r.total)
+    return out
+
+
+def _check_against(store: Path, ref: dict[str, tuple[str, int]]) -> S.Snapshot:
+    st = S.Store.open(store)
+    snap = st.snapshot()
+    assert snap.counts()["pending"] == 0 and snap.counts()["failed"] == 0
+    got = {w: (S.STATUS_NAMES[snap.status[i]], int(snap.fields["total"][i]))
+           for i, w in enumerate(st.words)}
+    assert got == ref
+    sec = st.group["second"][...]
+    exact = snap.status == S.EXACT
+    assert (sec[exact] >= 0).any(axis=1).all()  # every exact opener has second guesses
+    assert (sec < len(st.words)).all()
+    return snap
+
+
+def _done(store: Path) -> int:
+    try:
+        return int((S.Store.open(store).status() != S.PENDING).sum())
+    except Exception:
+        return 0
+
+
+def _wait_for(pred, proc, timeout=120.0):
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        if pred():
+            return True
+        if proc.poll() is not None:
+            return False
+        time.sleep(0.05)
+    raise AssertionError("timed out")
+
+
+def _rank_pid(store: Path, rank: int) -> int:
+    """pid of the MPI rank `rank` of the run writing `store` (from /proc)."""
+    for p in Path("/proc").iterdir():
+        if not p.name.isdigit():
+            continue
+        try:
+            cmd = (p / "cmdline").read_bytes().split(b"\0")
+            env = (p / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if str(store).encode() in cmd and b"-m" in cmd and f"PMI_RANK={rank}".encode() in env:
+            return int(p.name)
+    raise AssertionError(f"rank {rank} not found")
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("cache")
+
+
+def test_three_ranks_match_single_process(tmp_path, cache):
+    a, g = _write_lists(tmp_path / "lists", 60, 10)
+    lists = ["--answers", a, "--guesses", g]
+    store = tmp_path / "mpi.zarr"
+    p = subprocess.run(_cmd(3, "run", "--store", str(store), *lists, "--progress-seconds",
+                            "2"), env=_env(cache), capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "3 rank(s) (2 worker(s) + coordinator)" in p.stderr
+    assert "run finished" in p.stderr and "memo reuse" in p.stderr
+    snap = _check_against(store, _reference(a, g, cache))
+    assert set(np.unique(snap.fields["rank"])) == {1, 2}  # rank 0 only coordinates
+    # the same table as a single-process run of the CLI
+    single = tmp_path / "single.zarr"
+    p1 = subprocess.run(_cmd(None, "run", "--store", str(single), *lists, "--quiet"),
+                        env=_env(cache), capture_output=True, text=True, timeout=300)
+    assert p1.returncode == 0, p1.stderr
+    s1 = S.Store.open(single).snapshot()
+    assert (s1.status == snap.status).all() and (s1.fields["total"] == snap.fields["total"]).all()
+    assert set(np.unique(s1.fields["rank"])) == {0}
+    # a store made for another problem definition is refused by every launch
+    p2 = subprocess.run(_cmd(2, "run", "--store", str(store), *lists, "--max-guesses", "5"),
+                        env=_env(cache), capture_output=True, text=True, timeout=120)
+    assert p2.returncode != 0
+    errs = [x for x in p2.stderr.splitlines() if x.startswith("wordle-dp: error:")]
+    assert len(errs) == 1 and "max_guesses" in errs[0]
+
+
+def test_stop_kill_resume_and_query_during_run(tmp_path, cache):
+    """SIGUSR1 to mpiexec stops cleanly; kill -9 of a rank loses nothing written;
+    resuming twice gives the table of an uninterrupted run; query works meanwhile."""
+    a, g = _write_lists(tmp_path / "lists", 150, 8)
+    store = tmp_path / "run.zarr"
+    args = ["run", "--store", str(store), "--answers", a, "--guesses", g,
+            "--flush-seconds", "0.2", "--progress-seconds", "1"]
+    n_total = len(WordLists.load(a, g, quiet=True).guesses)
+
+    # phase 1: SIGUSR1 to mpiexec (what the Slurm batch script forwards) -> exit 0
+    p = subprocess.Popen(_cmd(3, *args), env=_env(cache), stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    assert _wait_for(lambda: _done(store) >= 50, p), p.communicate()
+    p.send_signal(signal.SIGUSR1)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 0, err
+    assert "can be resumed" in err
+    snap = S.Store.open(store).snapshot()
+    done1 = int((snap.status != S.PENDING).sum())
+    assert 50 <= done1 < n_total and snap.run["state"] == "stopped"
+
+    # phase 2: resume, then kill -9 one worker rank mid-run; query while it runs
+    p = subprocess.Popen(_cmd(3, *args), env=_env(cache), stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    assert _wait_for(lambda: _done(store) >= done1 + 50, p), p.communicate()
+    q = subprocess.run(_cmd(None, "query", "--store", str(store), "--json", "--top", "2"),
+                       env=_env(cache), capture_output=True, text=True, timeout=60)
+    assert q.returncode == 0, q.stderr
+    rows = [json.loads(x) for x in q.stdout.splitlines()]
+    assert len(rows) == 2 and rows[0]["rank"] == 1 and "progress:" in q.stderr
+    os.kill(_rank_pid(store, 1), signal.SIGKILL)
+    p.communicate(timeout=120)
+    assert p.returncode != 0
+    snap = S.Store.open(store).snapshot()
+    done2 = int((snap.status != S.PENDING).sum())
+    assert done1 < done2 < n_total
+
+    # phase 3: resume to the end
+    p = subprocess.run(_cmd(3, *args), env=_env(cache), capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert f"{n_total - done2} opener(s) to value" in p.stderr
+    _check_against(store, _reference(a, g, cache))
+
+
+def test_sigterm_single_process(tmp_path, cache):
+    """SIGTERM to a single-process run: finishes the opener at hand, flushes, exit 0."""
+    a, g = _write_lists(tmp_path / "lists", 150, 8)
+    store = tmp_path / "one.zarr"
+    p = subprocess.Popen(_cmd(None, "run", "--store", str(store), "--answers", a,
+                              "--guesses", g, "--flush-seconds", "0.2"),
+                         env=_env(cache), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    assert _wait_for(lambda: _done(store) >= 20, p), p.communicate()
+    p.send_signal(signal.SIGTERM)
+    _out, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    assert "stopped (signal SIGTERM)" in err and "can be resumed" in err
+    snap = S.Store.open(store).snapshot()
+    assert 20 <= int((snap.status != S.PENDING).sum()) < len(snap.status)
