@@ -172,10 +172,15 @@ def set_key(ctx, off, n, d):
 
 
 @njit(cache=True)
-def memo_find(ctx, k1, k2, tag):
+def memo_find(ctx, k1, k2, tag, n):
+    """Slot holding (key, tag) for a set of n answers, or -1. The set size is
+    checked too, on top of the 128-bit key."""
     base = np.int64(k1 & np.uint64(ctx.params[3])) & ~np.int64(3)
+    mk1 = ctx.mk1
+    mk2 = ctx.mk2
+    mmeta = ctx.mmeta
     for s in range(base, base + 4):
-        if ctx.mk1[s] == k1 and ctx.mk2[s] == k2 and (ctx.mmeta[s] & 255) == tag:
+        if mk1[s] == k1 and mk2[s] == k2 and (mmeta[s] & 255) == tag and (mmeta[s] >> 32) == n:
             return s
     return -1
 
@@ -214,20 +219,20 @@ def memo_store(ctx, k1, k2, tag, val, exact, height, best, n):
 
 
 @njit(cache=True)
-def memo_probe(ctx, k1, k2, b):
+def memo_probe(ctx, k1, k2, b, n):
     """What the memo knows of a set with b guesses left: (value, flags, height,
     best guess); flags has EXACT for a usable exact value, else value is the best
     known lower bound (0 if none), TAINT when it depends on the cap."""
     known = np.int64(0)
     taint = np.int64(0)
-    s = memo_find(ctx, k1, k2, 0)
+    s = memo_find(ctx, k1, k2, 0, n)
     if s >= 0:
         meta = ctx.mmeta[s]
         height = (meta >> 16) & 255
         if meta & _KIND_EXACT and height <= b:
             return ctx.mval[s], np.int64(EXACT), height, np.int64(ctx.mbest[s])
         known = ctx.mval[s]  # uncapped optimum or bound: a lower bound for any b
-    s = memo_find(ctx, k1, k2, b)
+    s = memo_find(ctx, k1, k2, b, n)
     if s >= 0:
         meta = ctx.mmeta[s]
         if meta & _KIND_EXACT:
@@ -243,7 +248,7 @@ def quick_bound(ctx, off, n, b, d):
     """Cheap facts about a child set before any scan: exact (memo, or a member that
     separates it: 2n-1) or a lower bound (2n, or a better one from the memo)."""
     k1, k2 = set_key(ctx, off, n, d)
-    val, fl, height, _bg = memo_probe(ctx, k1, k2, b)
+    val, fl, height, _bg = memo_probe(ctx, k1, k2, b, n)
     if fl & EXACT:
         return val, fl, height
     if _in_set_full_split(ctx, off, n, d) >= 0:
@@ -517,7 +522,7 @@ def node(ctx, off, n, b, beta, d, free, tfree):
         return np.int64(3), EXACT, np.int64(2), np.int64(ctx.agid[ctx.arena[off]])
 
     k1, k2 = set_key(ctx, off, n, d)
-    val, fl, height, bg = memo_probe(ctx, k1, k2, b)
+    val, fl, height, bg = memo_probe(ctx, k1, k2, b, n)
     if fl & EXACT or val >= beta:
         ctx.stats[ST_HITS] += 1
         return val, fl, height, bg
