@@ -59,8 +59,9 @@ def add_commands(sub, add_lists, add_problem, parser_class) -> None:
         "Without: the best openers so far. The run's progress goes first (stderr with "
         "--csv/--json).",
     )
-    q.add_argument("--store", required=True, metavar="PATH")
-    q.add_argument("words", nargs="*", metavar="WORD")
+    q.add_argument("--store", required=True, metavar="PATH",
+                   help="result store written by 'wordle-dp run'")
+    q.add_argument("words", nargs="*", metavar="WORD", help="openers to look up")
     q.add_argument("--top", type=int, metavar="K", help=f"the K best openers (default "
                    f"{DEFAULT_TOP} when no WORD is given)")
     q.add_argument("--progress", action="store_true",
@@ -72,7 +73,8 @@ def add_commands(sub, add_lists, add_problem, parser_class) -> None:
 
     e = sub.add_parser("export", help="the whole table of a result store as CSV",
                        description="Write every opener of a store (finished or not) as CSV.")
-    e.add_argument("--store", required=True, metavar="PATH")
+    e.add_argument("--store", required=True, metavar="PATH",
+                   help="result store written by 'wordle-dp run'")
     e.add_argument("--csv", required=True, metavar="FILE", help="output file ('-': stdout)")
     e.set_defaults(func=_cmd_export)
 
@@ -81,8 +83,8 @@ def add_commands(sub, add_lists, add_problem, parser_class) -> None:
         description="Copy the finished openers of INPUT stores into OUTPUT (created if "
         "missing). All stores must be for the same lists, mode and cap.",
     )
-    m.add_argument("--store", required=True, metavar="OUTPUT")
-    m.add_argument("inputs", nargs="+", metavar="INPUT")
+    m.add_argument("--store", required=True, metavar="OUTPUT", help="store to merge into")
+    m.add_argument("inputs", nargs="+", metavar="INPUT", help="stores to copy from")
     m.set_defaults(func=_cmd_merge)
 
 
