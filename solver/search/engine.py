@@ -153,7 +153,7 @@ class Solver:
             mval=np.zeros(memo, np.int64),
             mmeta=np.zeros(memo, np.int64),
             mbest=np.zeros(memo, np.int32),
-            stats=np.zeros(K.N_STATS_ALL, np.int64),
+            stats=np.zeros(K.stats_size(d), np.int64),
             params=params,
             dkey=np.zeros(h, np.uint64),
             dgid=np.zeros(h, np.int32),
@@ -166,6 +166,11 @@ class Solver:
             cz1=rand64(5 * 27 + 26 * 6),
             cz2=rand64(5 * 27 + 26 * 6),
         )
+
+    def depth_profile(self) -> np.ndarray:
+        """Per depth: [nodes scanned, guesses scanned, patterns read, guesses
+        evaluated], cumulated over this solver's life (for profiling)."""
+        return self._ctx.stats[K.ST_DEPTH :].reshape(-1, 4).copy()
 
     @property
     def stats(self) -> dict[str, int]:

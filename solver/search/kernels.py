@@ -30,8 +30,12 @@ DEDUP_MAX_SET = 16
 # stats slots
 ST_NODES, ST_HITS, ST_STORES, ST_EVICT, ST_SCANNED, ST_GEN = 0, 1, 2, 3, 4, 5
 N_STATS = 8
-ST_DEPTH = 8  # per-depth profile: 4 counters x 16 depths
-N_STATS_ALL = 8 + 64
+ST_DEPTH = 8  # per-depth profile from here: 4 counters per depth (scans, guesses
+# scanned, patterns read, guesses evaluated); the array is sized for every depth
+
+
+def stats_size(depths: int) -> int:
+    return ST_DEPTH + 4 * depths
 
 # memo meta packing: tag (0 = untainted, else guesses left) | kind | height | size
 _KIND_EXACT = 1 << 8
