@@ -2,21 +2,29 @@
 random instances.
 
 Instances are deterministic functions of their seed (the test id names the seed, so a
-failure is reproducible with `pytest -k 'seed-N'`). Three kinds:
+failure is reproducible with `pytest -k 'seed-N'`; the assertion message prints the
+lists). Four kinds cycle with the seed, together with the mode and the cap (2-6 and 0 =
+no cap), so every (kind, mode, cap) combination appears equally often:
 
 * random: answers drawn from data/answers.txt, guesses from data/guesses.txt;
-* cluster: answers that share 3 or 4 letters in place with a centre word (e.g. the
-  _IGHT family), where the guess cap binds;
-* alphabet: synthetic words over 3-6 letters (guesses over a few more letters).
+* cluster: answers sharing 3 or 4 letters in place with a centre word (the _IGHT
+  family kind), where the guess cap binds;
+* alphabet: synthetic words over 3-6 letters (guesses over a few more letters);
+* deep: a cluster with few guesses, so that trees are deep and modes differ.
 
-Kind, mode and cap cycle with the seed so that every (kind, mode, cap) combination
-appears equally often; caps are 2-6 and 0 (no cap).
+On top of those: deep instances at every cap 2-7 where a cap raises a finite value
+(DEEP_SEEDS), hard-mode instances chosen so that plausible misreadings of the hard rule
+change a value (HARD_RULE_SEEDS), chains (depth n), memo reuse, cutoff and best().
+The suite checks that it really exercises binding caps and mode differences.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import random
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -428,6 +436,57 @@ def test_suite_has_mode_sensitive_cases():
         for opener, (v_cap, _) in reference(seed).items():
             differ[inst.mode] += easy.solve(opener, inst.cap) != v_cap
     assert min(differ.values()) >= MIN_MODE_SENSITIVE, differ
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("n", [10])
+def test_engine_long_chain(mode, n):
+    """n answers differing only in the first letter, the answers themselves as the
+    only guesses: every guess rules out just itself, so whatever the order the optimum
+    is n + (n - 1) + ... + 1 = n (n + 1) / 2 with depth n, and any cap below n is
+    infeasible (the brute force confirms it for n <= 12; beyond, 2**n subsets are too
+    many). See test_engine_deep_search_in_bounds for a deeper one."""
+    chain = [c + "zzzz" for c in LETTERS[:n]]
+    inst = Instance(-n, "chain", mode, 0, tuple(chain), tuple(chain), (chain[0], chain[n // 2]))
+    want = n * (n + 1) // 2
+    if n <= 12:
+        b = brute(inst)
+        assert [b.solve(chain[0], c) for c in (0, n, n - 1)] == [want, want, None]
+    for cap in (0, n - 1, n, n + 1):
+        s = _solver(inst, cap)
+        for opener in inst.openers:
+            r = s.solve(opener)
+            where = f"chain n={n} mode={mode} cap={cap} opener={opener}"
+            if cap == n - 1:
+                assert (r.status, r.total) == ("infeasible", None), (r, where)
+            else:
+                assert (r.status, r.total, r.depth) == ("exact", want, n), (r, where)
+
+
+_DEEP_SCRIPT = """
+import sys
+sys.path.insert(0, {root!r})
+from solver import Solver
+from solver.table import build_numpy
+from solver.words import WordLists
+chain = [c + "zzzz" for c in "abcdefghijklmnopqrs"]
+lists = WordLists.from_words(chain, chain)
+r = Solver(lists, mode="easy", max_guesses=0, table=build_numpy(lists)).solve("azzzz")
+print(r.total, r.status, r.depth)
+"""
+
+
+@pytest.mark.slow
+def test_engine_deep_search_in_bounds(tmp_path):
+    """A search more than 16 levels deep (no cap, the 19-answer chain), in a fresh
+    process with numba's bounds checking on: without it an out-of-bounds write in a
+    kernel would corrupt memory silently (or crash much later)."""
+    root = str(Path(__file__).resolve().parents[1])
+    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    proc = subprocess.run([sys.executable, "-c", _DEEP_SCRIPT.format(root=root)], cwd=root,
+                          env=env, capture_output=True, text=True, timeout=1800)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert proc.stdout.split() == ["190", "exact", "19"], proc.stdout
 
 
 # --- memo reuse, caps in sequence, cutoff, best ------------------------------------
