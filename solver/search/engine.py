@@ -104,6 +104,7 @@ class Solver:
         self.table = np.ascontiguousarray(table, dtype=np.uint8)
         self.depth_limit = max_guesses if max_guesses else UNCAPPED_DEPTH
         self._ctx = self._make_ctx(memo_entries, dedup, seed)
+        self._class_cost = _class_cost_estimate(n_a)
         self._root_cache: dict[str, SolveResult] = {}
 
     # ------------------------------------------------------------------ setup
@@ -291,7 +292,7 @@ class Solver:
         counts = np.bincount(self.table[gid], minlength=243)
         ins = counts[ALL_GREEN]
         counts[ALL_GREEN] = 0
-        f = _class_cost_estimate(len(self.lists.answers))
+        f = self._class_cost
         return float(len(self.lists.answers) + f[counts[counts > 0]].sum() - 0.5 * ins)
 
     def lower_bound(self, opener: str) -> int:
