@@ -19,6 +19,7 @@ import pytest
 
 from solver import store as S
 from solver.words import WordLists
+from tests.run_helpers import reference_table, write_lists
 
 pytestmark = pytest.mark.mpi
 
@@ -27,17 +28,6 @@ MPIEXEC = Path(sys.executable).parent / "mpiexec"
 if not MPIEXEC.exists():
     pytest.skip("no mpiexec next to the interpreter (pip install mpich)",
                 allow_module_level=True)
-
-
-def _write_lists(d: Path, n_answers: int, step: int) -> tuple[str, str]:
-    answers = (ROOT / "data" / "answers.txt").read_text().split()[:n_answers]
-    guesses = (ROOT / "data" / "guesses.txt").read_text().split()[::step]
-    d.mkdir(parents=True, exist_ok=True)
-    a, g = d / "answers.txt", d / "guesses.txt"
-    a.write_text("\n".join(answers) + "\n")
-    known = set(guesses)
-    g.write_text("\n".join(guesses + [w for w in answers if w not in known]) + "\n")
-    return str(a), str(g)
 
 
 def _env(cache: Path) -> dict:
@@ -51,21 +41,6 @@ def _env(cache: Path) -> dict:
 def _cmd(n: int | None, *args: str) -> list[str]:
     base = [sys.executable, "-m", "solver", *args]
     return base if n is None else [str(MPIEXEC), "-n", str(n), *base]
-
-
-def _reference(a: str, g: str, cache: Path) -> dict[str, tuple[str, int]]:
-    """Every opener valued by one fresh Solver in this process."""
-    from solver import Solver
-    from solver.table import get_table
-
-    lists = WordLists.load(a, g, quiet=True)
-    table, _ = get_table(lists, "numpy", cache)
-    s = Solver(lists, table=table)
-    out = {}
-    for w in lists.guesses:
-        r = s.solve(w)
-        out[w] = (r.status, -1 if r.total is None else r.total)
-    return out
 
 
 def _check_against(store: Path, ref: dict[str, tuple[str, int]]) -> S.Snapshot:
@@ -121,7 +96,7 @@ def cache(tmp_path_factory) -> Path:
 
 
 def test_three_ranks_match_single_process(tmp_path, cache):
-    a, g = _write_lists(tmp_path / "lists", 60, 10)
+    a, g = write_lists(tmp_path / "lists", 60, 10)
     lists = ["--answers", a, "--guesses", g]
     store = tmp_path / "mpi.zarr"
     p = subprocess.run(_cmd(3, "run", "--store", str(store), *lists, "--progress-seconds",
@@ -130,7 +105,7 @@ def test_three_ranks_match_single_process(tmp_path, cache):
     assert p.returncode == 0, p.stderr
     assert "3 rank(s) (2 worker(s) + coordinator)" in p.stderr
     assert "run finished" in p.stderr and "memo reuse" in p.stderr
-    snap = _check_against(store, _reference(a, g, cache))
+    snap = _check_against(store, reference_table(a, g, cache))
     assert set(np.unique(snap.fields["rank"])) == {1, 2}  # rank 0 only coordinates
     # the same table as a single-process run of the CLI
     single = tmp_path / "single.zarr"
@@ -151,7 +126,7 @@ def test_three_ranks_match_single_process(tmp_path, cache):
 def test_stop_kill_resume_and_query_during_run(tmp_path, cache):
     """SIGUSR1 to mpiexec stops cleanly; kill -9 of a rank loses nothing written;
     resuming twice gives the table of an uninterrupted run; query works meanwhile."""
-    a, g = _write_lists(tmp_path / "lists", 150, 8)
+    a, g = write_lists(tmp_path / "lists", 150, 8)
     store = tmp_path / "run.zarr"
     args = ["run", "--store", str(store), "--answers", a, "--guesses", g,
             "--flush-seconds", "0.2", "--progress-seconds", "1"]
@@ -193,12 +168,12 @@ def test_stop_kill_resume_and_query_during_run(tmp_path, cache):
     _out, err = p.communicate(timeout=300)
     assert p.returncode == 0, err
     assert f"{n_total - done2} opener(s) to value" in err
-    _check_against(store, _reference(a, g, cache))
+    _check_against(store, reference_table(a, g, cache))
 
 
 def test_sigterm_single_process(tmp_path, cache):
     """SIGTERM to a single-process run: finishes the opener at hand, flushes, exit 0."""
-    a, g = _write_lists(tmp_path / "lists", 150, 8)
+    a, g = write_lists(tmp_path / "lists", 150, 8)
     store = tmp_path / "one.zarr"
     p = subprocess.Popen(_cmd(None, "run", "--store", str(store), "--answers", a,
                               "--guesses", g, "--flush-seconds", "0.2"),

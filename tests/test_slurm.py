@@ -21,6 +21,7 @@ import pytest
 
 from solver import store as S
 from solver.words import WordLists
+from tests.run_helpers import reference_table, write_lists
 
 pytestmark = [pytest.mark.slurm, pytest.mark.slow]
 
@@ -48,31 +49,6 @@ def slurm(tmp_path_factory):
     yield env
     subprocess.run(["scancel", "--user=root"], env=env, capture_output=True)
     subprocess.run(["bash", str(HELPER), "stop", str(d)], capture_output=True, timeout=60)
-
-
-def _lists(d: Path, n_answers: int, step: int) -> tuple[str, str]:
-    answers = (ROOT / "data" / "answers.txt").read_text().split()[:n_answers]
-    guesses = (ROOT / "data" / "guesses.txt").read_text().split()[::step]
-    d.mkdir(parents=True, exist_ok=True)
-    a, g = d / "answers.txt", d / "guesses.txt"
-    a.write_text("\n".join(answers) + "\n")
-    known = set(guesses)
-    g.write_text("\n".join(guesses + [w for w in answers if w not in known]) + "\n")
-    return str(a), str(g)
-
-
-def _reference(a: str, g: str, cache: str) -> dict[str, tuple[str, int]]:
-    from solver import Solver
-    from solver.table import get_table
-
-    lists = WordLists.load(a, g, quiet=True)
-    table, _ = get_table(lists, "numpy", cache)
-    s = Solver(lists, table=table)
-    out = {}
-    for w in lists.guesses:
-        r = s.solve(w)
-        out[w] = (r.status, -1 if r.total is None else r.total)
-    return out
 
 
 def _table(store: Path) -> dict[str, tuple[str, int]]:
@@ -116,7 +92,7 @@ def test_mpi_job_signal_requeue_and_resume(slurm, tmp_path):
     """srun-launched MPI job: USR1 (what --signal=B:USR1@120 sends) -> clean stop ->
     the script requeues itself -> resumes; then a hard requeue by Slurm (SIGTERM to
     every rank) mid-run -> resumes again; the final store is the exact table."""
-    a, g = _lists(tmp_path / "lists", 150, 8)
+    a, g = write_lists(tmp_path / "lists", 150, 8)
     store = tmp_path / "ckpt" / "run.zarr"
     log = tmp_path / "job.log"
     env = dict(slurm, WDP_STORE=str(store), WDP_LAUNCH="srun",
@@ -147,12 +123,12 @@ def test_mpi_job_signal_requeue_and_resume(slurm, tmp_path):
     # no opener was valued twice: each start only took what was still pending
     todo = [int(x) for x in re.findall(r"wordle-dp: (\d+) opener\(s\) to value", text)]
     assert todo[0] == n and todo[1] == n - done1 and len(todo) == 3
-    assert _table(store) == _reference(a, g, slurm["WORDLE_DP_CACHE"])
+    assert _table(store) == reference_table(a, g, slurm["WORDLE_DP_CACHE"])
 
 
 def test_array_job_and_merge(slurm, tmp_path):
     """Job-array variant: 3 slices in their own stores, merged after the array."""
-    a, g = _lists(tmp_path / "lists", 60, 10)
+    a, g = write_lists(tmp_path / "lists", 60, 10)
     store = tmp_path / "ckpt" / "arr.zarr"
     env = dict(slurm, WDP_STORE=str(store), WDP_ARGS=f"--answers {a} --guesses {g} --quiet")
     out = _sh(env, "bash", str(ROOT / "slurm" / "submit-array.sh"), "3",
@@ -169,12 +145,12 @@ def test_array_job_and_merge(slurm, tmp_path):
     assert parts == [f"arr.part-{i}-of-3.zarr" for i in range(3)]
     sizes = [int(S.Store.open(store.parent / p).snapshot().selected.sum()) for p in parts]
     assert max(sizes) - min(sizes) <= 1
-    assert _table(store) == _reference(a, g, slurm["WORDLE_DP_CACHE"])
+    assert _table(store) == reference_table(a, g, slurm["WORDLE_DP_CACHE"])
 
 
 def test_mpiexec_inside_a_job(slurm, tmp_path):
     """The mpich wheel's own mpiexec inside an allocation (WDP_LAUNCH=mpiexec)."""
-    a, g = _lists(tmp_path / "lists", 40, 20)
+    a, g = write_lists(tmp_path / "lists", 40, 20)
     store = tmp_path / "m.zarr"
     log = tmp_path / "m.log"
     env = dict(slurm, WDP_STORE=str(store), WDP_LAUNCH="mpiexec",
@@ -185,4 +161,4 @@ def test_mpiexec_inside_a_job(slurm, tmp_path):
           log=log)
     assert _job(env, jid)["JobState"] == "COMPLETED", log.read_text()
     assert "3 rank(s) (2 worker(s) + coordinator)" in log.read_text()
-    assert _table(store) == _reference(a, g, slurm["WORDLE_DP_CACHE"])
+    assert _table(store) == reference_table(a, g, slurm["WORDLE_DP_CACHE"])

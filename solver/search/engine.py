@@ -7,7 +7,6 @@ Solver keeps its memo across calls, so later openers reuse earlier states.
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 from typing import TextIO
@@ -117,7 +116,7 @@ class Solver:
             return rng.integers(0, 2**63 - 1, size=size, dtype=np.int64).astype(np.uint64) * 2 + 1
 
         memo = 1 << (max(16, memo_entries) - 1).bit_length()  # power of two
-        h = 1 << int(math.ceil(math.log2(2 * n_g + 2)))
+        h = 1 << (2 * n_g + 1).bit_length()  # dedup table: a power of two > 2 n_g
         letters = encode_words(self.lists.guesses)
         lcount = np.zeros((n_g, 26), np.uint8)
         for i in range(5):
