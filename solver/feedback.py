@@ -9,6 +9,8 @@ pattern is one byte in 0..242 and all-green is 242.
 
 from __future__ import annotations
 
+from .errors import PatternError
+
 GREY, YELLOW, GREEN = 0, 1, 2
 N_PATTERNS = 243
 ALL_GREEN = 242
@@ -20,10 +22,6 @@ _GREEN_CHARS = "Gg2🟩"
 _CHAR_VALUE = {c: GREY for c in _GREY_CHARS}
 _CHAR_VALUE.update({c: YELLOW for c in _YELLOW_CHARS})
 _CHAR_VALUE.update({c: GREEN for c in _GREEN_CHARS})
-
-
-class PatternError(ValueError):
-    """Feedback text that cannot be read as a pattern."""
 
 
 def score(guess: str, answer: str) -> int:

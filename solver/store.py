@@ -41,6 +41,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import StoreError
+
 FORMAT = "wordle-dp-store/1"
 N_PATTERNS = 243
 
@@ -61,20 +63,6 @@ _FIELDS: dict[str, tuple[str, object]] = {
 _SECOND_ROWS = 1024  # rows of the [G, 243] array per chunk file (~1 MB raw, compresses
 # to a few kB): the writer rewrites whole chunks from its in-memory copy, so a batch
 # costs at most n_guesses / 1024 small file writes and no reads
-
-
-class StoreError(ValueError):
-    """A store that cannot be used for this request (user error: one line)."""
-
-
-def _usage_error(msg: str) -> Exception:
-    """The CLI's one-line user error (lazy import: cli imports this module's users)."""
-    try:
-        from .cli import UsageError
-
-        return UsageError(msg)
-    except ImportError:  # pragma: no cover
-        return StoreError(msg)
 
 
 @dataclass(frozen=True)
@@ -152,7 +140,7 @@ class Store:
         self.read_only = read_only
         a = group.attrs
         if a.get("format") != FORMAT:
-            raise _usage_error(f"{path} is not a wordle-dp result store")
+            raise StoreError(f"{path} is not a wordle-dp result store")
         self.problem = Problem(
             a["answers_sha256"], a["guesses_sha256"], int(a["n_answers"]),
             int(a["n_guesses"]), a["mode"], int(a["max_guesses"]),
@@ -213,11 +201,11 @@ class Store:
         zarr = _zarr()
         path = Path(path)
         if not path.exists():
-            raise _usage_error(f"no result store at {path}")
+            raise StoreError(f"no result store at {path}")
         try:
             group = zarr.open_group(str(path), mode="r" if read_only else "r+", zarr_format=3)
         except Exception as exc:  # FileNotFoundError, GroupNotFoundError, bad json...
-            raise _usage_error(f"cannot open result store {path}: {exc}") from None
+            raise StoreError(f"cannot open result store {path}: {exc}") from None
         return cls(group, path, read_only)
 
     @classmethod
@@ -234,22 +222,22 @@ class Store:
             st.check_problem(Problem.from_lists(lists, mode, max_guesses))
             st.lock()
             if st.words != list(lists.guesses):
-                raise _usage_error(f"{path} holds another guess list")
+                raise StoreError(f"{path} holds another guess list")
             if cutoff is not None and st.cutoff is not None and float(cutoff) != float(
                 st.cutoff
             ):
-                raise _usage_error(
+                raise StoreError(
                     f"{path} was made with --cutoff {st.cutoff}, not {cutoff}: its lower "
                     "bounds would mean something else; use another store"
                 )
             if cutoff is not None and st.cutoff is None and st.count_status()[LOWER_BOUND]:
-                raise _usage_error(f"{path} was made without --cutoff")
+                raise StoreError(f"{path} was made without --cutoff")
             if cutoff is not None and st.cutoff is None:
                 st.group.attrs["cutoff"] = cutoff
                 st.cutoff = cutoff
             return st, False
         if path.exists() and any(path.iterdir()):
-            raise _usage_error(f"{path} exists and is not a wordle-dp result store")
+            raise StoreError(f"{path} exists and is not a wordle-dp result store")
         st = cls.create(path, lists, mode, max_guesses, cutoff, solver_version)
         st.lock()
         return st, True
@@ -270,7 +258,7 @@ class Store:
             f.seek(0)
             who = f.read().strip() or "another process"
             f.close()
-            raise _usage_error(f"{self.path} is being written by {who}; only one run "
+            raise StoreError(f"{self.path} is being written by {who}; only one run "
                                "may write a store at a time") from None
         except OSError:  # no flock here (some network file systems)
             return
@@ -289,7 +277,7 @@ class Store:
     def check_problem(self, prob: Problem) -> None:
         diff = self.problem.differences(prob)
         if diff:
-            raise _usage_error(
+            raise StoreError(
                 f"{self.path} holds results for another problem: different "
                 + "; ".join(diff) + " (use another --store, or the same lists/--mode/"
                 "--max-guesses as the run that made it)"
@@ -308,7 +296,7 @@ class Store:
             self._index = {w: i for i, w in enumerate(self.words)}
         w = word.strip().lower()
         if w not in self._index:
-            raise _usage_error(f"{word!r} is not in the store's guess list")
+            raise StoreError(f"{word!r} is not in the store's guess list")
         return self._index[w]
 
     @property
@@ -512,12 +500,12 @@ def merge(out_path, in_paths, quiet: bool = False) -> dict:
     """
     ins = [Store.open(p, read_only=True) for p in in_paths]
     if not ins:
-        raise _usage_error("merge needs at least one input store")
+        raise StoreError("merge needs at least one input store")
     first = ins[0]
     for s in ins[1:]:
         first.check_problem(s.problem)
         if s.words != first.words:
-            raise _usage_error(f"{s.path} holds another guess list")
+            raise StoreError(f"{s.path} holds another guess list")
     out_path = Path(out_path)
     from .words import WordLists
 
@@ -525,7 +513,7 @@ def merge(out_path, in_paths, quiet: bool = False) -> dict:
                       first.group.attrs.get("guesses_source", ""))
     cutoffs = {s.cutoff for s in ins}
     if len(cutoffs) > 1:
-        raise _usage_error(f"input stores have different cutoffs: {sorted(map(str, cutoffs))}")
+        raise StoreError(f"input stores have different cutoffs: {sorted(map(str, cutoffs))}")
     out, _ = Store.open_or_create(out_path, lists, first.problem.mode,
                                   first.problem.max_guesses, first.cutoff,
                                   first.solver_version)

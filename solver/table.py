@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import BackendError
 from .feedback import letter_counts, pattern_rows
 from .words import WordLists, encode_words
 
@@ -28,10 +29,6 @@ BACKENDS = ("auto", "numpy", "cupy")
 _MAGIC = b"WDPTABLE1\n"
 _HEADER = struct.Struct("<10s64sQQ32s")  # magic, key, rows, cols, payload sha256
 _CHUNK = 256  # guesses per vectorised block: keeps the (chunk, A) temporaries in cache
-
-
-class BackendError(RuntimeError):
-    """The requested backend cannot run here."""
 
 
 def default_cache_dir() -> Path:

@@ -16,15 +16,13 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import WordListError
+
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 DEFAULT_ANSWERS = DATA_DIR / "answers.txt"
 DEFAULT_GUESSES = DATA_DIR / "guesses.txt"
 
 WORD_LEN = 5
-
-
-class WordListError(ValueError):
-    """A word list that cannot be used; the message names the file and line."""
 
 
 def canonical_sha256(words: list[str]) -> str:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from solver import store as S
-from solver.cli import UsageError
+from solver.errors import UsageError
 from solver.words import WordLists
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,16 +6,13 @@ import csv
 import json
 import sys
 
+from ..errors import UsageError, WordListError
+from .common import add_lists, add_problem
+
 DEFAULT_TOP = 10
 
 
-def _usage(msg: str) -> Exception:
-    from .cli import UsageError
-
-    return UsageError(msg)
-
-
-def add_commands(sub, add_lists, add_problem, parser_class) -> None:
+def register(sub) -> None:
     """Add run/query/export/merge to the CLI's subparsers."""
     r = sub.add_parser(
         "run", help="value many openers into a result store (MPI, resumable)",
@@ -89,18 +86,18 @@ def add_commands(sub, add_lists, add_problem, parser_class) -> None:
 
 
 def _cmd_run(args) -> int:
-    from .run import RunConfig, parse_shard, parse_time_limit, run
+    from ..run import RunConfig, parse_shard, parse_time_limit, run
 
     try:
         tl = None if args.time_limit is None else parse_time_limit(args.time_limit)
         shard = None if args.shard is None else parse_shard(args.shard)
     except ValueError as exc:
-        raise _usage(str(exc)) from None
+        raise UsageError(str(exc)) from None
     if args.max_guesses < 0:
-        raise _usage("--max-guesses must be >= 0 (0 = no cap)")
+        raise UsageError("--max-guesses must be >= 0 (0 = no cap)")
     cutoff = args.cutoff
     if cutoff is not None and cutoff <= 0:
-        raise _usage("--cutoff must be > 0")
+        raise UsageError("--cutoff must be > 0")
     cfg = RunConfig(
         store=args.store, answers=args.answers, guesses=args.guesses,
         cache_dir=args.cache_dir, openers=args.openers, mode=args.mode,
@@ -110,12 +107,10 @@ def _cmd_run(args) -> int:
     )
     try:
         summary = run(cfg)
+    except WordListError:
+        raise
     except ValueError as exc:
-        from .words import WordListError
-
-        if isinstance(exc, WordListError):
-            raise
-        raise _usage(str(exc)) from None
+        raise UsageError(str(exc)) from None
     return summary.exit_code
 
 
@@ -136,7 +131,7 @@ def _fmt_row(row: dict) -> str:
 
 def _emit(rows: list[dict], args, out=None) -> None:
     out = out or sys.stdout
-    from .store import ROW_KEYS
+    from ..store import ROW_KEYS
 
     if args.json:
         for r in rows:
@@ -152,10 +147,10 @@ def _emit(rows: list[dict], args, out=None) -> None:
 
 
 def _cmd_query(args) -> int:
-    from .store import Store, describe_progress
+    from ..store import Store, describe_progress
 
     if args.top is not None and args.top < 1:
-        raise _usage("--top must be >= 1")
+        raise UsageError("--top must be >= 1")
     store = Store.open(args.store, read_only=True)
     idx = [store.index_of(w) for w in args.words]  # validate first
     snap = store.snapshot()
@@ -188,7 +183,7 @@ def _cmd_query(args) -> int:
 
 
 def _cmd_export(args) -> int:
-    from .store import ROW_KEYS, Store
+    from ..store import ROW_KEYS, Store
 
     store = Store.open(args.store, read_only=True)
     snap = store.snapshot()
@@ -199,7 +194,7 @@ def _cmd_export(args) -> int:
         try:
             f = open(args.csv, "w", newline="")
         except OSError as exc:
-            raise _usage(f"cannot write {args.csv}: {exc.strerror or exc}") from None
+            raise UsageError(f"cannot write {args.csv}: {exc.strerror or exc}") from None
     try:
         w = csv.DictWriter(f, fieldnames=list(ROW_KEYS), lineterminator="\n")
         w.writeheader()
@@ -217,7 +212,7 @@ def _cmd_export(args) -> int:
 
 
 def _cmd_merge(args) -> int:
-    from .store import merge
+    from ..store import merge
 
     res = merge(args.store, args.inputs)
     c = res["counts"]

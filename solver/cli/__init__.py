@@ -1,0 +1,62 @@
+"""The `wordle-dp` command: a thin layer over the Python API.
+
+One module per command group (`solve`: table/solve/best; `cluster`: run/query/
+export/merge). Every user error (a `WordleDPError`: bad word list, unknown word,
+bad option, unusable store) is one line on stderr starting with
+'wordle-dp: error:' and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .. import __version__
+from ..errors import UsageError, WordleDPError
+from . import cluster, solve
+from .common import EXIT_USAGE, Parser
+
+__all__ = ["UsageError", "build_parser", "main"]
+
+GROUPS = (solve, cluster)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = Parser(
+        prog="wordle-dp",
+        description="Exact Wordle solver: for an opening guess, the minimum total number of "
+        "guesses over all possible answers with perfect play afterwards (average = total / "
+        "answers), under a guess cap, in easy, hard or strict mode.",
+        epilog="examples:\n"
+        "  wordle-dp solve salet                 exact value of SALET (7920 = 3.421 avg)\n"
+        "  wordle-dp solve salet --mode hard     NYT hard mode (8122)\n"
+        "  wordle-dp solve crane trace --json    one JSON object per line\n"
+        "  wordle-dp best --answers small.txt    best opener with proof\n"
+        "  wordle-dp table                       build/load the pattern table\n"
+        "run 'wordle-dp COMMAND --help' for each command's options.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--version", action="version", version=f"wordle-dp {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+
+    for group in GROUPS:
+        group.register(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return args.func(args)
+    except WordleDPError as exc:
+        print(f"wordle-dp: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("wordle-dp: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. piped into head
+        return 0

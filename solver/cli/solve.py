@@ -1,0 +1,123 @@
+"""Commands on one problem: table, solve, best."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from ..errors import UsageError
+from ..table import get_table
+from .common import (
+    add_backend,
+    add_lists,
+    add_memo,
+    add_problem,
+    load_lists,
+    make_solver,
+    print_result,
+)
+
+
+def _cmd_table(args) -> int:
+    lists = load_lists(args)
+    table, info = get_table(lists, args.backend, args.cache_dir, use_cache=not args.no_cache)
+    if info.rebuilt_reason:
+        print(f"note: {info.rebuilt_reason}; table rebuilt", file=sys.stderr)
+    row = {
+        "backend": info.backend,
+        "shape": list(table.shape),
+        "seconds": round(info.seconds, 4),
+        "cache": str(info.path) if info.path else None,
+        "answers_sha256": lists.answers_sha256,
+        "guesses_sha256": lists.guesses_sha256,
+    }
+    if args.json:
+        print(json.dumps(row))
+    else:
+        how = "loaded from cache" if info.backend == "cache" else f"built with {info.backend}"
+        print(f"pattern table {table.shape[0]} guesses x {table.shape[1]} answers (uint8), "
+              f"{how} in {info.seconds:.3f} s")
+        print(f"cache: {row['cache'] or '(not cached)'}")
+    return 0
+
+
+def _cmd_solve(args) -> int:
+    lists = load_lists(args)
+    if args.beam is not None and args.beam < 1:
+        raise UsageError("--beam must be >= 1")
+    for w in args.words:
+        lists.guess_id(w)  # validate every opener before any long work
+    solver = make_solver(args, lists)
+    for w in args.words:
+        print_result(solver.solve(w, progress=None if args.quiet else sys.stderr), args.json)
+    return 0
+
+
+def _cmd_best(args) -> int:
+    lists = load_lists(args)
+    if args.top < 1:
+        raise UsageError("--top must be >= 1")
+    solver = make_solver(args, lists)
+    t0 = time.perf_counter()
+    results = solver.best(args.top, progress=None if args.quiet else sys.stderr)
+    for r in results:
+        print_result(r, args.json)
+    if not args.quiet:
+        print(f"proved in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    return 0
+
+
+def register(sub) -> None:
+    """Add table/solve/best to the CLI's subparsers."""
+    t = sub.add_parser(
+        "table", help="build or load the pattern table",
+        description="Build (or load from cache) the uint8 feedback table of every guess "
+        "against every answer, and print which backend made it, its shape, the time taken "
+        "and the cache file.",
+    )
+    add_lists(t)
+    add_backend(t)
+    t.add_argument("--no-cache", action="store_true", help="build without reading or "
+                   "writing the cache")
+    t.add_argument("--json", action="store_true", help="print one JSON object")
+    t.set_defaults(func=_cmd_table)
+
+    s = sub.add_parser(
+        "solve", help="exact value of one or more openers",
+        description="Compute, for each opening guess, the exact minimum total number of "
+        "guesses over all answers (status 'exact'), or prove that no strategy meets the "
+        "guess cap ('infeasible'). With --beam the search is restricted and the value is "
+        "only an 'upper_bound'.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="output fields (--json): opener, status, total, answers, average, depth, "
+        "seconds, nodes, mode, max_guesses",
+    )
+    s.add_argument("words", nargs="+", metavar="WORD", help="opening guess(es)")
+    add_lists(s)
+    add_problem(s)
+    add_backend(s)
+    add_memo(s)
+    s.add_argument("--beam", type=int, metavar="N", help="only the N most promising guesses "
+                   "per position: fast, reported as upper_bound, never exact")
+    s.add_argument("--json", action="store_true", help="one JSON object per line")
+    s.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    s.set_defaults(func=_cmd_solve)
+
+    b = sub.add_parser(
+        "best", help="best opener(s) with proof",
+        description="Find the K best openers with proof: every other opener is shown to "
+        "have a lower bound above the K-th best value (branch and bound across openers). "
+        "Practical on small answer lists; on the full lists it is a cluster job "
+        "(wordle-dp run --cutoff).",
+    )
+    add_lists(b)
+    add_problem(b)
+    add_backend(b)
+    add_memo(b)
+    b.add_argument("--top", type=int, default=1, metavar="K", help="how many (default 1)")
+    b.add_argument("--json", action="store_true", help="one JSON object per line")
+    b.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    b.set_defaults(func=_cmd_best)
+
