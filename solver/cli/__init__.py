@@ -13,12 +13,12 @@ import sys
 
 from .. import __version__
 from ..errors import UsageError, WordleDPError
-from . import cluster, solve
+from . import cluster, solve, web
 from .common import EXIT_USAGE, Parser
 
 __all__ = ["UsageError", "build_parser", "main"]
 
-GROUPS = (solve, cluster)
+GROUPS = (solve, cluster, web)
 
 
 def build_parser() -> argparse.ArgumentParser:
