@@ -117,15 +117,15 @@ def best_openers(solver, top: int, check: Check = _noop,
         cut = None
         if len(found) >= top:
             cut = found[top - 1].total + 1
-            if solver.lower_bound(w) >= cut:
-                continue
-        r = solver.solve(w, cutoff=cut)
-        if r.status == "exact":
-            found.append(r)
-            found.sort(key=lambda x: (x.total, x.opener))
-            del found[top:]
+        if cut is None or solver.lower_bound(w) < cut:
+            r = solver.solve(w, cutoff=cut)
+            if r.status == "exact":
+                found.append(r)
+                found.sort(key=lambda x: (x.total, x.opener))
+                del found[top:]
         if progress is not None:
-            lead = f"best so far {found[0].opener} {found[0].total}" if found else ""
+            lead = f"openers checked, best so far {found[0].opener} {found[0].total}" if found \
+                else "openers checked"
             progress(k + 1, len(order), lead)
     n = len(solver.lists.answers)
     return [{"guess": r.opener, "total": r.total, "average": round(r.total / n, 6),

@@ -21,7 +21,16 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import UsageError, WordleDPError
-from ..store import EXACT, PENDING, STATUS_NAMES, UPPER_BOUND, Problem, Store
+from ..store import (
+    EXACT,
+    INFEASIBLE,
+    LOWER_BOUND,
+    PENDING,
+    STATUS_NAMES,
+    UPPER_BOUND,
+    Problem,
+    Store,
+)
 from ..words import WordLists
 from . import adapter
 
@@ -79,21 +88,27 @@ class StoreView:
         ranks = snap.ranks()
         f = snap.fields
         if sort == "opener":
-            key = np.array([words[i] for i in idx])
-            order = np.argsort(key, kind="stable")
+            order = np.argsort(np.array([words[i] for i in idx], dtype="U5"), kind="stable")
+            idx = idx[order[::-1] if desc else order]
         else:
+            # unknown values (pending, failed, ...) always last; for totals, lower bounds
+            # after every exact value (a bound is not a value), then infeasible
+            st = snap.status[idx]
             if sort == "rank":
-                vals = np.where(ranks[idx] > 0, ranks[idx], np.iinfo(np.int64).max)
+                vals = ranks[idx].astype(np.float64)
+                group = (vals == 0).astype(np.int64)
             elif sort == "status":
-                vals = snap.status[idx].astype(np.int64)
+                vals = st.astype(np.float64)
+                group = np.zeros(len(idx), np.int64)
             else:
                 vals = np.asarray(f[sort][idx], dtype=np.float64)
-                unknown = (snap.status[idx] == PENDING) | ~np.isfinite(vals) | (vals < 0)
-                vals = np.where(unknown, np.inf, vals)
-            order = np.lexsort((idx, vals))
-        if desc:
-            order = order[::-1]
-        idx = idx[order]
+                unknown = (st == PENDING) | ~np.isfinite(vals) | (vals < 0)
+                group = unknown.astype(np.int64) * 3
+                if sort == "total":
+                    group = np.where(st == LOWER_BOUND, 1, group)
+                    group = np.where(st == INFEASIBLE, 2, group)
+            order = np.lexsort((idx, -vals if desc else vals, group))
+            idx = idx[order]
         page = idx[offset:offset + limit]
         return {"total_rows": len(idx), "offset": offset, "limit": limit,
                 "rows": [snap.row(int(i), ranks) for i in page]}
