@@ -253,16 +253,35 @@ def test_full_queue_is_429(client, svc):
             client.delete(f"/api/jobs/{jid}")
 
 
-def test_concurrent_requests_give_the_sequential_answers(problem, ref):
-    """Many threads on one service (one shared memo per problem) at once: every
-    answer must equal the one a lone solver gives."""
+def test_concurrent_requests_give_the_sequential_answers(problem, ref, monkeypatch):
+    """Many threads on one service (one shared memo per problem) at once: no two
+    may be inside the search kernel together, and every answer must equal the one
+    a lone solver gives."""
+    from solver.search import kernels
+
     _, lists, table, _ = problem
     svc = Service(lists, table=table, max_solvers=2)
     app = create_app(svc)
-    openers = lists.guesses[10:22]
+    openers = lists.guesses[10:18]
     want = {w: ref.solve(w).total for w in openers}
     hard = Solver(lists, mode="hard", table=table)
     want_hard = {w: hard.solve(w).total for w in openers[:4]}
+
+    inside, overlaps, guard = [0], [0], threading.Lock()
+    node = kernels.node
+
+    def spy(*args):  # the kernel, slowed so that unserialised callers would overlap
+        with guard:
+            inside[0] += 1
+            overlaps[0] += inside[0] > 1
+        try:
+            time.sleep(0.0002)  # releases the GIL: other threads get to run here
+            return node(*args)
+        finally:
+            with guard:
+                inside[0] -= 1
+
+    monkeypatch.setattr(kernels, "node", spy)
     start = threading.Barrier(8)
 
     def work(k):
@@ -276,11 +295,18 @@ def test_concurrent_requests_give_the_sequential_answers(problem, ref):
             else:
                 r = c.get("/api/strategy", params={"opener": w})
                 out.append(("easy", w, r.json()["total"]))
+            pos = f"{w}:{to_text(score(w, lists.answers[(i + k) % len(lists.answers)]))}"
+            if not pos.endswith("GGGGG"):
+                r = c.get("/api/next", params={"position": pos})
+                assert r.status_code == 200, r.text
         return out
 
-    with ThreadPoolExecutor(8) as ex:
-        results = list(ex.map(work, range(8)))
-    svc.close()
+    try:
+        with ThreadPoolExecutor(8) as ex:
+            results = list(ex.map(work, range(8)))
+    finally:
+        svc.close()
+    assert overlaps[0] == 0
     for out in results:
         for mode, w, total in out:
             assert total == (want_hard[w] if mode == "hard" else want[w]), (mode, w)
