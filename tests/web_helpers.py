@@ -24,17 +24,20 @@ def small_problem(d: Path) -> tuple[WordLists, object]:
     return lists, table
 
 
-def make_store(path: Path, lists: WordLists, table) -> dict[str, tuple[str, int]]:
+def make_store(path: Path, lists: WordLists, table,
+               complete: bool = False) -> dict[str, tuple[str, int]]:
     """A store where some openers are exact (true values), a few are lower bounds
-    and the rest pending, as a partly finished run leaves it. Returns what it wrote."""
+    and the rest pending, as a partly finished run leaves it; with `complete`, every
+    opener exact. Returns what it wrote."""
     solver = Solver(lists, table=table)
     st = Store.create(path, lists, "easy", 6)
     st.mark_selected(range(len(lists.guesses)))
     wrote: dict[str, tuple[str, int]] = {}
     recs = []
-    for i, w in enumerate(lists.guesses[:STORE_EXACT + STORE_BOUND]):
+    n = len(lists.guesses) if complete else STORE_EXACT + STORE_BOUND
+    for i, w in enumerate(lists.guesses[:n]):
         r = solver.solve(w)
-        if i < STORE_EXACT:
+        if i < STORE_EXACT or complete:
             recs.append(Record(i, EXACT, total=r.total, depth=r.depth, cpu_seconds=0.01))
             wrote[w] = ("exact", r.total)
         else:

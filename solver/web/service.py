@@ -23,6 +23,7 @@ import numpy as np
 from ..errors import UsageError, WordleDPError
 from ..store import (
     EXACT,
+    FAILED,
     INFEASIBLE,
     LOWER_BOUND,
     PENDING,
@@ -129,6 +130,16 @@ class StoreView:
                            for a, b, c in zip(edges[:-1], edges[1:], hist, strict=True)]
             out["best"] = snap.best(1)[0]
         return out
+
+
+def _proves_best(snap, total: int) -> bool:
+    """True when the store shows that no opener beats `total`: every opener is
+    finished, and every lower bound (a --cutoff run) is at least `total`."""
+    st = snap.status
+    if ((st == PENDING) | (st == FAILED)).any():
+        return False
+    bounds = snap.fields["total"][st == LOWER_BOUND]
+    return bool((bounds >= total).all())
 
 
 # --------------------------------------------------------------------- jobs
@@ -354,8 +365,9 @@ class Service:
             base["words"] = list(self.lists.answers)
         sv = self._store_for(mode, cap)
         if sv is not None:
-            rows = sv.snapshot().best(top + 1)
-            if rows and rows[0]["status"] == "exact":
+            snap = sv.snapshot()
+            rows = snap.best(top + 1)
+            if rows and rows[0]["status"] == "exact" and _proves_best(snap, rows[0]["total"]):
                 picks = [{"guess": r["opener"], "total": r["total"], "average": r["average"],
                           "status": r["status"]} for r in rows]
                 return {**base, "best": picks[0], "alternatives": picks[1:],

@@ -219,10 +219,16 @@ function analyse() {
     return;
   }
   body.classList.add("stale");
-  playJob.run({ kind: "next", position: position(), mode: S.mode, max_guesses: S.cap, top: S.top },
-    (res) => { body.classList.remove("stale"); S.analysis = res; renderAnalysis(res); },
+  const pos = position();
+  body.dataset.position = "";  // what the panel shows (scripts and tests wait on it)
+  playJob.run({ kind: "next", position: pos, mode: S.mode, max_guesses: S.cap, top: S.top },
+    (res) => {
+      body.classList.remove("stale"); S.analysis = res; renderAnalysis(res);
+      body.dataset.position = pos;
+    },
     (msg) => {
       body.classList.remove("stale");
+      body.dataset.position = pos;
       body.replaceChildren(el("p", { class: "msg err", text: msg }),
         el("p", { class: "muted", text: "Check the colours of the last row (Undo row)." }));
     });
