@@ -383,3 +383,64 @@ def test_all_green_history_is_refused(client, ref):
     r = client.get("/api/next", params={"position": f"{w}:GGGGG"})
     assert r.status_code == 400 and "solved" in r.json()["error"]
     assert ALL_GREEN == parse("GGGGG")
+
+
+def _cli(*args, **kw):
+    import subprocess
+    import sys
+
+    return subprocess.Popen([sys.executable, "-m", "solver", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kw)
+
+
+def test_serve_command_starts_answers_and_stops(problem):
+    import json
+    import signal
+    import urllib.request
+
+    d, lists, _, _ = problem
+    p = _cli("serve", "--port", "0", "--answers", lists.answers_source, "--guesses",
+             lists.guesses_source, "--cache-dir", str(d / "cache"), "--store", str(d / "s.zarr"),
+             "--mode", "hard")
+    try:
+        line = p.stdout.readline()
+        assert line.startswith("wordle-dp: serving on http://127.0.0.1:"), line
+        url = line.split()[3]
+        with urllib.request.urlopen(url + "api/info", timeout=60) as r:
+            info = json.load(r)
+        assert info["mode"] == "hard" and info["answers"] == len(lists.answers)
+        assert info["stores"][0]["id"] == "s.zarr"
+        with urllib.request.urlopen(url, timeout=60) as r:
+            assert b"<title>wordle-dp</title>" in r.read()
+        p.send_signal(signal.SIGINT)
+        assert p.wait(60) == 0
+        assert "server stopped" in p.stderr.read()
+    finally:
+        p.kill()
+        p.wait()
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--port", "70000"], "--port must be 0..65535"),
+    (["--store", "/nonexistent/s.zarr"], "no result store at /nonexistent/s.zarr"),
+    (["--max-guesses", "-1"], "--max-guesses must be 0..20"),
+    (["--host", "nosuchhost.invalid"], "cannot listen on nosuchhost.invalid"),
+])
+def test_serve_command_errors(problem, args, message):
+    d, lists, _, _ = problem
+    p = _cli("serve", "--port", "0", "--answers", lists.answers_source, "--guesses",
+             lists.guesses_source, "--cache-dir", str(d / "cache"), *args)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 2
+    assert err.startswith("wordle-dp: error: ") and message in err and err.count("\n") == 1
+
+
+def test_other_commands_do_not_import_the_web_framework():
+    import subprocess
+    import sys
+
+    code = ("import sys, solver.cli as c; c.build_parser(); "
+            "print('fastapi' in sys.modules, 'uvicorn' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["False", "False"]

@@ -3,6 +3,8 @@ and only when the command runs)."""
 
 from __future__ import annotations
 
+import asyncio
+import socket
 import sys
 
 from ..errors import UsageError
@@ -49,34 +51,32 @@ def _cmd_serve(args) -> int:
         raise UsageError("--max-guesses must be 0..20 (0 = no cap)")
     if args.memo_mb <= 0:
         raise UsageError("--memo-mb must be > 0")
+    sock = _listen(args.host, args.port)  # bind first: a busy port fails at once
     lists = load_lists(args)
     service = Service(lists, stores=args.store, mode=args.mode, max_guesses=args.max_guesses,
                       memo_entries=memo_entries_for(args.memo_mb), cache_dir=args.cache_dir,
                       backend=args.backend)
     app = create_app(service)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    config = uvicorn.Config(app, log_level="warning")
     server = uvicorn.Server(config)
-
-    async def announce():  # print the real address once the socket is bound
-        import asyncio
-
-        while not server.started:
-            await asyncio.sleep(0.05)
-        for sock in server.servers[0].sockets:
-            host, port = sock.getsockname()[:2]
-            shown = f"[{host}]" if ":" in host else host
-            print(f"wordle-dp: serving on http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
-
-    import asyncio
-
-    async def main():
-        task = asyncio.create_task(announce())
-        await server.serve()
-        task.cancel()
-
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"wordle-dp: serving on http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
     try:
-        asyncio.run(main())
+        asyncio.run(server.serve(sockets=[sock]))
+    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it handled: a normal stop
+        pass
     finally:
         service.close()
+        sock.close()
     print("wordle-dp: server stopped", file=sys.stderr)
     return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        sock = socket.create_server((host, port), family=family)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    return sock
