@@ -14,8 +14,8 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from solver import Solver  # noqa: E402
-from solver.feedback import ALL_GREEN, parse, score, to_text  # noqa: E402
+from solver import Solver, game  # noqa: E402
+from solver.feedback import parse, score, to_text  # noqa: E402
 from solver.web import service as service_mod  # noqa: E402
 from solver.web.app import MAX_BODY, create_app  # noqa: E402
 from solver.web.service import Service  # noqa: E402
@@ -80,12 +80,15 @@ def test_info_and_words(client, problem):
 def test_start_position_is_the_proven_best_opener(client, ref):
     best = ref.best(top=4)
     r = client.get("/api/next", params={"position": "-", "top": 3}).json()
-    assert r["candidates"] == len(ref.lists.answers)
+    assert r["candidates"] == len(ref.lists.answers) and r["source"] == "engine"
     got = [r["best"]] + r["alternatives"]
     assert [g["total"] for g in got] == [b.total for b in best]
-    assert [g["guess"] for g in got] == [b.opener for b in best]
     for g in got:  # each shown value is the opener's own exact value
         assert ref.solve(g["guess"]).total == g["total"] and g["status"] == "exact"
+    # the same choice (ties included) as the game layer's own analysis
+    want = game.analyse(ref, game.Position.start(ref.lists), top=3).to_dict()
+    assert [g["guess"] for g in got] == [want["best"]["guess"]] + [
+        a["guess"] for a in want["alternatives"]]
 
 
 def test_next_after_a_guess_matches_the_optimal_tree(client, ref):
@@ -150,7 +153,10 @@ BAD = [
     ("/api/next", {"position": "aback:BBQBB"}, 400, "'Q' is not a mark"),
     ("/api/next", {"position": "aback:BBBB"}, 400, "must have 5 marks"),
     ("/api/next", {"position": "aback"}, 400, "must be GUESS:PATTERN"),
-    ("/api/next", {"position": "aback:GGGGB,aback:GGGGB"}, 400, "no answer is consistent"),
+    ("/api/next", {"position": "aback:GGGGB,aback:GGGGB"}, 400, "no answer in the list fits"),
+    ("/api/next", {"position": "aback:BBBBB," * 7}, 400, "more than the cap of 6"),
+    ("/api/next", {"position": "aback:GBBBB,doris:BBBBB", "mode": "hard"}, 400,
+     "not allowed in hard mode"),
     ("/api/next", {"mode": "medium"}, 422, "mode: Input should be"),
     ("/api/next", {"max_guesses": "six"}, 422, "max_guesses: Input should be a valid integer"),
     ("/api/next", {"max_guesses": 99}, 422, "max_guesses: Input should be less than"),
@@ -362,27 +368,49 @@ def test_start_move_comes_from_a_complete_matching_store(store_client, problem, 
     d, lists, table, _ = problem
     # the partial store proves nothing about the openers it lacks: searched
     r = store_client.get("/api/next", params={"top": 2}).json()
-    assert r["source"] == "search" and r["best"]["total"] == ref.best(1)[0].total
+    assert r["source"] == "engine" and r["best"]["total"] == ref.best(1)[0].total
     wrote = make_store(d / "full.zarr", lists, table, complete=True)
     s = Service(lists, table=table, stores=[str(d / "full.zarr")])
     try:
         c = TestClient(create_app(s))
         r = c.get("/api/next", params={"top": 2}).json()
         exact = sorted((t, w) for w, (_s, t) in wrote.items())
-        assert r["source"] == "store full.zarr"
+        assert r["source"] == "store" and "note" not in r
         assert (r["best"]["total"], r["best"]["guess"]) == exact[0]
         assert [(a["total"], a["guess"]) for a in r["alternatives"]] == exact[1:3]
         # another mode has no store: searched instead
-        assert c.get("/api/next", params={"mode": "hard"}).json()["source"] == "search"
+        assert c.get("/api/next", params={"mode": "hard"}).json()["source"] == "engine"
     finally:
         s.close()
 
 
-def test_all_green_history_is_refused(client, ref):
+def test_solved_position_says_so(client, ref):
     w = ref.lists.answers[0]
-    r = client.get("/api/next", params={"position": f"{w}:GGGGG"})
-    assert r.status_code == 400 and "solved" in r.json()["error"]
-    assert ALL_GREEN == parse("GGGGG")
+    r = client.get("/api/next", params={"position": f"{w}:GGGGG"}).json()
+    assert r["best"] == {"guess": None, "total": 0, "status": "solved", "average": 0.0}
+    assert r["candidates"] == 1 and r["words"] == [w]
+
+
+def test_next_equals_the_game_layer_for_every_mode(client, problem):
+    """The page's numbers are the CLI's: `next --json` for the same position."""
+    _, lists, table, _ = problem
+    opener = lists.guesses[7]
+    for mode in ("easy", "hard", "strict"):
+        s = Solver(lists, mode=mode, table=table)
+        for a in lists.answers[::9]:
+            pos = f"{opener}:{to_text(score(opener, a))}"
+            want = game.analyse(s, game.Position.parse(pos, lists, mode), top=4).to_dict()
+            got = client.get("/api/next", params={"position": pos, "mode": mode,
+                                                  "top": 4}).json()
+            assert got.pop("source") == "engine"
+            assert got == want
+
+
+def test_strategy_agrees_with_the_game_tree(client, ref):
+    opener = ref.lists.guesses[2]
+    got = client.get("/api/strategy", params={"opener": opener}).json()
+    want = game.tree(ref, opener).to_dict()
+    assert got["total"] == want["total"] and got["histogram"] == want["histogram"]
 
 
 def _cli(*args, **kw):

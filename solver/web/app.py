@@ -157,9 +157,9 @@ def create_app(service: Service) -> FastAPI:
         """Start a next-guess or strategy computation; poll GET /api/jobs/{id}."""
         m, c = problem(req.mode, req.max_guesses)
         if req.kind == "next":
-            from .adapter import parse_history
+            from .adapter import parse_position
 
-            parse_history(req.position, svc.lists)  # bad input fails now, not in the job
+            parse_position(req.position, svc.lists, m, c)  # bad input fails now, not later
             params = {"position": req.position, "mode": m, "max_guesses": c, "top": req.top}
             job = svc.jobs.submit("next", params,
                                   lambda j: svc.next(req.position, m, c, req.top, j))

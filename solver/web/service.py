@@ -132,14 +132,17 @@ class StoreView:
         return out
 
 
-def _proves_best(snap, total: int) -> bool:
-    """True when the store shows that no opener beats `total`: every opener is
-    finished, and every lower bound (a --cutoff run) is at least `total`."""
+def _proves_best(snap) -> bool:
+    """True when the store proves its best opener best: every opener is finished
+    and every lower bound (a --cutoff run) is at least the best exact total."""
     st = snap.status
     if ((st == PENDING) | (st == FAILED)).any():
         return False
+    best = snap.best(1)
+    if not best or best[0]["status"] != "exact":
+        return False
     bounds = snap.fields["total"][st == LOWER_BOUND]
-    return bool((bounds >= total).all())
+    return bool((bounds >= best[0]["total"]).all())
 
 
 # --------------------------------------------------------------------- jobs
@@ -331,7 +334,6 @@ class Service:
         lst = self.lists
         return {
             "version": __version__,
-            "game_layer": adapter.HAVE_GAME,
             "answers": len(lst.answers), "guesses": len(lst.guesses),
             "answers_source": str(lst.answers_source), "guesses_source": str(lst.guesses_source),
             "answers_sha256": lst.answers_sha256, "guesses_sha256": lst.guesses_sha256,
@@ -344,42 +346,37 @@ class Service:
     # -- the next guess
     def next(self, position: str, mode: str, cap: int, top: int,
              job: Job | None = None) -> dict:
+        """`wordle-dp next --json` for a position (plus `source`, `note`)."""
         check = job.check if job is not None else adapter._noop
-        history = adapter.parse_history(position, self.lists)
-        if not history:
-            return self._start(mode, cap, top, job)
+        pos = adapter.parse_position(position, self.lists, mode, cap)
         sv = self._store_for(mode, cap)
+        if not pos.history and not (sv is not None and _proves_best(sv.snapshot())):
+            return self._search_start(pos, top, job)
         with self.lock:
             check()
             solver = self._solver(mode, cap)
-            out = adapter.analyse(solver, position, top,
-                                  store=sv.store if sv is not None else None, check=check)
-        return out
+            return adapter.analyse(solver, pos, top, store=sv.store if sv else None)
 
-    def _start(self, mode: str, cap: int, top: int, job: Job | None) -> dict:
-        """The opening move: from a matching result store, else searched (with
-        progress and cancellation between openers)."""
+    def _search_start(self, pos, top: int, job: Job | None) -> dict:
+        """The opening move without a complete store: opener by opener, with
+        progress and cancellation between openers (small lists only, as `next`)."""
         n = len(self.lists.answers)
-        base = {"position": "-", "candidates": n, "mode": mode, "max_guesses": cap}
-        if n <= 20:
-            base["words"] = list(self.lists.answers)
-        sv = self._store_for(mode, cap)
-        if sv is not None:
-            snap = sv.snapshot()
-            rows = snap.best(top + 1)
-            if rows and rows[0]["status"] == "exact" and _proves_best(snap, rows[0]["total"]):
-                picks = [{"guess": r["opener"], "total": r["total"], "average": r["average"],
-                          "status": r["status"]} for r in rows]
-                return {**base, "best": picks[0], "alternatives": picks[1:],
-                        "source": f"store {sv.id}"}
+        if n > adapter.EMPTY_EXACT_LIMIT:
+            raise UsageError(
+                f"choosing the opener over {n} answers is a cluster job (wordle-dp run "
+                "--store S, then serve --store S); type your first guess instead")
         check = job.check if job is not None else adapter._noop
         report = job.report if job is not None else None
         with self.lock:
-            solver = self._solver(mode, cap)
+            solver = self._solver(pos.mode, pos.max_guesses)
             picks = adapter.best_openers(solver, top + 1, check, report)
-        if not picks:
-            raise UsageError(f"no opener meets the cap of {cap} guesses")
-        return {**base, "best": picks[0], "alternatives": picks[1:], "source": "search"}
+        best = picks[0] if picks else {"guess": None, "total": None, "average": None,
+                                       "status": "infeasible"}
+        return {"position": "-", "candidates": n,
+                "words": list(self.lists.answers) if n <= 20 else None,
+                "best": best, "alternatives": [{k: p[k] for k in ("guess", "total", "status")}
+                                               for p in picks[1:]],
+                "mode": pos.mode, "max_guesses": pos.max_guesses, "source": "engine"}
 
     # -- strategy
     def strategy(self, opener: str, mode: str, cap: int, job: Job | None = None) -> dict:

@@ -229,8 +229,9 @@ function analyse() {
     (msg) => {
       body.classList.remove("stale");
       body.dataset.position = pos;
-      body.replaceChildren(el("p", { class: "msg err", text: msg }),
-        el("p", { class: "muted", text: "Check the colours of the last row (Undo row)." }));
+      body.replaceChildren(pos === "-" ? el("p", { class: "msg info", text: msg }) :
+        el("p", { class: "msg err", text: msg }),
+        pos === "-" ? null : el("p", { class: "muted", text: "Check the colours of the last row (Undo row)." }));
     });
 }
 
@@ -245,7 +246,7 @@ function renderAnalysis(res) {
     for (const w of res.words) chips.append(el("button", { class: "chip", text: w, onclick: () => setGuess(w) }));
     kids.push(chips);
   }
-  if (!res.best) {
+  if (!res.best || !res.best.guess) {
     kids.push(el("p", { class: "msg err", text: "No strategy solves every answer within the cap from here." }));
     body.replaceChildren(...kids);
     return;
@@ -274,9 +275,8 @@ function renderAnalysis(res) {
     kids.push(el("h2", { text: "Alternatives" }), el("table", { class: "alts" },
       el("thead", {}, el("tr", {}, el("th", { text: "guess" }), el("th", { class: "num", text: "total" }),
         el("th", { class: "num", text: "avg" }), el("th", { class: "num", text: "vs best" }), el("th"))), tb));
-  } else if (!S.info.game_layer) {
-    kids.push(el("p", { class: "muted small", text: "Alternatives need the game layer (solver.game)." }));
   }
+  if (res.note) kids.push(el("p", { class: "muted small note", text: `Note: ${res.note}` }));
   body.replaceChildren(...kids);
 }
 
