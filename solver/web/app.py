@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 
 from fastapi import Body, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
@@ -103,6 +104,7 @@ def create_app(service: Service) -> FastAPI:
     app = FastAPI(title="wordle-dp", version="1", docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json")
     app.state.service = service
+    app.add_middleware(GZipMiddleware, minimum_size=2048)  # a strategy is ~400 kB of JSON
     app.add_middleware(BodyLimit, limit=MAX_BODY)
 
     @app.exception_handler(WordleDPError)

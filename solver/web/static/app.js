@@ -229,9 +229,9 @@ function analyse() {
     (msg) => {
       body.classList.remove("stale");
       body.dataset.position = pos;
-      body.replaceChildren(pos === "-" ? el("p", { class: "msg info", text: msg }) :
-        el("p", { class: "msg err", text: msg }),
-        pos === "-" ? null : el("p", { class: "muted", text: "Check the colours of the last row (Undo row)." }));
+      if (pos === "-") body.replaceChildren(el("p", { class: "msg info", text: msg }));
+      else body.replaceChildren(el("p", { class: "msg err", text: msg }),
+        el("p", { class: "muted", text: "Check the colours of the last row (Undo row)." }));
     });
 }
 
@@ -558,6 +558,7 @@ async function init() {
     S.info = info;
     S.guesses = new Set(words.guesses);
     S.answers = words.answers;
+    $("#answers-list").replaceChildren(...words.answers.map((w) => el("option", { value: w })));
     if (![...$("#cap").options].some((o) => o.value === String(info.max_guesses))) {
       $("#cap").append(el("option", { value: info.max_guesses, text: info.max_guesses }));
     }
