@@ -211,3 +211,38 @@ def test_results_table_from_a_store(server, browser, problem):
     steps = drv.find_elements(By.CSS_SELECTOR, "#path-out .step")
     assert steps and "".join(
         t.text for t in steps[-1].find_elements(By.CLASS_NAME, "tile")).lower() == lists.answers[3]
+
+
+def test_play_a_hidden_answer(server, browser, problem):
+    """Play mode: the page colours the tiles itself (its JavaScript feedback rule),
+    taking the suggestion each turn solves the hidden answer."""
+    _, lists, _, _ = problem
+    drv = browser
+    answer = lists.answers[29]
+    drv.get(server + "/#results")  # a hash change to the play link starts the game
+    drv.get(server + f"/#play?answer={answer}")
+    drv.refresh()
+    history = []
+    for row in range(6):
+        guess = _suggestion(drv, ",".join(history) or "-")
+        drv.find_element(By.ID, "take").click()
+        drv.find_element(By.TAG_NAME, "body").send_keys("\n")
+        tiles = _row_tiles(drv, row)
+        assert [_colour(t) for t in tiles] == colours_of(score(guess, answer))
+        history.append(f"{guess}:{to_text(score(guess, answer))}")
+        if guess == answer:
+            break
+    assert drv.find_element(By.ID, "play-msg").text.startswith(f"Solved in {row + 1} guess")
+
+
+def test_page_feedback_rule_is_the_engine_rule(server, browser, problem):
+    """The page's JavaScript rule against solver.feedback.score on every answer x
+    a spread of guesses (repeated letters included)."""
+    _, lists, _, _ = problem
+    drv = browser
+    drv.get(server + "/#play")
+    _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+    guesses = lists.guesses + ["eerie", "geese", "llama", "sassy", "abbey", "aaaaa"]
+    pairs = [(g, a) for g in guesses for a in lists.answers[::3]]
+    got = drv.execute_script("return arguments[0].map(p => feedback(p[0], p[1]));", pairs)
+    assert got == [colours_of(score(g, a)) for g, a in pairs]

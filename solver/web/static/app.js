@@ -34,6 +34,7 @@ async function api(path, opts = {}) {
 const S = {
   info: null, guesses: new Set(), answers: [], mode: "easy", cap: 6, top: 8,
   rows: [], cur: { letters: "", colours: [0, 0, 0, 0, 0] }, analysis: null, solved: false,
+  secret: null, fixedSecret: null,  // Play: the hidden answer; Assist: null
   strategy: null, store: null, sort: "total", desc: false, offset: 0, limit: 100,
 };
 const PAT = "BYG";
@@ -109,6 +110,20 @@ function patIcon(text) {
 }
 
 // ------------------------------------------------------------------ play
+// The feedback rule (as solver/feedback.py): greens first, then yellows left to
+// right while the answer has unmatched copies of the letter.
+function feedback(guess, answer) {
+  const cols = [0, 0, 0, 0, 0], left = {};
+  for (let i = 0; i < 5; i++) {
+    if (guess[i] === answer[i]) cols[i] = 2;
+    else left[answer[i]] = (left[answer[i]] || 0) + 1;
+  }
+  for (let i = 0; i < 5; i++) {
+    if (cols[i] !== 2 && left[guess[i]] > 0) { cols[i] = 1; left[guess[i]]--; }
+  }
+  return cols;
+}
+
 const playJob = new JobRunner($("#job-play"));
 
 function renderBoard() {
@@ -166,7 +181,7 @@ function say(text, kind = "") {
 }
 
 function cycle(i) {
-  if (S.solved || i >= S.cur.letters.length) return;
+  if (S.solved || S.secret || i >= S.cur.letters.length) return;
   S.cur.colours[i] = (S.cur.colours[i] + 1) % 3;
   renderBoard();
 }
@@ -197,6 +212,7 @@ function submitRow() {
   const w = S.cur.letters;
   if (w.length !== 5) { say("Type five letters first.", "err"); return; }
   if (!S.guesses.has(w)) { say(`${w.toUpperCase()} is not in the guess list.`, "err"); return; }
+  if (S.secret) S.cur.colours = feedback(w, S.secret);
   S.rows.push({ word: w, colours: S.cur.colours.slice() });
   S.cur = { letters: "", colours: [0, 0, 0, 0, 0] };
   if (S.rows[S.rows.length - 1].colours.every((c) => c === 2)) {
@@ -215,7 +231,8 @@ function submitRow() {
 function analyse() {
   const body = $("#analysis-body");
   if (S.cap > 0 && S.rows.length >= S.cap) {
-    body.replaceChildren(el("p", { class: "msg err", text: `No guesses left (cap ${S.cap}).` }));
+    const reveal = S.secret ? ` The answer was ${S.secret.toUpperCase()}.` : "";
+    body.replaceChildren(el("p", { class: "msg err", text: `No guesses left (cap ${S.cap}).${reveal}` }));
     return;
   }
   body.classList.add("stale");
@@ -282,8 +299,24 @@ function renderAnalysis(res) {
 
 function newGame() {
   S.rows = []; S.solved = false; S.cur = { letters: "", colours: [0, 0, 0, 0, 0] };
-  say(""); renderBoard(); analyse();
+  if (S.secret !== null) S.secret = S.fixedSecret || S.answers[Math.floor(Math.random() * S.answers.length)];
+  say(S.secret ? "Guess the hidden answer." : ""); renderBoard(); analyse();
 }
+
+// Assist: the player enters the real game's colours. Play: a hidden answer (random,
+// or fixed by #play?answer=WORD) colours the tiles.
+function setKind(kind, secret = null) {
+  document.querySelectorAll("#game-kind button").forEach((b) => b.classList.toggle("on", b.dataset.kind === kind));
+  $("#hint-assist").hidden = kind !== "assist";
+  $("#hint-play").hidden = kind !== "play";
+  S.fixedSecret = secret;
+  S.secret = kind === "play" ? "" : null;
+  newGame();
+}
+document.querySelectorAll("#game-kind button").forEach((b) => b.addEventListener("click", () => {
+  if (b.classList.contains("on")) return;
+  setKind(b.dataset.kind);
+}));
 
 document.addEventListener("keydown", (ev) => {
   if (currentView() !== "play" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
@@ -295,7 +328,7 @@ document.addEventListener("keydown", (ev) => {
   }
 });
 $("#btn-submit").addEventListener("click", () => key("Enter"));
-$("#btn-new").addEventListener("click", newGame);
+$("#btn-new").addEventListener("click", () => newGame());
 $("#btn-undo").addEventListener("click", () => {
   if (!S.rows.length) return;
   const r = S.rows.pop();
@@ -536,6 +569,9 @@ function route() {
     }
     const opener = params.get("opener") || $("#opener").value || (S.analysis && S.rows.length === 0 && S.analysis.best ? S.analysis.best.guess : "");
     if (opener && (!S.strategy || S.strategy.opener !== opener || S.strategy.mode !== S.mode || S.strategy.max_guesses !== S.cap)) showStrategy(opener);
+  } else if (view === "play") {
+    const ans = (params.get("answer") || "").toLowerCase();
+    if (ans && S.answers.includes(ans) && ans !== S.fixedSecret) { setKind("play", ans); return true; }
   } else if (view === "results") {
     if (params.get("store")) S.store = params.get("store");
     loadStores().then(() => refreshResults());
@@ -570,7 +606,6 @@ async function init() {
   }
   document.body.dataset.ready = "1";
   renderBoard();
-  route();
-  analyse();
+  if (!route()) analyse();  // route() starts the game itself for #play?answer=...
 }
 init();
