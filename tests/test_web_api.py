@@ -143,7 +143,8 @@ def test_hard_mode_and_cap_are_separate_problems(client, ref, problem):
     assert r["total"] == hard and r["mode"] == "hard"
     r = client.get("/api/strategy", params={"opener": opener, "max_guesses": 3})
     if capped.status == "infeasible":
-        assert r.status_code == 400 and "cap" in r.json()["error"]
+        assert r.status_code == 400
+        assert "no strategy solves every answer within 3" in r.json()["error"]
     else:
         assert r.json()["total"] == capped.total and r.json()["depth"] <= 3
 
@@ -215,6 +216,8 @@ def test_job_result_equals_the_direct_answer(client, ref):
     r = client.post("/api/jobs", json={"kind": "strategy", "opener": opener})
     j = _wait(client, r.json()["id"])
     assert j["result"]["total"] == ref.solve(opener).total
+    classes = len({score(opener, a) for a in ref.lists.answers})
+    assert j["progress"] == {"done": classes, "total": classes, "message": "feedback classes"}
 
 
 def test_start_search_reports_progress(client, ref):

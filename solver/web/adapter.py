@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from .. import game
 from ..errors import UsageError
-from ..feedback import score, to_text
+from ..feedback import ALL_GREEN, score, to_text
 from ..game.analysis import EMPTY_EXACT_LIMIT
 
 __all__ = ["EMPTY_EXACT_LIMIT", "Cancelled", "analyse", "best_openers", "parse_position",
@@ -89,15 +89,32 @@ def _node_dict(node, answers: dict[str, int] | None = None) -> dict:
     }
 
 
-def strategy(solver, opener: str) -> dict:
+def strategy(solver, opener: str, check: Check = _noop,
+             progress: Callable[[int, int, str], None] | None = None) -> dict:
     """The optimal strategy after `opener`: nested tree, histogram of guesses
-    needed, and every answer's game as 'guess:PATTERN' steps."""
-    gid = solver.lists.guess_id(opener)
-    word = solver.lists.guesses[gid]
-    try:
-        root = solver.strategy(word)
-    except ValueError as exc:  # infeasible under the cap
-        raise UsageError(str(exc)) from None
+    needed, and every answer's game as 'guess:PATTERN' steps. Built one
+    first-feedback class at a time, so a job can report progress and stop."""
+    from ..search.engine import StrategyNode
+
+    start = game.Position.start(solver.lists, solver.mode, solver.max_guesses)
+    word = solver.lists.guesses[start.check_guess(opener)]
+    row = solver.table[solver.lists.guess_id(word), start.members]
+    codes = sorted({int(c) for c in row}, key=lambda c: (-(row == c).sum(), c))
+    n = len(start.members)
+    root = StrategyNode(word, n, n, {})
+    for k, code in enumerate(codes):
+        check()
+        if code != ALL_GREEN:
+            pos = start.play(word, code)
+            total, g = solver.set_value(pos.members, pos.budget, pos.cons)
+            if total is None:
+                raise UsageError(f"{word}: no strategy solves every answer within "
+                                 f"{solver.max_guesses} guesses ({solver.mode} mode)")
+            child = solver.subtree(g, pos.members, pos.budget, pos.cons)
+            root.children[code] = child
+            root.total += child.total
+        if progress is not None:
+            progress(k + 1, len(codes), "feedback classes")
     games = {}
     for answer, seq in sorted(root.paths().items()):
         games[answer] = [f"{g}:{to_text(score(g, answer))}" for g in seq]

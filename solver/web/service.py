@@ -381,10 +381,10 @@ class Service:
     # -- strategy
     def strategy(self, opener: str, mode: str, cap: int, job: Job | None = None) -> dict:
         self.lists.guess_id(opener)  # unknown words fail before taking the lock
+        check = job.check if job is not None else adapter._noop
         with self.lock:
-            if job is not None:
-                job.check()
-            return adapter.strategy(self._solver(mode, cap), opener)
+            return adapter.strategy(self._solver(mode, cap), opener, check,
+                                    job.report if job is not None else None)
 
     def store(self, sid: str) -> StoreView:
         sv = self.stores.get(sid)
