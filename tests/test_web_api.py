@@ -475,3 +475,15 @@ def test_other_commands_do_not_import_the_web_framework():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+def test_opening_search_on_big_lists_is_refused_at_once(client, monkeypatch):
+    """Choosing the opener over many answers is a cluster job: refused before any
+    search, also when asked as a job (the page says to type the first guess)."""
+    from solver.web import adapter
+
+    monkeypatch.setattr(adapter, "EMPTY_EXACT_LIMIT", 10)  # as if the lists were big
+    for r in (client.get("/api/next"), client.post("/api/jobs", json={"kind": "next"})):
+        assert r.status_code == 400
+        assert r.json()["error"].startswith("choosing the opener over 40 answers is a cluster")
+    assert client.get("/api/next", params={"position": "aback:GBBBB"}).status_code == 200

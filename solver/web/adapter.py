@@ -102,6 +102,8 @@ def strategy(solver, opener: str, check: Check = _noop,
     codes = sorted({int(c) for c in row}, key=lambda c: (-(row == c).sum(), c))
     n = len(start.members)
     root = StrategyNode(word, n, n, {})
+    if progress is not None:
+        progress(0, len(codes), "feedback classes")
     for k, code in enumerate(codes):
         check()
         if code != ALL_GREEN:

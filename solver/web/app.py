@@ -159,9 +159,7 @@ def create_app(service: Service) -> FastAPI:
         """Start a next-guess or strategy computation; poll GET /api/jobs/{id}."""
         m, c = problem(req.mode, req.max_guesses)
         if req.kind == "next":
-            from .adapter import parse_position
-
-            parse_position(req.position, svc.lists, m, c)  # bad input fails now, not later
+            svc.check_next(req.position, m, c)  # bad input fails now, not in the job
             params = {"position": req.position, "mode": m, "max_guesses": c, "top": req.top}
             job = svc.jobs.submit("next", params,
                                   lambda j: svc.next(req.position, m, c, req.top, j))

@@ -348,23 +348,32 @@ class Service:
              job: Job | None = None) -> dict:
         """`wordle-dp next --json` for a position (plus `source`, `note`)."""
         check = job.check if job is not None else adapter._noop
-        pos = adapter.parse_position(position, self.lists, mode, cap)
-        sv = self._store_for(mode, cap)
-        if not pos.history and not (sv is not None and _proves_best(sv.snapshot())):
+        pos, searched = self.check_next(position, mode, cap)
+        if searched:
             return self._search_start(pos, top, job)
+        sv = self._store_for(mode, cap)
         with self.lock:
             check()
             solver = self._solver(mode, cap)
             return adapter.analyse(solver, pos, top, store=sv.store if sv else None)
 
+    def check_next(self, position: str, mode: str, cap: int):
+        """Validate a next-guess request before any search: (position, whether the
+        opening move must be searched). Refuses the opening search on big lists."""
+        pos = adapter.parse_position(position, self.lists, mode, cap)
+        sv = self._store_for(mode, cap)
+        searched = not pos.history and not (sv is not None and _proves_best(sv.snapshot()))
+        n = len(self.lists.answers)
+        if searched and n > adapter.EMPTY_EXACT_LIMIT:
+            raise UsageError(
+                f"choosing the opener over {n} answers is a cluster job (wordle-dp run "
+                "--store S, then serve --store S); type your first guess instead")
+        return pos, searched
+
     def _search_start(self, pos, top: int, job: Job | None) -> dict:
         """The opening move without a complete store: opener by opener, with
         progress and cancellation between openers (small lists only, as `next`)."""
         n = len(self.lists.answers)
-        if n > adapter.EMPTY_EXACT_LIMIT:
-            raise UsageError(
-                f"choosing the opener over {n} answers is a cluster job (wordle-dp run "
-                "--store S, then serve --store S); type your first guess instead")
         check = job.check if job is not None else adapter._noop
         report = job.report if job is not None else None
         with self.lock:
