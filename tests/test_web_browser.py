@@ -42,6 +42,9 @@ def problem(tmp_path_factory):
     return d, lists, table, wrote
 
 
+RUNNING: dict = {}
+
+
 @pytest.fixture(scope="module")
 def server(problem):
     import uvicorn
@@ -57,6 +60,7 @@ def server(problem):
         assert time.monotonic() - t0 < 60 and t.is_alive(), "server did not start"
         time.sleep(0.05)
     port = srv.servers[0].sockets[0].getsockname()[1]
+    RUNNING["service"] = svc  # tests hold its lock to make a search "long"
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     t.join(10)
@@ -246,3 +250,28 @@ def test_page_feedback_rule_is_the_engine_rule(server, browser, problem):
     pairs = [(g, a) for g in guesses for a in lists.answers[::3]]
     got = drv.execute_script("return arguments[0].map(p => feedback(p[0], p[1]));", pairs)
     assert got == [colours_of(score(g, a)) for g, a in pairs]
+
+
+def test_a_long_search_shows_progress_and_cancels(server, browser, problem):
+    """While the solver is busy the page stays usable: the job shows its state and
+    elapsed time, Cancel ends it at once, and the page still takes input."""
+    _, lists, _, _ = problem
+    drv = browser
+    drv.get(server + "/#play")
+    drv.refresh()
+    _suggestion(drv)
+    with RUNNING["service"].lock:  # the solver is busy: the strategy job cannot finish
+        drv.get(server + f"/#strategy?opener={lists.guesses[4]}")
+        box = _wait(drv, lambda d: d.find_element(By.ID, "job-strategy").is_displayed()
+                    and d.find_element(By.ID, "job-strategy"))
+        first = box.text
+        assert "Cancel" in first
+        assert "waiting for the solver" in first or "searching" in first
+        _wait(drv, lambda d: d.find_element(By.ID, "job-strategy").text != first)  # polled
+        drv.find_element(By.CSS_SELECTOR, "#job-strategy .cancel").click()
+        assert not drv.find_element(By.ID, "job-strategy").is_displayed()
+        opener = drv.find_element(By.ID, "opener")
+        opener.clear()
+        opener.send_keys("abcde")  # the page still takes input
+        assert opener.get_attribute("value") == "abcde"
+    assert not drv.find_elements(By.CSS_SELECTOR, "#strategy-out:not([hidden])")
