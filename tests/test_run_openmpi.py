@@ -2,17 +2,13 @@
 in its own virtual environment (issue 11), next to the mpich wheel of this one.
 
 The Open MPI venv is $WORDLE_DP_OPENMPI_VENV (set by .ci/run), else .venv-ompi in
-the checkout; build one with
-  python3 -m venv .venv-ompi
-  MPICC=mpicc .venv-ompi/bin/pip install --no-binary mpi4py -e .
-Open MPI's launcher is `mpirun.openmpi` or `mpirun` on PATH. Everything skips
-cleanly when either is missing.
+the checkout (how to build one: tests/run_helpers.openmpi). Open MPI's launcher is
+`mpirun.openmpi` or `mpirun` on PATH. Everything skips cleanly when either is missing.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -23,38 +19,15 @@ import numpy as np
 import pytest
 
 from solver import store as S
-from tests.run_helpers import reference_table, write_lists
+from tests.run_helpers import openmpi, reference_table, write_lists
 
 pytestmark = [pytest.mark.mpi, pytest.mark.openmpi]
 
 ROOT = Path(__file__).resolve().parents[1]
-VENV = Path(os.environ.get("WORDLE_DP_OPENMPI_VENV") or ROOT / ".venv-ompi")
-OMPI_PYTHON = VENV / "bin" / "python"
+MPIRUN, OMPI_PYTHON, _why = openmpi()
+if OMPI_PYTHON is None:
+    pytest.skip(_why, allow_module_level=True)
 MPICH_EXEC = Path(sys.executable).parent / "mpiexec"  # the mpich wheel's
-
-
-def _openmpi_mpirun() -> str | None:
-    for name in ("mpirun.openmpi", "mpirun"):
-        exe = shutil.which(name)
-        if exe:
-            v = subprocess.run([exe, "--version"], capture_output=True, text=True)
-            if "open-mpi.org" in (v.stdout + v.stderr).lower():  # Open MPI 4 and 5
-                return exe
-    return None
-
-
-MPIRUN = _openmpi_mpirun()
-if MPIRUN is None:
-    pytest.skip("no Open MPI mpirun (apt-get install openmpi-bin libopenmpi-dev)",
-                allow_module_level=True)
-if not OMPI_PYTHON.exists():
-    pytest.skip(f"no Open MPI venv at {VENV} (see this file's docstring)",
-                allow_module_level=True)
-_lib = subprocess.run([str(OMPI_PYTHON), "-c", "from mpi4py import MPI; "
-                       "print(MPI.Get_library_version())"], capture_output=True, text=True)
-if "Open MPI" not in _lib.stdout:
-    pytest.skip(f"mpi4py in {VENV} is not built with Open MPI: {_lib.stdout or _lib.stderr}",
-                allow_module_level=True)
 
 
 def _env(cache: Path) -> dict:
