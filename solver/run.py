@@ -196,7 +196,7 @@ def _mpi_name(MPI) -> str | None:
     """'MPICH Version: 5.0.2', 'Open MPI v4.1.4', ... (None without mpi4py)."""
     if MPI is None:
         return None
-    first = (MPI.Get_library_version().strip().splitlines() or ["?"])[0]
+    first = (MPI.Get_library_version().replace("\0", "").strip().splitlines() or ["?"])[0]
     return " ".join(first.split(",")[0].split())
 
 
