@@ -113,6 +113,12 @@ def test_wheel_works_outside_the_source_tree(tmp_path):
     # default lists, read from the installed package (published value of FLOES)
     r = json.loads(cli("solve", "floes", "--json").stdout)
     assert (r["status"], r["total"]) == ("exact", 8225)
+    t = json.loads(cli("table", "--json").stdout)
+    assert t["shape"] == [12972, 2315] and t["backend"] == "cache"
+    cli("run", "--store", "default.zarr", "--openers", "floes", "--quiet")
+    (d,) = [json.loads(x) for x in cli("query", "--store", "default.zarr", "floes",
+                                       "--json").stdout.splitlines()]
+    assert (d["status"], d["total"]) == ("exact", 8225)
 
     # run / query / export on a small list
     a, g = write_lists(work / "lists", 30, 40)
@@ -129,6 +135,13 @@ def test_wheel_works_outside_the_source_tree(tmp_path):
     assert len(table) == n_guesses and all(t["status"] != "pending" for t in table)
     by_word = {t["opener"]: t for t in table}
     assert by_word[rows[0]["opener"]]["total"] == str(rows[0]["total"])
+    (b,) = [json.loads(x) for x in cli("best", "--answers", a, "--guesses", g, "--json",
+                                       "--quiet").stdout.splitlines()]
+    assert b["total"] == rows[0]["total"]  # best's proof agrees with the run
+    cli("merge", "--store", "merged.zarr", str(store))
+    m = [json.loads(x) for x in cli("query", "--store", "merged.zarr", "--json", "--top",
+                                    "3").stdout.splitlines()]
+    assert m == rows
 
     # the store records the same version as --version
     rec = _sh([str(py), "-c", "import sys; from solver.store import Store; "
