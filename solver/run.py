@@ -28,6 +28,7 @@ import sys
 import time
 import traceback
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -205,7 +206,8 @@ def _mpi_name(MPI) -> str | None:
 LAUNCHER_SIZE_VARS = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS")
 
 
-def check_launcher(size: int, mpi_library: str | None, env=os.environ) -> None:
+def check_launcher(size: int, mpi_library: str | None,
+                   env: Mapping[str, str] = os.environ) -> None:
     """Refuse N singletons: a launcher started N processes but MPI sees a world of 1.
 
     That is what a launcher that does not match mpi4py's MPI gives (srun with the
