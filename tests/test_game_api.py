@@ -12,7 +12,7 @@ from solver import Solver
 from solver.errors import PatternError, UsageError, WordleDPError
 from solver.feedback import ALL_GREEN, score, to_text
 from solver.game import Position, analyse, evaluate, tree
-from solver.game.measures import class_counts, measures
+from solver.game.measures import class_counts, letter_scores, measures, scan
 from solver.words import WordLists
 from tests.brute import NO_CONSTRAINT, Brute, hard_allowed, hard_update
 from tests.game_helpers import small_lists, small_solver
@@ -185,15 +185,21 @@ def test_class_counts_and_measures_by_hand():
     solver = Solver(lists)
     members = np.arange(len(lists.answers), dtype=np.int32)
     gids = np.arange(len(lists.guesses))
+    m = measures(scan(solver.table, members, gids), len(members))
     counts = class_counts(solver.table, members, gids)
-    m = measures(counts)
+    letters = letter_scores(lists, members, gids)
     for g in gids[:10]:
         pats = [score(lists.guesses[g], a) for a in lists.answers]
         sizes = [pats.count(p) for p in set(pats)]
+        assert sorted(counts[g][counts[g] > 0]) == sorted(sizes)
         n = len(pats)
         assert m["worst"][g] == max(sizes) and m["patterns"][g] == len(sizes)
         assert m["expected"][g] == pytest.approx(sum(c * c for c in sizes) / n)
         assert m["entropy"][g] == pytest.approx(-sum(c / n * np.log2(c / n) for c in sizes))
+        hit = lists.guesses[g] in lists.answers
+        assert m["eliminations"][g] == pytest.approx(n - m["expected"][g] + hit / n)
+        assert letters[g] == sum(sum(ch in a for a in lists.answers)
+                                 for ch in set(lists.guesses[g]))
         assert m["candidate"][g] == (lists.guesses[g] in lists.answers)
 
 

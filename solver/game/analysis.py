@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import UsageError
-from ..feedback import ALL_GREEN
-from .measures import class_counts, lower_bounds
+from .measures import EST, HIT, PATTERNS, lower_bounds, scan
 from .position import Position
 
 WORDS_SHOWN = 20  # list the candidates when there are this many or fewer
@@ -60,7 +59,9 @@ class Analysis:
             "position": str(pos),
             "candidates": self.candidates,
             "words": words,
-            "best": {**self.best.to_dict(), "average": None if avg is None else round(avg, 6)},
+            "best": {"guess": self.best.guess, "total": self.best.total,
+                     "average": None if avg is None else round(avg, 6),
+                     "status": self.best.status},
             "alternatives": [a.to_dict() for a in self.alternatives],
             "mode": pos.mode,
             "max_guesses": pos.max_guesses,
@@ -128,16 +129,12 @@ def ranked_guesses(solver, position: Position, k: int, exclude: int = -1) -> lis
     members = pos.members
     n = len(members)
     gids = np.flatnonzero(pos.legal())
-    counts = class_counts(solver.table, members, gids)
-    lb = lower_bounds(counts)
-    hit = counts[:, ALL_GREEN] > 0
-    splits = ((counts > 0).sum(axis=1) > 1) | hit
-    keep = splits & (gids != exclude)
-    gids, counts, lb, hit = gids[keep], counts[keep], lb[keep], hit[keep]
-    f = solver._class_cost
-    nz = counts.copy()
-    nz[:, ALL_GREEN] = 0
-    est = n + f[nz].sum(axis=1) - 0.5 * hit
+    raw = scan(solver.table, members, gids, solver._class_cost)
+    lb = lower_bounds(raw, n)
+    hit = raw[:, HIT] > 0
+    keep = ((raw[:, PATTERNS] > 1) | hit) & (gids != exclude)
+    gids, lb, hit = gids[keep], lb[keep], hit[keep]
+    est = n + raw[keep, EST] - 0.5 * hit
     order = np.lexsort((gids, est))
     found: list[tuple[int, int, str, int]] = []  # (total, not candidate, word, gid)
     words = solver.lists.guesses
