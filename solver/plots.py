@@ -39,8 +39,10 @@ def _save(fig, path) -> None:
         plt.close(fig)
 
 
-def histograms(series: list[tuple[str, dict[int, int]]], path, title: str) -> None:
-    """Guess-count histograms side by side: series = [(label, {guesses: games})]."""
+def histograms(series: list[tuple[str, dict[int, int]]], path, title: str,
+               cap: int = 0) -> None:
+    """Guess-count histograms side by side: series = [(label, {guesses: games})];
+    a dashed line after the cap when one is given and some game exceeds it."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=FIG_SIZE)
     ks = sorted({k for _, h in series for k in h})
@@ -50,8 +52,14 @@ def histograms(series: list[tuple[str, dict[int, int]]], path, title: str) -> No
         vals = [h.get(k, 0) for k in ks]
         bars = ax.bar(x + (i - (len(series) - 1) / 2) * width, vals, width, label=label)
         if len(series) <= 4:
-            ax.bar_label(bars, fontsize=7, padding=1)
+            ax.bar_label(bars, labels=[str(v) if v else "" for v in vals], fontsize=7,
+                         padding=1)
     ax.set_xticks(x, [str(k) for k in ks])
+    if cap and ks and ks[-1] > cap:
+        at = ks.index(cap) + 0.5 if cap in ks else -0.5
+        ax.axvline(at, color="grey", linestyle="--", linewidth=1)
+        ax.annotate(f"cap {cap}", xy=(at, ax.get_ylim()[1] * 0.95), xytext=(4, 0),
+                    textcoords="offset points", color="grey")
     ax.set_xlabel("guesses needed")
     ax.set_ylabel("answers")
     ax.set_title(title)
@@ -83,16 +91,26 @@ def regret_bars(rows: list[dict], path, title: str) -> None:
     _save(fig, path)
 
 
-def opener_values(averages: np.ndarray, best: tuple[str, float], path, title: str) -> None:
-    """Distribution of the openers' exact averages, the best one marked."""
+def opener_values(averages: np.ndarray, best: tuple[str, float], path, title: str,
+                  n_answers: int | None = None) -> None:
+    """Distribution of the openers' exact averages (log count axis, so the few
+    best openers stay visible), the best one marked. With n_answers the bins are
+    one total apart while that gives at most 200 bins (totals are integers)."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=FIG_SIZE)
-    ax.hist(averages, bins=min(80, max(10, len(averages) // 20)), color="#4a7ab5")
-    ax.axvline(best[1], color="#c0392b", linewidth=1.5)
-    ax.annotate(f"best: {best[0]} {best[1]:.4f}", xy=(best[1], ax.get_ylim()[1] * 0.9),
-                xytext=(8, 0), textcoords="offset points", color="#c0392b")
+    bins: object = 80
+    if n_answers:
+        lo, hi = round(averages.min() * n_answers), round(averages.max() * n_answers)
+        if hi - lo < 200:
+            bins = (np.arange(lo, hi + 2) - 0.5) / n_answers
+    ax.hist(averages, bins=bins, color="#4a7ab5")
+    ax.set_yscale("log")
+    ax.axvline(best[1], color="#c0392b", linewidth=1.2, linestyle="--")
+    ax.annotate(f"best: {best[0]} {best[1]:.4f}", xy=(best[1], 0.92),
+                xycoords=("data", "axes fraction"), xytext=(6, 0),
+                textcoords="offset points", color="#c0392b")
     ax.set_xlabel("exact average guesses per answer")
-    ax.set_ylabel("openers")
+    ax.set_ylabel("openers (log scale)")
     ax.set_title(title)
     fig.tight_layout()
     _save(fig, path)

@@ -198,7 +198,7 @@ def _plot_openers(path, store, snap) -> None:
     p = store.problem
     plots.opener_values(avg, (store.words[int(order[0])], float(avg[0])), path,
                         f"{len(order)} openers, {p.n_answers} answers, {p.mode}, "
-                        f"max {p.max_guesses or 'no cap'}")
+                        f"max {p.max_guesses or 'no cap'}", p.n_answers)
 
 
 def _cmd_export(args) -> int:

@@ -180,7 +180,7 @@ def _cmd_simulate(args) -> int:
 
         plots.histograms([(f"{s.strategy} ({s.mean:.3f})", s.histogram) for s in sims],
                          args.plot, f"guesses per game from {sims[0].opener} "
-                         f"({args.mode}, {len(lists.answers)} answers)")
+                         f"({args.mode}, {len(lists.answers)} answers)", args.max_guesses)
     return 0
 
 
@@ -264,26 +264,36 @@ def _cmd_compare(args) -> int:
     rows = []
     for op in openers:
         opt = solver.solve(op)
-        if opt.status != "exact":
-            raise UsageError(f"{op}: {opt.describe()}")
+        cap = f"max {args.max_guesses or 'no cap'}"
         if not args.json:
-            print(f"{op}: exact optimum {opt.total} ({opt.average:.4f} avg), {args.mode}, "
-                  f"max {args.max_guesses or 'no cap'}")
+            if opt.status == "exact":
+                print(f"{op}: exact optimum {opt.total} ({opt.average:.4f} avg), "
+                      f"{args.mode}, {cap}")
+            else:  # infeasible: no regret to measure against
+                print(f"{op}: no strategy solves every answer within {args.max_guesses} "
+                      f"guesses ({args.mode}); no regret")
             print(f"  {'strategy':<18} {'total':>6} {'mean':>7} {'over cap':>8} "
                   f"{'regret':>7} {'per game':>8}")
         for s in strategies:
             sim = simulate(solver, s, op)
-            sim.optimum = opt.total
+            sim.optimum = opt.total if opt.status == "exact" else None
             row = sim.to_dict()
+            row.setdefault("optimum", None)
+            row.setdefault("regret", None)
             rows.append(row)
             if args.json:
                 print(json.dumps(row), flush=True)
             else:
+                reg = ("      -        -" if sim.regret is None else
+                       f"{sim.regret:>+7} {sim.regret / len(sim.games):>+8.4f}")
                 print(f"  {s.name:<18} {sim.total:>6} {sim.mean:>7.4f} {sim.failures:>8} "
-                      f"{sim.regret:>+7} {sim.regret / len(sim.games):>+8.4f}", flush=True)
+                      f"{reg}", flush=True)
     if args.plot:
         from .. import plots
 
+        rows = [r for r in rows if r["regret"] is not None]
+        if not rows:
+            raise UsageError("--plot: no opener has an exact optimum to measure regret")
         plots.regret_bars(rows, args.plot, f"regret of one-step heuristics ({args.mode}, "
                           f"max {args.max_guesses or 'no cap'}, {len(lists.answers)} answers)")
     return 0

@@ -92,8 +92,20 @@ class Game:
             return True
         return False
 
+    def announce(self) -> None:
+        """The suggested opener, how it was chosen and its exact expected value."""
+        guess, how = self.suggest()
+        pos = self.pos
+        line = f"{len(pos.members)} possible answers; suggested opener {guess.upper()} ({how})"
+        total, _status = self.solver.guess_value(self.solver.lists.guess_index[guess],
+                                                 pos.members, pos.budget, pos.cons)
+        if total is not None:
+            line += f": {total / len(pos.members):.4f} guesses on average with best play (exact)"
+        self.say(line)
+
     def run(self, auto: bool = False) -> int:
         """Play to the end; returns guesses used (0 if the player quit)."""
+        self.announce()
         if self.answer is not None and auto:
             while True:
                 guess, _how = self.suggest()
