@@ -14,6 +14,11 @@ Stable API (used by the CLI and the web app):
 - `tree(solver, opener, position=None)` -> `Tree`: the optimal strategy, `.to_dict()`
   (opener, mode, max_guesses, total, average, histogram, games), `.text()`.
 
+Also (see each module): `strategies.make_strategy(name, solver)` -> a `Strategy`
+with `choose(position) -> guess id` (optimal and the one-step heuristics);
+`simulate.simulate(solver, strategy, opener)` -> `Simulation` (every answer);
+`measures.scan` (vectorised one-step measures); `play.Game` (the terminal game).
+
 `solver` is a `solver.search.Solver` for the same lists, mode and cap.
 """
 
