@@ -282,6 +282,27 @@ def test_score_csv_is_sorted_and_complete(capsys, small, tmp_path, mode):
 
 # ---- compare --------------------------------------------------------------------
 
+@pytest.mark.parametrize("mode", ["hard", "strict"])
+def test_compare_other_modes(capsys, small, mode):
+    lists = small[0]
+    rc, out, err = run(capsys, small, "compare", "--openers", lists.guesses[3], "--mode", mode,
+                       "--strategies", "patterns,entropy-cand", "--max-guesses", "0")
+    assert rc == 0, err
+    opt = Solver(lists, mode=mode, max_guesses=0).solve(lists.guesses[3]).total
+    assert f"exact optimum {opt} " in out
+    for line in out.splitlines()[2:]:
+        name, total, _mean, _over, regret, _per = line.split()
+        assert int(regret) == int(total) - opt >= 0
+
+
+@pytest.mark.slow
+def test_simulate_default_lists_salet_hard_is_8122(capsys):
+    rc = cli.main(["simulate", "--strategy", "optimal", "--opener", "salet", "--mode", "hard",
+                   "--json"])
+    d = json.loads(capsys.readouterr().out)
+    assert rc == 0 and d["total"] == 8122 and d["failures"] == 0
+
+
 def test_compare_regret_and_plot(capsys, small, tmp_path):
     pytest.importorskip("matplotlib")
     lists = small[0]
@@ -301,13 +322,14 @@ def test_compare_regret_and_plot(capsys, small, tmp_path):
 
 # ---- play -----------------------------------------------------------------------
 
-def test_play_answer_from_stdin_plays_to_the_end(capsys, small, monkeypatch):
+@pytest.mark.parametrize("mode", MODES)
+def test_play_answer_from_stdin_plays_to_the_end(capsys, small, monkeypatch, mode):
     import io
 
     lists = small[0]
     ans = lists.answers[9]
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    rc, out, _ = run(capsys, small, "play", "--answer", ans)
+    rc, out, _ = run(capsys, small, "play", "--answer", ans, "--mode", mode)
     lines = out.splitlines()
     assert rc == 0
     k = sum(1 for line in lines if line.startswith("guess "))

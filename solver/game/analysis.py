@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import StoreError, UsageError
 from .measures import EST, HIT, PATTERNS, lower_bounds, scan
 from .position import Position
 
@@ -175,9 +175,7 @@ def analyse(solver, position: Position, top: int = 5, store=None,
     if pos.solved:
         return Analysis(pos, Choice(None, 0, "solved"), [])
     if store is not None:
-        from ..store import Problem
-
-        store.check_problem(Problem.from_lists(pos.lists, pos.mode, pos.max_guesses))
+        _check_store(store, pos)
         res = _from_store(solver, pos, top, store)
         if res is not None:
             res.seconds = time.perf_counter() - t0
@@ -202,6 +200,23 @@ def analyse(solver, position: Position, top: int = 5, store=None,
     res = Analysis(pos, best, alts)
     res.seconds = time.perf_counter() - t0
     return res
+
+
+def _check_store(store, pos: Position) -> None:
+    """The store (duck-typed: solver.store sits above this layer) must hold this
+    problem: same lists, mode and cap."""
+    p = store.problem
+    diff = []
+    if (p.answers_sha256, p.guesses_sha256) != (pos.lists.answers_sha256,
+                                                pos.lists.guesses_sha256):
+        diff.append("word lists")
+    if p.mode != pos.mode:
+        diff.append(f"mode (store: {p.mode}, requested: {pos.mode})")
+    if p.max_guesses != pos.max_guesses:
+        diff.append(f"max_guesses (store: {p.max_guesses}, requested: {pos.max_guesses})")
+    if diff:
+        raise StoreError(f"{store.path} holds results for another problem: different "
+                         + "; ".join(diff))
 
 
 def _from_store(solver, pos: Position, top: int, store) -> Analysis | None:

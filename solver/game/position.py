@@ -15,10 +15,11 @@ import numpy as np
 from ..errors import PatternError, UsageError
 from ..feedback import ALL_GREEN, colours_of, pattern_rows, to_text
 from ..feedback import parse as parse_pattern
+from ..search.engine import MODES as ENGINE_MODES
+from ..search.engine import UNCAPPED_DEPTH as UNCAPPED  # the engine's depth for "no cap"
 from ..words import WordLists, encode_words
 
-MODES = ("easy", "hard", "strict")
-UNCAPPED = 30  # the engine's depth for "no cap"
+MODES = tuple(ENGINE_MODES)
 
 Constraint = tuple[np.ndarray, np.ndarray]  # greens uint8[5] (255: none), min counts uint8[26]
 
