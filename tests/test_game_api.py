@@ -255,3 +255,21 @@ def test_tree_from_a_position_and_its_errors():
     assert sorted(t.games) == pos.candidates
     with pytest.raises(UsageError, match="not in the guess list"):
         tree(solver, "zzzzz")
+
+
+def test_analysis_progress_and_cancel():
+    solver = small_solver(11, n_answers=14, n_guesses=25)
+    lists = solver.lists
+    seen = []
+    res = analyse(solver, Position.start(lists), top=2, progress=lambda d, n: seen.append((d, n)))
+    assert seen and seen[0][0] == 0 and all(d < n for d, n in seen)
+
+    class Stop(Exception):
+        pass
+
+    def stop(done, of):
+        raise Stop
+
+    with pytest.raises(Stop):
+        analyse(solver, Position.start(lists), top=2, progress=stop)
+    assert analyse(solver, Position.start(lists), top=2).to_dict() == res.to_dict()

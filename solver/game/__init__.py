@@ -6,7 +6,7 @@ Stable API (used by the CLI and the web app):
   of (guess, pattern code) read from `salet:BBYBG,drone:YBBBG` (or `-` for the start).
   `.candidates`, `.members` (answer ids), `.guesses_left`, `.legal()`, `.play(word,
   code)`, `str(pos)`. Bad input raises `UsageError`/`PatternError` with one line.
-- `analyse(solver, position, top=5, store=None)` -> `Analysis`: `.best` and
+- `analyse(solver, position, top=5, store=None, progress=None)` -> `Analysis`: `.best` and
   `.alternatives` (`Choice(guess, total, status)`), `.to_dict()` (the `next --json`
   schema: position, candidates, words, best{guess,total,average,status},
   alternatives[{guess,total,status}], mode, max_guesses), `.describe()` (text).

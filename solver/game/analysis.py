@@ -7,6 +7,7 @@ next guess counts 1 for every candidate), under the guesses left.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -14,6 +15,9 @@ import numpy as np
 from ..errors import StoreError, UsageError
 from .measures import EST, HIT, PATTERNS, lower_bounds, scan
 from .position import Position
+
+Progress = Callable[[int, int], None]  # (guesses looked at, guesses in all); may raise
+PROGRESS_EVERY = 64  # guesses between progress calls
 
 WORDS_SHOWN = 20  # list the candidates when there are this many or fewer
 EMPTY_EXACT_LIMIT = 600  # answers: above this, the opener needs a result store
@@ -118,7 +122,8 @@ def _check(solver, position: Position) -> None:
         raise UsageError("the solver and the position are for different lists, modes or caps")
 
 
-def ranked_guesses(solver, position: Position, k: int, exclude: int = -1) -> list[Choice]:
+def ranked_guesses(solver, position: Position, k: int, exclude: int = -1,
+                   progress: Progress | None = None) -> list[Choice]:
     """The k guesses with the smallest exact totals (ties: candidates first, then
     alphabetical), by branch and bound: each guess's admissible bound (3n - 2[g in
     S] - classes) is checked against the k-th best total found so far, and only
@@ -138,7 +143,9 @@ def ranked_guesses(solver, position: Position, k: int, exclude: int = -1) -> lis
     order = np.lexsort((gids, est))
     found: list[tuple[int, int, str, int]] = []  # (total, not candidate, word, gid)
     words = solver.lists.guesses
-    for j in order:
+    for step, j in enumerate(order):
+        if progress is not None and step % PROGRESS_EVERY == 0:
+            progress(step, len(order))
         cut = None
         if len(found) >= k:
             cut = found[k - 1][0] + 1  # ties are valued exactly too
@@ -154,7 +161,7 @@ def ranked_guesses(solver, position: Position, k: int, exclude: int = -1) -> lis
 
 
 def analyse(solver, position: Position, top: int = 5, store=None,
-            allow_empty: bool = False) -> Analysis:
+            allow_empty: bool = False, progress: Progress | None = None) -> Analysis:
     """The optimal next guess at `position` and the `top` best alternatives, all
     with exact totals.
 
@@ -164,7 +171,9 @@ def analyse(solver, position: Position, top: int = 5, store=None,
     same problem, the opener at the start and the second guess after one guess come
     from the store. At the start without a store, more than EMPTY_EXACT_LIMIT
     answers is a UsageError unless allow_empty (choosing an opener on the full lists
-    is a cluster job: `wordle-dp run`)."""
+    is a cluster job: `wordle-dp run`). `progress(done, of)` is called every
+    PROGRESS_EVERY guesses of the ranking; an exception it raises cancels the
+    analysis (the solver stays usable)."""
     import time
 
     t0 = time.perf_counter()
@@ -186,7 +195,7 @@ def analyse(solver, position: Position, top: int = 5, store=None,
                 f"choosing the opener over {len(pos.lists.answers)} answers is a cluster "
                 "job (wordle-dp run --store S); pass --store S with its results, or give "
                 "the first guess in the position (e.g. salet:BBBBB)")
-        ranked = ranked_guesses(solver, pos, top + 1)
+        ranked = ranked_guesses(solver, pos, top + 1, progress=progress)
         if not ranked:
             return Analysis(pos, Choice(None, None, "infeasible"), [])
         res = Analysis(pos, ranked[0], ranked[1:])
@@ -196,7 +205,7 @@ def analyse(solver, position: Position, top: int = 5, store=None,
     if total is None:
         return Analysis(pos, Choice(None, None, "infeasible"), [])
     best = Choice(solver.lists.guesses[g], total, "upper_bound" if solver.beam else "exact")
-    alts = ranked_guesses(solver, pos, top, exclude=g) if top else []
+    alts = ranked_guesses(solver, pos, top, exclude=g, progress=progress) if top else []
     res = Analysis(pos, best, alts)
     res.seconds = time.perf_counter() - t0
     return res
