@@ -20,7 +20,7 @@ Progress = Callable[[int, int], None]  # (guesses looked at, guesses in all); ma
 PROGRESS_EVERY = 64  # guesses between progress calls
 
 WORDS_SHOWN = 20  # list the candidates when there are this many or fewer
-EMPTY_EXACT_LIMIT = 600  # answers: above this, the opener needs a result store
+EMPTY_EXACT_LIMIT = 400  # answers: above this the opener needs a store (BENCHMARKS.md)
 
 
 @dataclass
@@ -193,8 +193,8 @@ def analyse(solver, position: Position, top: int = 5, store=None,
         if len(pos.lists.answers) > EMPTY_EXACT_LIMIT and not allow_empty:
             raise UsageError(
                 f"choosing the opener over {len(pos.lists.answers)} answers is a cluster "
-                "job (wordle-dp run --store S); pass --store S with its results, or give "
-                "the first guess in the position (e.g. salet:BBBBB)")
+                "job (wordle-dp run --store S); pass --store S with its results, or choose "
+                "the first guess yourself (a position like salet:BBBBB, or --opener)")
         ranked = ranked_guesses(solver, pos, top + 1, progress=progress)
         if not ranked:
             return Analysis(pos, Choice(None, None, "infeasible"), [])
