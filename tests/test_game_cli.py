@@ -19,6 +19,7 @@ import pytest
 from solver import Solver, cli
 from solver import store as S
 from solver.feedback import ALL_GREEN, score, to_text
+from solver.words import WordLists
 from tests.game_helpers import small_lists, write_lists
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -278,6 +279,30 @@ def test_score_csv_is_sorted_and_complete(capsys, small, tmp_path, mode):
                      "--sort", "entropy")
     lines = out.splitlines()
     assert rc == 0 and len(lines) == 5 and "sorted by entropy" in lines[0]
+
+
+def test_score_default_lists_hard(capsys, tmp_path):
+    """The full guess list scored from a hard-mode position; the top row's measures
+    recomputed with the plain feedback rule."""
+    f = tmp_path / "s.csv"
+    rc = cli.main(["score", "--position", "salet:BBYBG", "--mode", "hard", "--csv", str(f)])
+    assert rc == 0
+    with open(f) as fh:
+        rows = list(csv.DictReader(fh))
+    lists = WordLists.load()
+    cands = [a for a in lists.answers if score("salet", a) == score("salet", "quilt")]
+    assert all("l" in r["guess"] for r in rows)  # L was revealed
+    assert all(r["guess"][4] == "t" for r in rows)  # T is green in place
+    top = rows[0]["guess"]
+    sizes: dict[int, int] = {}
+    for a in cands:
+        sizes[score(top, a)] = sizes.get(score(top, a), 0) + 1
+    n = len(cands)
+    assert float(rows[0]["expected"]) == pytest.approx(sum(c * c for c in sizes.values()) / n,
+                                                       abs=1e-6)
+    assert int(rows[0]["worst"]) == max(sizes.values())
+    assert int(rows[0]["patterns"]) == len(sizes)
+    assert [float(r["expected"]) for r in rows] == sorted(float(r["expected"]) for r in rows)
 
 
 # ---- compare --------------------------------------------------------------------
