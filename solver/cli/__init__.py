@@ -34,6 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
         "  wordle-dp solve crane trace --json    one JSON object per line\n"
         "  wordle-dp best --answers small.txt    best opener with proof\n"
         "  wordle-dp table                       build/load the pattern table\n"
+        "  wordle-dp next salet:BBBBB            optimal next guess (609 = 2.756 more)\n"
+        "  wordle-dp play                        play with the optimal guess suggested\n"
         "run 'wordle-dp COMMAND --help' for each command's options.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
