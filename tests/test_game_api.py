@@ -237,6 +237,19 @@ def test_tree_is_a_valid_optimal_strategy(seed):
             if mode == "strict" and i > 0:
                 assert g in lists.answers
         assert d["games"][answer] == [f"{g}:{to_text(p)}" for g, p in steps]
+    root = t.nested()
+    assert root["guess"] == opener and root["total"] == r.total
+    assert root["answers"] == len(lists.answers)
+
+    def check(node):  # every node: its answers are its children's plus a possible hit
+        below = sum(c["answers"] for c in node["children"].values())
+        assert node["answers"] - below in (0, 1)
+        assert node["total"] == node["answers"] + sum(c["total"] for c in
+                                                      node["children"].values())
+        for c in node["children"].values():
+            check(c)
+
+    check(root)
     lines = t.text().splitlines()
     assert len(lines) == len(lists.answers) + 1
     first = lines[1].split()

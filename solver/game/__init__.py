@@ -12,7 +12,8 @@ Stable API (used by the CLI and the web app):
   alternatives[{guess,total,status}], mode, max_guesses), `.describe()` (text).
 - `evaluate(solver, position, guess)` -> `Choice`: the exact total of one guess.
 - `tree(solver, opener, position=None)` -> `Tree`: the optimal strategy, `.to_dict()`
-  (opener, mode, max_guesses, total, average, histogram, games), `.text()`.
+  (opener, mode, max_guesses, total, average, histogram, games), `.text()`,
+  `.nested()` (guess, answers, total, children by pattern: an expandable view).
 
 Also (see each module): `strategies.make_strategy(name, solver)` -> a `Strategy`
 with `choose(position) -> guess id` (optimal and the one-step heuristics);
