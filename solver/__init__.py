@@ -4,7 +4,7 @@ Pipeline: words (lists) -> feedback/table (pattern table) -> search (exact engin
 -> store/run (Zarr results, MPI distribution) -> cli.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place: pyproject.toml, --version and stores read it
 
 from .search import Solver, SolveResult  # noqa: E402
 

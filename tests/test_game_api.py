@@ -12,7 +12,7 @@ from solver import Solver
 from solver.errors import PatternError, UsageError, WordleDPError
 from solver.feedback import ALL_GREEN, score, to_text
 from solver.game import Position, analyse, evaluate, tree
-from solver.game.measures import class_counts, measures
+from solver.game.measures import class_counts, letter_scores, measures, scan
 from solver.words import WordLists
 from tests.brute import NO_CONSTRAINT, Brute, hard_allowed, hard_update
 from tests.game_helpers import small_lists, small_solver
@@ -185,15 +185,21 @@ def test_class_counts_and_measures_by_hand():
     solver = Solver(lists)
     members = np.arange(len(lists.answers), dtype=np.int32)
     gids = np.arange(len(lists.guesses))
+    m = measures(scan(solver.table, members, gids), len(members))
     counts = class_counts(solver.table, members, gids)
-    m = measures(counts)
+    letters = letter_scores(lists, members, gids)
     for g in gids[:10]:
         pats = [score(lists.guesses[g], a) for a in lists.answers]
         sizes = [pats.count(p) for p in set(pats)]
+        assert sorted(counts[g][counts[g] > 0]) == sorted(sizes)
         n = len(pats)
         assert m["worst"][g] == max(sizes) and m["patterns"][g] == len(sizes)
         assert m["expected"][g] == pytest.approx(sum(c * c for c in sizes) / n)
         assert m["entropy"][g] == pytest.approx(-sum(c / n * np.log2(c / n) for c in sizes))
+        hit = lists.guesses[g] in lists.answers
+        assert m["eliminations"][g] == pytest.approx(n - m["expected"][g] + hit / n)
+        assert letters[g] == sum(sum(ch in a for a in lists.answers)
+                                 for ch in set(lists.guesses[g]))
         assert m["candidate"][g] == (lists.guesses[g] in lists.answers)
 
 
@@ -231,6 +237,19 @@ def test_tree_is_a_valid_optimal_strategy(seed):
             if mode == "strict" and i > 0:
                 assert g in lists.answers
         assert d["games"][answer] == [f"{g}:{to_text(p)}" for g, p in steps]
+    root = t.nested()
+    assert root["guess"] == opener and root["total"] == r.total
+    assert root["answers"] == len(lists.answers)
+
+    def check(node):  # every node: its answers are its children's plus a possible hit
+        below = sum(c["answers"] for c in node["children"].values())
+        assert node["answers"] - below in (0, 1)
+        assert node["total"] == node["answers"] + sum(c["total"] for c in
+                                                      node["children"].values())
+        for c in node["children"].values():
+            check(c)
+
+    check(root)
     lines = t.text().splitlines()
     assert len(lines) == len(lists.answers) + 1
     first = lines[1].split()
@@ -249,3 +268,21 @@ def test_tree_from_a_position_and_its_errors():
     assert sorted(t.games) == pos.candidates
     with pytest.raises(UsageError, match="not in the guess list"):
         tree(solver, "zzzzz")
+
+
+def test_analysis_progress_and_cancel():
+    solver = small_solver(11, n_answers=14, n_guesses=25)
+    lists = solver.lists
+    seen = []
+    res = analyse(solver, Position.start(lists), top=2, progress=lambda d, n: seen.append((d, n)))
+    assert seen and seen[0][0] == 0 and all(d < n for d, n in seen)
+
+    class Stop(Exception):
+        pass
+
+    def stop(done, of):
+        raise Stop
+
+    with pytest.raises(Stop):
+        analyse(solver, Position.start(lists), top=2, progress=stop)
+    assert analyse(solver, Position.start(lists), top=2).to_dict() == res.to_dict()

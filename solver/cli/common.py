@@ -23,11 +23,11 @@ def add_lists(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("word lists")
     g.add_argument(
         "--answers", metavar="FILE", help="possible answers, one word per line "
-        "(default: the 2315 original Wordle answers in data/answers.txt)"
+        "(default: the 2315 original Wordle answers shipped with the package)"
     )
     g.add_argument(
         "--guesses", metavar="FILE", help="allowed guesses (default: the 12972 original "
-        "allowed words in data/guesses.txt); answers missing from it are added"
+        "allowed words, shipped with the package); answers missing from it are added"
     )
     g.add_argument(
         "--cache-dir", metavar="DIR", help="pattern-table cache folder "

@@ -7,17 +7,20 @@ next guess counts 1 for every candidate), under the guesses left.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import UsageError
-from ..feedback import ALL_GREEN
-from .measures import class_counts, lower_bounds
+from ..errors import StoreError, UsageError
+from .measures import EST, HIT, PATTERNS, lower_bounds, scan
 from .position import Position
 
+Progress = Callable[[int, int], None]  # (guesses looked at, guesses in all); may raise
+PROGRESS_EVERY = 64  # guesses between progress calls
+
 WORDS_SHOWN = 20  # list the candidates when there are this many or fewer
-EMPTY_EXACT_LIMIT = 600  # answers: above this, the opener needs a result store
+EMPTY_EXACT_LIMIT = 400  # answers: above this the opener needs a store (BENCHMARKS.md)
 
 
 @dataclass
@@ -60,7 +63,9 @@ class Analysis:
             "position": str(pos),
             "candidates": self.candidates,
             "words": words,
-            "best": {**self.best.to_dict(), "average": None if avg is None else round(avg, 6)},
+            "best": {"guess": self.best.guess, "total": self.best.total,
+                     "average": None if avg is None else round(avg, 6),
+                     "status": self.best.status},
             "alternatives": [a.to_dict() for a in self.alternatives],
             "mode": pos.mode,
             "max_guesses": pos.max_guesses,
@@ -117,7 +122,8 @@ def _check(solver, position: Position) -> None:
         raise UsageError("the solver and the position are for different lists, modes or caps")
 
 
-def ranked_guesses(solver, position: Position, k: int, exclude: int = -1) -> list[Choice]:
+def ranked_guesses(solver, position: Position, k: int, exclude: int = -1,
+                   progress: Progress | None = None) -> list[Choice]:
     """The k guesses with the smallest exact totals (ties: candidates first, then
     alphabetical), by branch and bound: each guess's admissible bound (3n - 2[g in
     S] - classes) is checked against the k-th best total found so far, and only
@@ -128,20 +134,18 @@ def ranked_guesses(solver, position: Position, k: int, exclude: int = -1) -> lis
     members = pos.members
     n = len(members)
     gids = np.flatnonzero(pos.legal())
-    counts = class_counts(solver.table, members, gids)
-    lb = lower_bounds(counts)
-    hit = counts[:, ALL_GREEN] > 0
-    splits = ((counts > 0).sum(axis=1) > 1) | hit
-    keep = splits & (gids != exclude)
-    gids, counts, lb, hit = gids[keep], counts[keep], lb[keep], hit[keep]
-    f = solver._class_cost
-    nz = counts.copy()
-    nz[:, ALL_GREEN] = 0
-    est = n + f[nz].sum(axis=1) - 0.5 * hit
+    raw = scan(solver.table, members, gids, solver._class_cost)
+    lb = lower_bounds(raw, n)
+    hit = raw[:, HIT] > 0
+    keep = ((raw[:, PATTERNS] > 1) | hit) & (gids != exclude)
+    gids, lb, hit = gids[keep], lb[keep], hit[keep]
+    est = n + raw[keep, EST] - 0.5 * hit
     order = np.lexsort((gids, est))
     found: list[tuple[int, int, str, int]] = []  # (total, not candidate, word, gid)
     words = solver.lists.guesses
-    for j in order:
+    for step, j in enumerate(order):
+        if progress is not None and step % PROGRESS_EVERY == 0:
+            progress(step, len(order))
         cut = None
         if len(found) >= k:
             cut = found[k - 1][0] + 1  # ties are valued exactly too
@@ -157,7 +161,7 @@ def ranked_guesses(solver, position: Position, k: int, exclude: int = -1) -> lis
 
 
 def analyse(solver, position: Position, top: int = 5, store=None,
-            allow_empty: bool = False) -> Analysis:
+            allow_empty: bool = False, progress: Progress | None = None) -> Analysis:
     """The optimal next guess at `position` and the `top` best alternatives, all
     with exact totals.
 
@@ -167,7 +171,9 @@ def analyse(solver, position: Position, top: int = 5, store=None,
     same problem, the opener at the start and the second guess after one guess come
     from the store. At the start without a store, more than EMPTY_EXACT_LIMIT
     answers is a UsageError unless allow_empty (choosing an opener on the full lists
-    is a cluster job: `wordle-dp run`)."""
+    is a cluster job: `wordle-dp run`). `progress(done, of)` is called every
+    PROGRESS_EVERY guesses of the ranking; an exception it raises cancels the
+    analysis (the solver stays usable)."""
     import time
 
     t0 = time.perf_counter()
@@ -178,9 +184,7 @@ def analyse(solver, position: Position, top: int = 5, store=None,
     if pos.solved:
         return Analysis(pos, Choice(None, 0, "solved"), [])
     if store is not None:
-        from ..store import Problem
-
-        store.check_problem(Problem.from_lists(pos.lists, pos.mode, pos.max_guesses))
+        _check_store(store, pos)
         res = _from_store(solver, pos, top, store)
         if res is not None:
             res.seconds = time.perf_counter() - t0
@@ -189,9 +193,9 @@ def analyse(solver, position: Position, top: int = 5, store=None,
         if len(pos.lists.answers) > EMPTY_EXACT_LIMIT and not allow_empty:
             raise UsageError(
                 f"choosing the opener over {len(pos.lists.answers)} answers is a cluster "
-                "job (wordle-dp run --store S); pass --store S with its results, or give "
-                "the first guess in the position (e.g. salet:BBBBB)")
-        ranked = ranked_guesses(solver, pos, top + 1)
+                "job (wordle-dp run --store S); pass --store S with its results, or choose "
+                "the first guess yourself (a position like salet:BBBBB, or --opener)")
+        ranked = ranked_guesses(solver, pos, top + 1, progress=progress)
         if not ranked:
             return Analysis(pos, Choice(None, None, "infeasible"), [])
         res = Analysis(pos, ranked[0], ranked[1:])
@@ -201,10 +205,27 @@ def analyse(solver, position: Position, top: int = 5, store=None,
     if total is None:
         return Analysis(pos, Choice(None, None, "infeasible"), [])
     best = Choice(solver.lists.guesses[g], total, "upper_bound" if solver.beam else "exact")
-    alts = ranked_guesses(solver, pos, top, exclude=g) if top else []
+    alts = ranked_guesses(solver, pos, top, exclude=g, progress=progress) if top else []
     res = Analysis(pos, best, alts)
     res.seconds = time.perf_counter() - t0
     return res
+
+
+def _check_store(store, pos: Position) -> None:
+    """The store (duck-typed: solver.store sits above this layer) must hold this
+    problem: same lists, mode and cap."""
+    p = store.problem
+    diff = []
+    if (p.answers_sha256, p.guesses_sha256) != (pos.lists.answers_sha256,
+                                                pos.lists.guesses_sha256):
+        diff.append("word lists")
+    if p.mode != pos.mode:
+        diff.append(f"mode (store: {p.mode}, requested: {pos.mode})")
+    if p.max_guesses != pos.max_guesses:
+        diff.append(f"max_guesses (store: {p.max_guesses}, requested: {pos.max_guesses})")
+    if diff:
+        raise StoreError(f"{store.path} holds results for another problem: different "
+                         + "; ".join(diff))
 
 
 def _from_store(solver, pos: Position, top: int, store) -> Analysis | None:

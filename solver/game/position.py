@@ -15,10 +15,11 @@ import numpy as np
 from ..errors import PatternError, UsageError
 from ..feedback import ALL_GREEN, colours_of, pattern_rows, to_text
 from ..feedback import parse as parse_pattern
+from ..search.engine import MODES as ENGINE_MODES
+from ..search.engine import UNCAPPED_DEPTH as UNCAPPED  # the engine's depth for "no cap"
 from ..words import WordLists, encode_words
 
-MODES = ("easy", "hard", "strict")
-UNCAPPED = 30  # the engine's depth for "no cap"
+MODES = tuple(ENGINE_MODES)
 
 Constraint = tuple[np.ndarray, np.ndarray]  # greens uint8[5] (255: none), min counts uint8[26]
 
@@ -55,6 +56,18 @@ def hard_violation(cons: Constraint, guess: str) -> str | None:
     return None
 
 
+_LETTERS: dict[int, tuple[object, np.ndarray]] = {}
+
+
+def guess_letters(lists: WordLists) -> np.ndarray:
+    """encode_words(lists.guesses), cached per lists object."""
+    hit = _LETTERS.get(id(lists))
+    if hit is None or hit[0] is not lists:
+        hit = (lists, encode_words(lists.guesses))
+        _LETTERS[id(lists)] = hit
+    return hit[1]
+
+
 def legal_mask(lists: WordLists, mode: str, cons: Constraint | None,
                members: np.ndarray, first: bool) -> np.ndarray:
     """bool [n_guesses]: the guesses allowed now (strict: the candidates, except
@@ -65,7 +78,7 @@ def legal_mask(lists: WordLists, mode: str, cons: Constraint | None,
         mask[lists.answer_guess_ids[members]] = True
         return mask
     if mode == "hard" and cons is not None:
-        letters = encode_words(lists.guesses)
+        letters = guess_letters(lists)
         greens, mins = cons
         mask = np.ones(n_g, bool)
         for i in range(5):

@@ -53,6 +53,23 @@ class Tree:
             d["position"] = self.position
         return d
 
+    def nested(self) -> dict:
+        """The tree as nested nodes (for an expandable view): {"guess", "answers"
+        (how many reach this node), "total" (their guesses from here on),
+        "children": {PATTERN: node}}; the all-green outcome has no child."""
+        root: dict = {"guess": self.opener, "answers": 0, "total": 0, "children": {}}
+        for steps in self.games.values():
+            node = root
+            for i, (_g, p) in enumerate(steps):
+                node["answers"] += 1
+                node["total"] += len(steps) - i
+                if p == ALL_GREEN:
+                    break
+                nxt = steps[i + 1][0]
+                node = node["children"].setdefault(
+                    to_text(p), {"guess": nxt, "answers": 0, "total": 0, "children": {}})
+        return root
+
     def text(self) -> str:
         """One line per answer: answer, guesses needed, then guess:PATTERN steps."""
         lines = [f"# {self.opener} from {self.position}: total {self.total} over "
