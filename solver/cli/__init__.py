@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from .. import __version__
-from ..errors import UsageError, WordleDPError
+from ..errors import UsageError, WordleDPError, check_environment, one_line
 from . import cluster, solve
 from .common import EXIT_USAGE, Parser
 
@@ -44,16 +44,28 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _exit_code(code) -> int:
+    return code if isinstance(code, int) else (0 if code is None else EXIT_USAGE)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run one command; returns the exit status (argparse's exits included)."""
+    try:
+        check_environment()  # before any command imports numba
+        parser = build_parser()
+        args = parser.parse_args(argv)
+    except WordleDPError as exc:
+        print(f"wordle-dp: error: {one_line(exc)}", file=sys.stderr)
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help, --version, or a parse error already printed
+        return _exit_code(exc.code)
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
     try:
         return args.func(args)
     except WordleDPError as exc:
-        print(f"wordle-dp: error: {exc}", file=sys.stderr)
+        print(f"wordle-dp: error: {one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("wordle-dp: interrupted", file=sys.stderr)

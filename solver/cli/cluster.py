@@ -4,10 +4,22 @@ from __future__ import annotations
 
 import csv
 import json
+import math
+import os
 import sys
+import tempfile
+from pathlib import Path
 
-from ..errors import UsageError, WordListError
-from .common import add_lists, add_problem
+from ..errors import StoreError, UsageError, WordListError
+from .common import (
+    INT32_MAX,
+    INT62_MAX,
+    SECONDS_MAX,
+    add_lists,
+    add_problem,
+    float_range,
+    int_range,
+)
 
 DEFAULT_TOP = 10
 
@@ -24,11 +36,13 @@ def register(sub) -> None:
     )
     r.add_argument("--store", required=True, metavar="PATH",
                    help="result store (a folder, e.g. checkpoints/NAME.zarr)")
-    r.add_argument("--openers", default="all", metavar="all|FILE|W1,W2,...",
-                   help="which openers to value (default: all guesses)")
+    r.add_argument("--openers", default="all", metavar="all|@FILE|W1,W2,...",
+                   help="which openers to value: all (default), words separated by commas, "
+                   "or a file of words named @FILE (or a path containing '/' or ending in "
+                   "'.txt'); a bare word is always a word, never a file")
     add_lists(r)
     add_problem(r)
-    r.add_argument("--cutoff", type=int, metavar="X",
+    r.add_argument("--cutoff", type=int_range(1, INT62_MAX), metavar="X",
                    help="openers whose total cannot be below X (a total number of guesses "
                    "over all answers, e.g. 7921) are stored as lower_bound: much faster, "
                    "only the better openers get exact values")
@@ -39,12 +53,13 @@ def register(sub) -> None:
     r.add_argument("--shard", metavar="I/N",
                    help="take only slice I of N of the openers (job arrays; each slice "
                    "needs its own --store, combine them with 'wordle-dp merge')")
-    r.add_argument("--grace", type=float, default=60.0, metavar="S",
+    seconds = float_range(0.0, SECONDS_MAX)
+    r.add_argument("--grace", type=seconds, default=60.0, metavar="S",
                    help="after a stop, wait up to S seconds for openers in flight "
                    "(default 60)")
-    r.add_argument("--flush-seconds", type=float, default=5.0, metavar="S",
+    r.add_argument("--flush-seconds", type=seconds, default=5.0, metavar="S",
                    help="write buffered results at least every S seconds (default 5)")
-    r.add_argument("--progress-seconds", type=float, default=30.0, metavar="S",
+    r.add_argument("--progress-seconds", type=seconds, default=30.0, metavar="S",
                    help="progress line interval on stderr (default 30)")
     r.add_argument("--quiet", action="store_true", help="no progress on stderr")
     r.set_defaults(func=_cmd_run)
@@ -59,8 +74,8 @@ def register(sub) -> None:
     q.add_argument("--store", required=True, metavar="PATH",
                    help="result store written by 'wordle-dp run'")
     q.add_argument("words", nargs="*", metavar="WORD", help="openers to look up")
-    q.add_argument("--top", type=int, metavar="K", help=f"the K best openers (default "
-                   f"{DEFAULT_TOP} when no WORD is given)")
+    q.add_argument("--top", type=int_range(1, INT32_MAX), metavar="K",
+                   help=f"the K best openers (default {DEFAULT_TOP} when no WORD is given)")
     q.add_argument("--progress", action="store_true",
                    help="only the run's progress (one JSON object with --json)")
     fmt = q.add_mutually_exclusive_group()
@@ -72,8 +87,22 @@ def register(sub) -> None:
                        description="Write every opener of a store (finished or not) as CSV.")
     e.add_argument("--store", required=True, metavar="PATH",
                    help="result store written by 'wordle-dp run'")
-    e.add_argument("--csv", required=True, metavar="FILE", help="output file ('-': stdout)")
+    e.add_argument("--csv", required=True, metavar="FILE", help="output file ('-': stdout); "
+                   "written to a temporary file and renamed, never inside the store")
     e.set_defaults(func=_cmd_export)
+
+    rp = sub.add_parser(
+        "repair", help="make a damaged result store usable again",
+        description="Check a result store and fix what is damaged: openers whose results "
+        "are unreadable (missing or garbage chunks, bad status codes) are re-marked pending "
+        "so that the next run values them again; every readable result is kept. The word "
+        "arrays are rebuilt from --answers/--guesses (default: the original lists), which "
+        "must be the lists the store was made with. Damaged root attributes cannot be "
+        "repaired. Never run it while a run writes the store (it takes the writer lock).",
+    )
+    rp.add_argument("--store", required=True, metavar="PATH", help="result store to repair")
+    add_lists(rp)
+    rp.set_defaults(func=_cmd_repair)
 
     m = sub.add_parser(
         "merge", help="combine result stores of one problem (job-array slices)",
@@ -93,11 +122,9 @@ def _cmd_run(args) -> int:
         shard = None if args.shard is None else parse_shard(args.shard)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if args.max_guesses < 0:
-        raise UsageError("--max-guesses must be >= 0 (0 = no cap)")
+    if tl is not None and not (math.isfinite(tl) and tl <= SECONDS_MAX):
+        raise UsageError(f"--time-limit {args.time_limit[:40]!r}: at most a year")
     cutoff = args.cutoff
-    if cutoff is not None and cutoff <= 0:
-        raise UsageError("--cutoff must be > 0")
     cfg = RunConfig(
         store=args.store, answers=args.answers, guesses=args.guesses,
         cache_dir=args.cache_dir, openers=args.openers, mode=args.mode,
@@ -149,8 +176,6 @@ def _emit(rows: list[dict], args, out=None) -> None:
 def _cmd_query(args) -> int:
     from ..store import Store, describe_progress
 
-    if args.top is not None and args.top < 1:
-        raise UsageError("--top must be >= 1")
     store = Store.open(args.store, read_only=True)
     idx = [store.index_of(w) for w in args.words]  # validate first
     snap = store.snapshot()
@@ -182,32 +207,83 @@ def _cmd_query(args) -> int:
     return 0
 
 
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):
+        return False
+
+
 def _cmd_export(args) -> int:
     from ..store import ROW_KEYS, Store
 
     store = Store.open(args.store, read_only=True)
+    target = None if args.csv == "-" else Path(args.csv)
+    if target is not None and _inside(target, store.path):
+        raise StoreError(f"--csv {args.csv} is inside the store it exports ({store.path}); "
+                         "write it somewhere else")
     snap = store.snapshot()
     ranks = snap.ranks()
-    if args.csv == "-":
-        f = sys.stdout
-    else:
-        try:
-            f = open(args.csv, "w", newline="")
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.csv}: {exc.strerror or exc}") from None
-    try:
+
+    def write(f) -> None:
         w = csv.DictWriter(f, fieldnames=list(ROW_KEYS), lineterminator="\n")
         w.writeheader()
         for i in range(len(snap.status)):
             r = snap.row(i, ranks)
             w.writerow({k: ("" if r[k] is None else r[k]) for k in ROW_KEYS})
-    finally:
-        if f is not sys.stdout:
-            f.close()
-    if f is not sys.stdout:
-        c = snap.counts()
-        print(f"wrote {len(snap.status)} openers ({c['pending']} pending) to {args.csv}",
-              file=sys.stderr)
+
+    if target is None:
+        write(sys.stdout)
+        return 0
+    try:
+        _write_atomically(target, write)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.csv}: {exc.strerror or exc}") from None
+    c = snap.counts()
+    print(f"wrote {len(snap.status)} openers ({c['pending']} pending) to {args.csv}",
+          file=sys.stderr)
+    return 0
+
+
+def _write_atomically(target: Path, write) -> None:
+    """A regular file (or a new one) is written to a temporary file and renamed, so a
+    failed export never leaves half a file; a device (/dev/null, /dev/full) or FIFO is
+    written in place (it cannot be renamed over)."""
+    if target.exists() and not target.is_file():
+        if target.is_dir():
+            raise OSError(0, "it is a folder")
+        with open(target, "w", newline="") as f:
+            write(f)
+        return
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                               dir=target.parent if str(target.parent) else ".")
+    try:
+        with os.fdopen(fd, "w", newline="") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _cmd_repair(args) -> int:
+    from ..store import repair
+    from .common import load_lists
+
+    lists = None
+    try:
+        lists = load_lists(args)
+    except WordListError:
+        if args.answers or args.guesses:
+            raise
+    done = repair(args.store, lists)
+    if not done:
+        print(f"{args.store}: nothing to repair", file=sys.stderr)
+    for line in done:
+        print(f"{args.store}: {line}", file=sys.stderr)
     return 0
 
 

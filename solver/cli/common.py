@@ -4,19 +4,65 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import re
 
-from ..errors import UsageError
-from ..table import BACKENDS, get_table
+from ..errors import UsageError, one_line, quote
+from ..table import BACKENDS, get_table, memory_bytes
 from ..words import WordLists
 
 EXIT_USAGE = 2
+MAX_GUESSES_LIMIT = 64  # above any strategy's depth; the store keeps depth as int16
+INT32_MAX = 2**31 - 1
+INT62_MAX = 2**62  # totals are int64 in the store
+SECONDS_MAX = 366 * 86400  # a year: beyond it a duration is a typo
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors and exit status 2."""
+    """argparse with one-line errors ('wordle-dp: error: ...') and exit status 2."""
 
     def error(self, message: str):  # one line, exit 2 (argparse prints usage too)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        where = self.prog.split(" ", 1)[1] + ": " if " " in self.prog else ""
+        self.exit(EXIT_USAGE, f"wordle-dp: error: {one_line(where + message)}\n")
+
+
+_INT = re.compile(r"[+-]?[0-9]{1,30}")
+_FLOAT = re.compile(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})([eE][+-]?[0-9]{1,4})?")
+
+
+def int_range(lo: int, hi: int):
+    """argparse type: a decimal integer in [lo, hi] (huge or non-decimal text refused)."""
+
+    def parse(text: str) -> int:
+        t = text.strip()
+        v = int(t) if _INT.fullmatch(t) else None
+        if v is None or not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(
+                f"{quote(text)} is not an integer from {lo} to {hi}")
+        return v
+
+    return parse
+
+
+def float_range(lo: float, hi: float, lo_open: bool = False):
+    """argparse type: a finite decimal number in [lo, hi] ((lo, hi] with lo_open)."""
+
+    def parse(text: str) -> float:
+        t = text.strip()
+        v = float(t) if _FLOAT.fullmatch(t) else None
+        ok = v is not None and math.isfinite(v) and (v > lo if lo_open else v >= lo) and v <= hi
+        if not ok:
+            low = f"above {lo:g}" if lo_open else f"from {lo:g}"
+            raise argparse.ArgumentTypeError(f"{quote(text)} is not a number {low} to {hi:g}")
+        return v
+
+    return parse
+
+
+def memo_mb(text: str) -> float:
+    """--memo-mb: above 0 and at most this machine's memory."""
+    top = max(1.0, memory_bytes() / 2**20)
+    return float_range(0.0, math.floor(top), lo_open=True)(text)
 
 
 def add_lists(p: argparse.ArgumentParser) -> None:
@@ -43,16 +89,17 @@ def add_problem(p: argparse.ArgumentParser) -> None:
         "reused); strict: every guess must still be a possible answer (default: easy)",
     )
     g.add_argument(
-        "--max-guesses", type=int, default=6, metavar="N",
-        help="every answer must be solved by guess N; 0 = no cap (default: 6)",
+        "--max-guesses", type=int_range(0, MAX_GUESSES_LIMIT), default=6, metavar="N",
+        help=f"every answer must be solved by guess N; 0 = no cap (0..{MAX_GUESSES_LIMIT}, "
+        "default: 6)",
     )
 
 
 def add_memo(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--memo-mb", type=float, default=75, metavar="MB",
-        help="transposition table size; when full, entries for the smallest sets are "
-        "evicted first (default: 75)",
+        "--memo-mb", type=memo_mb, default=75, metavar="MB",
+        help="transposition table size, above 0 and at most the machine's memory; when "
+        "full, entries for the smallest sets are evicted first (default: 75)",
     )
 
 
