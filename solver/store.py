@@ -266,6 +266,25 @@ def _array_damage(group, path: Path, attrs: dict) -> tuple[list[Damage], dict]:
     n_g, n_a = attrs["n_guesses"], attrs["n_answers"]
     out: list[Damage] = []
     values: dict[str, np.ndarray] = {}
+    # the attributes against the arrays: when they disagree the attributes cannot be
+    # trusted, and remaking arrays to their sizes would throw results away
+    dims: dict[str, int] = {}
+    for name in layout(n_g, n_a):
+        try:
+            arr = group[name]
+            if isinstance(arr, zarr.Array) and arr.ndim >= 1:
+                dims[name] = arr.shape[0]
+        except Exception:
+            pass
+    per_opener = [v for k, v in dims.items() if k != "answer_ids"]
+    if per_opener:
+        common = max(set(per_opener), key=per_opener.count)
+        if common != n_g:
+            return [Damage(f"root attribute n_guesses ({n_g}) disagrees with the arrays "
+                           f"({common} openers)", fatal=True)], values
+    if "answer_ids" in dims and dims["answer_ids"] != n_a:
+        return [Damage(f"root attribute n_answers ({n_a}) disagrees with the array "
+                       f"'answer_ids' ({dims['answer_ids']} answers)", fatal=True)], values
     for name, (shape, chunks, dtype, fill) in layout(n_g, n_a).items():
         try:
             arr = group[name]
@@ -635,7 +654,7 @@ def _check_folder(path: Path) -> None:
     """A store path must be a folder (or not exist yet)."""
     try:
         mode = os.stat(path).st_mode
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         if path.is_symlink():
             raise StoreError(f"{path} is a dangling symbolic link, not a result store") from None
         raise StoreError(f"no result store at {path}") from None
