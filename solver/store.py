@@ -409,12 +409,34 @@ class Store:
     @classmethod
     def create(cls, path, lists, mode: str, max_guesses: int, cutoff=None,
                solver_version: str | None = None) -> Store:
-        """Create a new empty store for a problem (every opener pending)."""
+        """Create a new empty store for a problem (every opener pending).
+
+        It is built in a temporary folder beside `path` and renamed into place when
+        complete, so a kill during creation never leaves half a store at `path`.
+        """
         zarr = _zarr()
         path = Path(path)
+        if path.exists() and any(path.iterdir()):
+            raise StoreError(f"{path} exists and is not empty")
         g_n, a_n = len(lists.guesses), len(lists.answers)
         from .words import encode_words
 
+        final = path
+        path = path.parent / f".{path.name}.creating-{os.getpid()}"
+        shutil.rmtree(path, ignore_errors=True)
+        try:
+            group = cls._build(zarr, path, lists, mode, max_guesses, cutoff, solver_version,
+                               g_n, a_n, encode_words)
+            os.replace(path, final)  # a folder may replace an empty folder
+        except BaseException:
+            shutil.rmtree(path, ignore_errors=True)
+            raise
+        group = zarr.open_group(str(final), mode="r+", zarr_format=3)
+        return cls(group, final, read_only=False)
+
+    @staticmethod
+    def _build(zarr, path, lists, mode, max_guesses, cutoff, solver_version, g_n, a_n,
+               encode_words):
         group = zarr.open_group(str(path), mode="w-", zarr_format=3)
         group.create_array("status", shape=(g_n,), chunks=(g_n,), dtype="uint8", fill_value=0)
         group.create_array("selected", shape=(g_n,), chunks=(g_n,), dtype="uint8",
@@ -447,7 +469,7 @@ class Store:
             "run": {},
         }
         group.attrs.update(attrs)  # last: a store without 'format' is not a store
-        return cls(group, path, read_only=False)
+        return group
 
     @classmethod
     def open(cls, path, read_only: bool = True) -> Store:
