@@ -36,7 +36,7 @@ QUOTE_LIMIT = 40  # characters of user input an error message quotes at most
 
 
 def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
-    """repr() of user input for an error message, cut to `limit` characters.
+    """User input quoted for an error message, cut to `limit` characters.
 
     A word list with one 50 MB line must not put 50 MB on stderr.
     """

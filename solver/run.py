@@ -109,14 +109,18 @@ def parse_time_limit(text: str) -> float:
             h, mi, s = 0, int(m.group(2)), int(m.group(3))
         else:
             h, mi, s = int(m.group(2)), int(m.group(3)), int(m.group(4))
+            if mi > 59:
+                raise ValueError(f"bad time limit {text[:40]!r}: minutes above 59")
+        if s > 59:
+            raise ValueError(f"bad time limit {text[:40]!r}: seconds above 59")
         return float(days * 86400 + h * 3600 + mi * 60 + s)
-    raise ValueError(f"bad time limit {text!r} (seconds, or HH:MM:SS)")
+    raise ValueError(f"bad time limit {str(text)[:40]!r} (seconds, or HH:MM:SS)")
 
 
 def parse_shard(text: str) -> tuple[int, int]:
     m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", str(text))
     if not m or int(m.group(2)) < 1 or int(m.group(1)) >= int(m.group(2)):
-        raise ValueError(f"bad shard {text!r}: use I/N with 0 <= I < N")
+        raise ValueError(f"bad shard {str(text)[:40]!r}: use I/N with 0 <= I < N")
     return int(m.group(1)), int(m.group(2))
 
 

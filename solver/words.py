@@ -40,6 +40,14 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
+def _first_non_ascii(word: str) -> str:
+    """'; U+212A KELVIN SIGN is not a-z' for look-alikes that print like letters."""
+    import unicodedata
+
+    c = next((c for c in word[:1000] if not c.isascii()), None)
+    return "" if c is None else f"; U+{ord(c):04X} {unicodedata.name(c, '?')} is not a-z"
+
+
 def read_regular(path: str | Path, max_bytes: int | None = None) -> bytes:
     """The bytes of a regular file, never blocking on a FIFO or reading a device.
 
@@ -85,7 +93,7 @@ def parse_words(text: str, source: str = "<list>") -> list[str]:
         if len(word) != WORD_LEN or not word.isascii() or not word.isalpha():
             raise WordListError(
                 f"{source}:{lineno}: {quote(word)} is not a {WORD_LEN}-letter word "
-                "(letters a-z only)"
+                f"(letters a-z only{_first_non_ascii(word)})"
             )
         word = word.lower()
         if word in seen:

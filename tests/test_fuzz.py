@@ -160,7 +160,8 @@ def _number_cases() -> list[Case]:
     for opt in ("--grace", "--flush-seconds", "--progress-seconds"):
         for v in bad_float:
             out.append(Case(f"{opt}={v!r}", [*cmds["run"], opt, v], opt))
-    for v in ["soon", "nan", "-5", "99999999999999999999d", "1:99:99:99"]:
+    for v in ["soon", "nan", "-5", "99999999999999999999d", "1:99:99:99", "1:99:00", "1:00:60",
+              "5:75", "x" * 100_000]:
         out.append(Case(f"time-limit={v!r}", [*cmds["run"], "--time-limit", v],
                         "time limit" if v != "99999999999999999999d" else "--time-limit"))
     for v in ["4/4", "-1/2", "1/0", "a/b", ""]:

@@ -52,8 +52,8 @@ def float_range(lo: float, hi: float, lo_open: bool = False):
         v = float(t) if _FLOAT.fullmatch(t) else None
         ok = v is not None and math.isfinite(v) and (v > lo if lo_open else v >= lo) and v <= hi
         if not ok:
-            low = f"above {lo:g}" if lo_open else f"from {lo:g}"
-            raise argparse.ArgumentTypeError(f"{quote(text)} is not a number {low} to {hi:g}")
+            low = f"above {lo:g} and at most" if lo_open else f"from {lo:g} to"
+            raise argparse.ArgumentTypeError(f"{quote(text)} is not a number {low} {hi:g}")
         return v
 
     return parse
