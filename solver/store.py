@@ -247,6 +247,8 @@ def _file_damage(path: Path) -> list[Damage]:
             try:
                 mode = os.stat(p).st_mode
             except OSError as exc:
+                if not p.is_symlink():  # gone meanwhile: a writer's temporary file renamed
+                    continue
                 out.append(Damage(f"{p.relative_to(path)}: {exc.strerror or exc}",
                                   array="file:" + str(p.relative_to(path))))
                 continue

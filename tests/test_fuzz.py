@@ -261,6 +261,9 @@ DAMAGE: list[tuple[str, Callable, str]] = [
     ("lock-is-folder", lambda t, s: ((s / "writer.lock").unlink(missing_ok=True),
                                      (s / "writer.lock").mkdir()), "writer.lock is a folder"),
     ("fifo-chunk", _fifo_chunk, "FIFO"),
+    ("dangling-link-chunk", lambda t, s: (_chunk(s, "depth").unlink(),
+                                          (s / "depth" / "c" / "0").symlink_to(t / "gone")),
+     "No such file"),
 ]
 
 

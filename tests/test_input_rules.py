@@ -111,3 +111,22 @@ def test_table_size_is_checked_before_building(lists, monkeypatch):
     monkeypatch.setattr(T, "memory_bytes", lambda: 20)
     with pytest.raises(WordListError, match=r"7 guesses x 5 answers would need 35 bytes"):
         T.get_table(lists, "numpy", use_cache=False)
+
+
+def test_export_write_is_atomic(tmp_path):
+    from solver.cli.cluster import _write_atomically
+
+    target = tmp_path / "out.csv"
+    target.write_text("old\n")
+
+    def half(f):
+        f.write("new, half")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError):
+        _write_atomically(target, half)
+    assert target.read_text() == "old\n" and sorted(tmp_path.iterdir()) == [target]
+    _write_atomically(target, lambda f: f.write("new\n"))
+    assert target.read_text() == "new\n" and sorted(tmp_path.iterdir()) == [target]
+    _write_atomically(tmp_path.parent / "/dev/null", lambda f: f.write("x"))  # in place
+    assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")
