@@ -133,6 +133,7 @@ class Record:
 
 
 MODES = ("easy", "hard", "strict")
+EVERY_CHUNK = "every_chunk_written"  # attribute: a missing chunk file means damage
 RESULT_ARRAYS = ("status", "total", "depth", "second")  # lost -> opener pending again
 INFO_ARRAYS = ("selected", "cpu_seconds", "wall_seconds", "nodes", "rank", "finished_at")
 LIST_ARRAYS = ("words", "answer_ids")  # rebuilt from the list files
@@ -287,6 +288,10 @@ def _array_damage(group, path: Path, attrs: dict) -> tuple[list[Damage], dict]:
     if "answer_ids" in dims and dims["answer_ids"] != n_a:
         return [Damage(f"root attribute n_answers ({n_a}) disagrees with the array "
                        f"'answer_ids' ({dims['answer_ids']} answers)", fatal=True)], values
+    # stores made before every chunk was written leave out chunks equal to the fill
+    # value; there a missing status chunk is damage only if some result was written
+    strict = attrs.get(EVERY_CHUNK) is True
+    legacy_done = not strict and (path / "finished_at" / "c" / "0").is_file()
     for name, (shape, chunks, dtype, fill) in layout(n_g, n_a).items():
         try:
             arr = group[name]
@@ -311,6 +316,8 @@ def _array_damage(group, path: Path, attrs: dict) -> tuple[list[Damage], dict]:
             lo, hi = c * chunks[0], min((c + 1) * chunks[0], shape[0])
             rows = np.arange(lo, hi)
             f = path / name / key
+            if not f.is_file() and not strict and not (name == "status" and legacy_done):
+                continue  # a store from before every chunk was written: the fill value
             if not f.is_file():
                 out.append(Damage(f"chunk {name}/{key} is missing", name, rows))
                 ok = False
@@ -469,6 +476,7 @@ class Store:
             "answers_source": str(lists.answers_source),
             "guesses_source": str(lists.guesses_source),
             "run": {},
+            EVERY_CHUNK: True,
         }
         group.attrs.update(attrs)  # last: a store without 'format' is not a store
         return group
@@ -504,6 +512,7 @@ class Store:
             st = cls.open(path, read_only=False)
             st.check_problem(Problem.from_lists(lists, mode, max_guesses))
             st.lock()
+            st.write_every_chunk()
             if st.words != list(lists.guesses):
                 raise StoreError(f"{path} holds another guess list")
             if cutoff is not None and st.cutoff is not None and float(cutoff) != float(
@@ -565,6 +574,22 @@ class Store:
         f.write(f"pid {os.getpid()} on {os.uname().nodename}\n")
         f.flush()
         self._lock_file = f  # keep it open (and locked) while the store is in use
+
+    def write_every_chunk(self) -> None:
+        """Bring a store made before every chunk was written up to date: write its
+        missing chunks (zarr reads them as the fill value, so nothing changes) and
+        mark it, so that from now on a missing chunk counts as damage."""
+        if self.group.attrs.get(EVERY_CHUNK) is True:
+            return
+        spec = layout(self.problem.n_guesses, self.problem.n_answers)
+        for name, (shape, chunks, _dtype, _fill) in spec.items():
+            arr = self.group[name]
+            for c in range(-(-shape[0] // chunks[0])):
+                key = arr.metadata.encode_chunk_key((c,) + (0,) * (len(shape) - 1))
+                if not (self.path / name / key).is_file():
+                    lo, hi = c * chunks[0], min((c + 1) * chunks[0], shape[0])
+                    arr[lo:hi] = np.asarray(arr[lo:hi])
+        self.group.attrs[EVERY_CHUNK] = True
 
     def unlock(self) -> None:
         f = getattr(self, "_lock_file", None)
@@ -898,6 +923,7 @@ def repair(path, lists=None) -> list[str]:
     try:
         damage, _values = _array_damage(group, path, attrs)
         if not damage:
+            st.write_every_chunk()
             return done
         n_g, n_a = attrs["n_guesses"], attrs["n_answers"]
         spec = layout(n_g, n_a)
@@ -953,6 +979,7 @@ def repair(path, lists=None) -> list[str]:
                         f"({int(lost.sum())} opener(s) affected); every other result is kept")
         hist = list(group.attrs.get("repairs", []) or [])[-20:]
         group.attrs["repairs"] = hist + [{"at": time.time(), "actions": done[-50:]}]
+        st.write_every_chunk()
         return done
     finally:
         st.unlock()

@@ -176,3 +176,30 @@ def test_cli_repair_then_run_resumes(tmp_path, capsys):
     assert (status == status0).all() and (total == total0).all()
     assert cli.main(["repair", "--store", str(path)]) == 0  # default lists not needed
     assert "nothing to repair" in capsys.readouterr().err
+
+
+def test_store_from_before_every_chunk_was_written(tmp_path):
+    """Older stores left out chunks equal to the fill value: they still open, a
+    writer fills the gaps in (same values), and from then on a gap is damage."""
+    import zarr
+
+    path, lists = _store(tmp_path)
+    g = zarr.open_group(str(path), mode="r+")
+    del g.attrs[S.EVERY_CHUNK]
+    _chunk(path, "depth").unlink()  # as if never written: reads as the fill value
+    status0, _, _ = _results(path)
+    assert (S.Store.open(path).snapshot().fields["depth"] == -1).all()
+    st, created = S.Store.open_or_create(path, lists, "easy", 6)
+    st.unlock()
+    assert not created and _chunk(path, "depth").is_file()
+    assert S.Store.open(path).group.attrs[S.EVERY_CHUNK] is True
+    _chunk(path, "depth").unlink()
+    with pytest.raises(StoreError, match="depth/c/0 is missing"):
+        S.Store.open(path)
+    # an old store whose status chunk is gone although results were written: damage
+    g = zarr.open_group(str(path), mode="r+")
+    del g.attrs[S.EVERY_CHUNK]
+    _chunk(path, "status").unlink()
+    with pytest.raises(StoreError, match="status/c/0 is missing"):
+        S.Store.open(path)
+    assert (status0 != S.PENDING).any()  # there were results to lose
