@@ -487,7 +487,7 @@ class Store:
         wrong and how to recover."""
         zarr = _zarr()
         path = Path(path)
-        _check_folder(path)
+        check_folder(path)
         _group, _attrs, damage = inspect(path)
         if damage:
             raise StoreError(damage_message(path, damage))
@@ -507,7 +507,7 @@ class Store:
         """
         path = Path(path)
         if path.exists() or path.is_symlink():
-            _check_folder(path)
+            check_folder(path)
         if path.exists() and ((path / "zarr.json").exists() or (path / "status").exists()):
             st = cls.open(path, read_only=False)
             st.check_problem(Problem.from_lists(lists, mode, max_guesses))
@@ -699,7 +699,7 @@ class Store:
         return dt
 
 
-def _check_folder(path: Path) -> None:
+def check_folder(path: Path) -> None:
     """A store path must be a folder (or not exist yet)."""
     try:
         mode = os.stat(path).st_mode
@@ -899,7 +899,7 @@ def repair(path, lists=None) -> list[str]:
     line per action taken (empty: nothing was wrong).
     """
     path = Path(path)
-    _check_folder(path)
+    check_folder(path)
     done: list[str] = []
     for d in _file_damage(path):  # FIFOs/devices/links in place of files, lock folder
         rel = d.array[5:] if d.array.startswith("file:") else "writer.lock"

@@ -320,6 +320,7 @@ def _store_cases() -> list[Case]:
         Case("export-into-store-folder", [*ex, "{S}/status/x.csv"], "inside the store"),
         Case("export-dev-full", [*ex, "/dev/full"], "No space left"),
         Case("export-folder", [*ex, "{T}"], "folder"),
+        Case("export-fifo-nobody-reads", [*ex, "{X}"], "no process is reading", _fifo),
         Case("export-under-a-file", [*ex, "{X}/out.csv"], "cannot write", _file),
         Case("export-missing-folder", [*ex, "{T}/no/out.csv"], "cannot write"),
     ]
@@ -363,6 +364,14 @@ def _misc_cases() -> list[Case]:
         Case("merge-no-input", ["merge", "--store", "{S}"], "INPUT"),
         Case("query-csv-and-json", ["query", "--store", "{S}", "--csv", "--json"],
              "not allowed"),
+        Case("empty-answers-path", ["table", "--answers", ""], "empty path"),
+        Case("empty-cache-dir", ["solve", "salet", *lists[:4], "--cache-dir", " "], "empty path"),
+        Case("empty-store-path", ["query", "--store", ""], "empty path"),
+        Case("empty-csv-path", ["export", "--store", "{S}", "--csv", ""], "empty path"),
+        Case("empty-merge-input", ["merge", "--store", "{T}/m.zarr", ""], "empty path"),
+        Case("repair-store-checked-before-list-notes",
+             ["repair", "--guesses", "{A}", "--store", "/dev/null"], "character device"),
+        Case("nul-in-path", ["table", "--answers", "a\0b"], "NUL"),
         Case("long-option-value", ["solve", "salet", "--mode", "z" * 100_000], "characters"),
     ]
     if not gpu_available():  # an explicit backend must work even with the table cached

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import errno
 import json
 import math
 import os
@@ -19,6 +20,7 @@ from .common import (
     add_problem,
     float_range,
     int_range,
+    path_arg,
 )
 
 DEFAULT_TOP = 10
@@ -34,7 +36,7 @@ def register(sub) -> None:
         "store resumes it; finished openers are never recomputed. --time-limit, SIGUSR1 "
         "or SIGTERM stop it cleanly (exit 0, resumable).",
     )
-    r.add_argument("--store", required=True, metavar="PATH",
+    r.add_argument("--store", required=True, type=path_arg, metavar="PATH",
                    help="result store (a folder, e.g. checkpoints/NAME.zarr)")
     r.add_argument("--openers", default="all", metavar="all|@FILE|W1,W2,...",
                    help="which openers to value: all (default), words separated by commas, "
@@ -71,7 +73,7 @@ def register(sub) -> None:
         "Without: the best openers so far. The run's progress goes first (stderr with "
         "--csv/--json).",
     )
-    q.add_argument("--store", required=True, metavar="PATH",
+    q.add_argument("--store", required=True, type=path_arg, metavar="PATH",
                    help="result store written by 'wordle-dp run'")
     q.add_argument("words", nargs="*", metavar="WORD", help="openers to look up")
     q.add_argument("--top", type=int_range(1, INT32_MAX), metavar="K",
@@ -85,10 +87,11 @@ def register(sub) -> None:
 
     e = sub.add_parser("export", help="the whole table of a result store as CSV",
                        description="Write every opener of a store (finished or not) as CSV.")
-    e.add_argument("--store", required=True, metavar="PATH",
+    e.add_argument("--store", required=True, type=path_arg, metavar="PATH",
                    help="result store written by 'wordle-dp run'")
-    e.add_argument("--csv", required=True, metavar="FILE", help="output file ('-': stdout); "
-                   "written to a temporary file and renamed, never inside the store")
+    e.add_argument("--csv", required=True, type=path_arg, metavar="FILE",
+                   help="output file ('-': stdout); written to a temporary file and "
+                   "renamed, never inside the store")
     e.set_defaults(func=_cmd_export)
 
     rp = sub.add_parser(
@@ -100,7 +103,8 @@ def register(sub) -> None:
         "must be the lists the store was made with. Damaged root attributes cannot be "
         "repaired. Never run it while a run writes the store (it takes the writer lock).",
     )
-    rp.add_argument("--store", required=True, metavar="PATH", help="result store to repair")
+    rp.add_argument("--store", required=True, type=path_arg, metavar="PATH",
+                    help="result store to repair")
     add_lists(rp)
     rp.set_defaults(func=_cmd_repair)
 
@@ -109,8 +113,9 @@ def register(sub) -> None:
         description="Copy the finished openers of INPUT stores into OUTPUT (created if "
         "missing). All stores must be for the same lists, mode and cap.",
     )
-    m.add_argument("--store", required=True, metavar="OUTPUT", help="store to merge into")
-    m.add_argument("inputs", nargs="+", metavar="INPUT", help="stores to copy from")
+    m.add_argument("--store", required=True, type=path_arg, metavar="OUTPUT",
+                   help="store to merge into")
+    m.add_argument("inputs", nargs="+", type=path_arg, metavar="INPUT", help="stores to copy from")
     m.set_defaults(func=_cmd_merge)
 
 
@@ -252,7 +257,14 @@ def _write_atomically(target: Path, write) -> None:
     if target.exists() and not target.is_file():
         if target.is_dir():
             raise OSError(0, "it is a folder")
-        with open(target, "w", newline="") as f:
+        try:  # O_NONBLOCK: a FIFO nobody reads fails (ENXIO) instead of blocking
+            fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as exc:
+            if exc.errno == errno.ENXIO:
+                raise OSError(0, "a FIFO that no process is reading") from None
+            raise
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "w", newline="") as f:
             write(f)
         return
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
@@ -270,12 +282,13 @@ def _write_atomically(target: Path, write) -> None:
 
 
 def _cmd_repair(args) -> int:
-    from ..store import repair
-    from .common import load_lists
+    from ..store import check_folder, repair
+    from ..words import WordLists
 
+    check_folder(Path(args.store))  # before the lists: their notes would come first
     lists = None
-    try:
-        lists = load_lists(args)
+    try:  # only needed when the word arrays are damaged
+        lists = WordLists.load(args.answers, args.guesses, quiet=True)
     except WordListError:
         if args.answers or args.guesses:
             raise

@@ -30,6 +30,16 @@ _INT = re.compile(r"[+-]?[0-9]{1,30}")
 _FLOAT = re.compile(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})([eE][+-]?[0-9]{1,4})?")
 
 
+def path_arg(text: str) -> str:
+    """argparse type for file and folder names: an empty one is refused (it would
+    silently mean the default list or cache, or the working folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path names nothing")
+    if "\0" in text:
+        raise argparse.ArgumentTypeError(f"{quote(text)} contains a NUL byte")
+    return text
+
+
 def int_range(lo: int, hi: int):
     """argparse type: a decimal integer in [lo, hi] (huge or non-decimal text refused)."""
 
@@ -68,15 +78,16 @@ def memo_mb(text: str) -> float:
 def add_lists(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("word lists")
     g.add_argument(
-        "--answers", metavar="FILE", help="possible answers, one word per line "
+        "--answers", type=path_arg, metavar="FILE", help="possible answers, one word per line "
         "(default: the 2315 original Wordle answers in data/answers.txt)"
     )
     g.add_argument(
-        "--guesses", metavar="FILE", help="allowed guesses (default: the 12972 original "
-        "allowed words in data/guesses.txt); answers missing from it are added"
+        "--guesses", type=path_arg, metavar="FILE",
+        help="allowed guesses (default: the 12972 original allowed words in "
+        "data/guesses.txt); answers missing from it are added"
     )
     g.add_argument(
-        "--cache-dir", metavar="DIR", help="pattern-table cache folder "
+        "--cache-dir", type=path_arg, metavar="DIR", help="pattern-table cache folder "
         "(default: $WORDLE_DP_CACHE or ~/.cache/wordle-dp)"
     )
 
