@@ -201,10 +201,10 @@ def _check_attrs(a) -> list[str]:
     if c is not None and (not isinstance(c, int | float) or isinstance(c, bool)
                           or not np.isfinite(c) or c <= 0):
         bad.append(f"cutoff is {quote(c)}")
-    for k in ("run", "errors"):
-        if a.get(k) is not None and not isinstance(a[k], dict):
-            bad.append(f"{k} is not a mapping")
     return bad
+
+
+_NOTES = ("run", "errors")  # attributes repair may reset: progress notes, not results
 
 
 def _root_damage(path: Path) -> tuple[dict | None, list[Damage]]:
@@ -231,7 +231,9 @@ def _root_damage(path: Path) -> tuple[dict | None, list[Damage]]:
     bad = _check_attrs(a)
     if bad:
         return None, [Damage("root attributes damaged: " + "; ".join(bad[:4]), fatal=True)]
-    return a, []
+    notes = [Damage(f"root attribute '{k}' is not a mapping", array="attr:" + k)
+             for k in _NOTES if a.get(k) is not None and not isinstance(a[k], dict)]
+    return (None if notes else a), notes
 
 
 def _file_damage(path: Path) -> list[Damage]:
@@ -914,10 +916,15 @@ def repair(path, lists=None) -> list[str]:
             target.unlink()
         done.append(f"removed {rel} ({d.what.split(' is ', 1)[-1]})")
     attrs, root = _root_damage(path)
-    if root:
+    if any(d.fatal for d in root):
         raise StoreError(damage_message(path, root))
     zarr = _zarr()
     group = zarr.open_group(str(path), mode="r+", zarr_format=3)
+    for d in root:  # a progress note that is not a mapping: reset it
+        group.attrs[d.array[5:]] = {}
+        done.append(f"fixed: {d.what} (reset)")
+    if root:
+        attrs, _ = _root_damage(path)
     st = Store(group, path, read_only=False)
     st.lock()
     try:

@@ -260,6 +260,7 @@ DAMAGE: list[tuple[str, Callable, str]] = [
     ("attr-format", _attrs(format="other/9"), "not a wordle-dp result store"),
     ("attr-max-guesses-str", _attrs(max_guesses="6"), "max_guesses"),
     ("attr-cutoff-negative", _attrs(cutoff=-5), "cutoff"),
+    ("attr-run-not-mapping", _attrs(run="x" * 100), "'run' is not a mapping; run 'wordle-dp"),
     ("lock-is-folder", lambda t, s: ((s / "writer.lock").unlink(missing_ok=True),
                                      (s / "writer.lock").mkdir()), "writer.lock is a folder"),
     ("fifo-chunk", _fifo_chunk, "FIFO"),

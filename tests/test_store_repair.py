@@ -203,3 +203,18 @@ def test_store_from_before_every_chunk_was_written(tmp_path):
     with pytest.raises(StoreError, match="status/c/0 is missing"):
         S.Store.open(path)
     assert (status0 != S.PENDING).any()  # there were results to lose
+
+
+def test_progress_note_attribute_is_reset(tmp_path):
+    path, _ = _store(tmp_path)
+    status0, total0, _ = _results(path)
+    meta = path / "zarr.json"
+    doc = json.loads(meta.read_text())
+    doc["attributes"]["errors"] = [1, 2]
+    meta.write_text(json.dumps(doc))
+    with pytest.raises(StoreError, match="'errors' is not a mapping.*wordle-dp repair"):
+        S.Store.open(path)
+    assert any("'errors'" in d for d in S.repair(path))
+    status, total, _ = _results(path)
+    assert (status == status0).all() and (total == total0).all()
+    assert S.Store.open(path).group.attrs["errors"] == {}
