@@ -41,6 +41,7 @@ its fields written. Readers must read `status` first (see `Snapshot`).
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -244,7 +245,10 @@ def _file_damage(path: Path) -> list[Damage]:
     if lock.is_dir():
         out.append(Damage(f"{lock} is a folder, not a lock file (remove it: rmdir)",
                           array="writer.lock"))
-    for root, _dirs, files in os.walk(path):
+    # only the store's own files: `--store /` must not walk the whole file system
+    tops = [(str(path), [], ["zarr.json", "writer.lock"])]
+    walks = itertools.chain(tops, *(os.walk(path / name) for name in layout(1, 1)))
+    for root, _dirs, files in walks:
         for f in files:
             p = Path(root) / f
             try:
@@ -255,7 +259,7 @@ def _file_damage(path: Path) -> list[Damage]:
                 out.append(Damage(f"{p.relative_to(path)}: {exc.strerror or exc}",
                                   array="file:" + str(p.relative_to(path))))
                 continue
-            if not stat.S_ISREG(mode):
+            if not stat.S_ISREG(mode) and not (f == "writer.lock" and stat.S_ISDIR(mode)):
                 out.append(Damage(f"{p.relative_to(path)} is {kind_of(mode)}",
                                   array="file:" + str(p.relative_to(path))))
     return out
