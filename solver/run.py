@@ -99,10 +99,10 @@ class RunSummary:
 def parse_time_limit(text: str) -> float:
     """'90', '90s', '45m', '2h', 'MM:SS', 'HH:MM:SS' or 'D-HH:MM:SS' -> seconds."""
     t = str(text).strip()
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([smhd]?)", t)
+    m = re.fullmatch(r"(\d{1,12}(?:\.\d{1,9})?)\s*([smhd]?)", t)  # bounded: no huge ints
     if m:
         return float(m.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}[m.group(2)]
-    m = re.fullmatch(r"(?:(\d+)-)?(\d+):(\d{1,2})(?::(\d{1,2}))?", t)
+    m = re.fullmatch(r"(?:(\d{1,6})-)?(\d{1,9}):(\d{1,2})(?::(\d{1,2}))?", t)
     if m:
         days = int(m.group(1) or 0)
         if m.group(4) is None:  # MM:SS
@@ -118,7 +118,7 @@ def parse_time_limit(text: str) -> float:
 
 
 def parse_shard(text: str) -> tuple[int, int]:
-    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", str(text))
+    m = re.fullmatch(r"\s*(\d{1,9})\s*/\s*(\d{1,9})\s*", str(text))
     if not m or int(m.group(2)) < 1 or int(m.group(1)) >= int(m.group(2)):
         raise ValueError(f"bad shard {str(text)[:40]!r}: use I/N with 0 <= I < N")
     return int(m.group(1)), int(m.group(2))

@@ -128,7 +128,7 @@ def _cmd_run(args) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if tl is not None and not (math.isfinite(tl) and tl <= SECONDS_MAX):
-        raise UsageError(f"--time-limit {args.time_limit[:40]!r}: at most a year")
+        raise UsageError(f"bad time limit {args.time_limit[:40]!r}: more than a year")
     cutoff = args.cutoff
     cfg = RunConfig(
         store=args.store, answers=args.answers, guesses=args.guesses,
