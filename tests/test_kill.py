@@ -142,3 +142,17 @@ def test_sigkill_many_times_loses_nothing(tmp_path):
 @pytest.mark.slow
 def test_sigkill_many_times_loses_nothing_long(tmp_path):
     _kill_cycles(tmp_path, n_answers=200, step=6, kills=25, seed=2)
+
+
+@pytest.mark.parametrize("bad", [["--grace", "nan"], ["--openers", ","]], ids=str)
+def test_errors_under_mpiexec_are_one_line(tmp_path, bad):
+    """Every rank parses the command line; only rank 0 reports what is wrong."""
+    env = _env(tmp_path / "cache")
+    for extra in ({}, {"NUMBA_NUM_THREADS": "0"}):
+        p = subprocess.run([str(MPIEXEC), "-n", "3", sys.executable, "-m", "solver", "run",
+                            "--store", str(tmp_path / "s.zarr"), *bad],
+                           env=env | extra, capture_output=True, text=True, timeout=120)
+        lines = p.stderr.splitlines()
+        assert p.returncode != 0 and len(lines) == 1, p.stderr
+        assert lines[0].startswith("wordle-dp: error:")
+        assert ("NUMBA_NUM_THREADS" if extra else bad[0].lstrip("-")) in lines[0]

@@ -14,7 +14,7 @@ import sys
 from .. import __version__
 from ..errors import UsageError, WordleDPError, check_environment, one_line
 from . import cluster, solve
-from .common import EXIT_USAGE, Parser
+from .common import EXIT_USAGE, Parser, launcher_rank
 
 __all__ = ["UsageError", "build_parser", "main"]
 
@@ -55,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         parser = build_parser()
         args = parser.parse_args(argv)
     except WordleDPError as exc:
-        print(f"wordle-dp: error: {one_line(exc)}", file=sys.stderr)
+        if launcher_rank() == 0:  # under mpiexec every rank would say the same
+            print(f"wordle-dp: error: {one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except SystemExit as exc:  # --help, --version, or a parse error already printed
         return _exit_code(exc.code)

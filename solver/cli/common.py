@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import re
 
 from ..errors import UsageError, one_line, quote
@@ -18,11 +19,23 @@ INT62_MAX = 2**62  # totals are int64 in the store
 SECONDS_MAX = 366 * 86400  # a year: beyond it a duration is a typo
 
 
+def launcher_rank() -> int:
+    """This process's MPI rank as the launcher tells it (0 when not launched by one),
+    read without starting MPI: errors found before MPI starts are printed once."""
+    for var in ("PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "SLURM_PROCID"):
+        v = os.environ.get(var, "")
+        if v.isdigit():
+            return int(v)
+    return 0
+
+
 class Parser(argparse.ArgumentParser):
     """argparse with one-line errors ('wordle-dp: error: ...') and exit status 2."""
 
     def error(self, message: str):  # one line, exit 2 (argparse prints usage too)
         where = self.prog.split(" ", 1)[1] + ": " if " " in self.prog else ""
+        if launcher_rank() != 0:  # under mpiexec, rank 0 alone says it
+            self.exit(EXIT_USAGE)
         self.exit(EXIT_USAGE, f"wordle-dp: error: {one_line(where + message)}\n")
 
 
@@ -54,6 +67,10 @@ def int_range(lo: int, hi: int):
     return parse
 
 
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else f"{x:g}"
+
+
 def float_range(lo: float, hi: float, lo_open: bool = False):
     """argparse type: a finite decimal number in [lo, hi] ((lo, hi] with lo_open)."""
 
@@ -62,8 +79,9 @@ def float_range(lo: float, hi: float, lo_open: bool = False):
         v = float(t) if _FLOAT.fullmatch(t) else None
         ok = v is not None and math.isfinite(v) and (v > lo if lo_open else v >= lo) and v <= hi
         if not ok:
-            low = f"above {lo:g} and at most" if lo_open else f"from {lo:g} to"
-            raise argparse.ArgumentTypeError(f"{quote(text)} is not a number {low} {hi:g}")
+            low = f"above {_num(lo)} and at most" if lo_open else f"from {_num(lo)} to"
+            raise argparse.ArgumentTypeError(
+                f"{quote(text)} is not a number {low} {_num(hi)}")
         return v
 
     return parse
