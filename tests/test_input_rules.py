@@ -130,3 +130,21 @@ def test_export_write_is_atomic(tmp_path):
     assert target.read_text() == "new\n" and sorted(tmp_path.iterdir()) == [target]
     _write_atomically(tmp_path.parent / "/dev/null", lambda f: f.write("x"))  # in place
     assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")
+
+
+def test_full_disk_behind_stdout_is_one_line(tmp_path, capsys, monkeypatch):
+    import errno
+    import io
+
+    from solver import cli
+
+    class Full(io.StringIO):
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    words = tmp_path / "w.txt"
+    words.write_text("cigar\nrebut\n")
+    monkeypatch.setattr("sys.stdout", Full())
+    rc = cli.main(["table", "--answers", str(words), "--guesses", str(words), "--no-cache"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err == "wordle-dp: error: cannot write: No space left on device\n"

@@ -9,6 +9,7 @@ bad option, unusable store) is one line on stderr starting with
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 
 from .. import __version__
@@ -64,7 +65,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        return args.func(args)
+        rc = args.func(args)
+        sys.stdout.flush()  # a full disk behind stdout shows here, not at exit
+        return rc
     except WordleDPError as exc:
         print(f"wordle-dp: error: {one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
@@ -73,3 +76,13 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:  # e.g. piped into head
         return 0
+    except OSError as exc:
+        if exc.errno not in _MACHINE_ERRNOS:
+            raise
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"wordle-dp: error: cannot write: {exc.strerror}{where}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+# failures of the machine, not of the program: a full or read-only disk, an I/O error
+_MACHINE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS}
