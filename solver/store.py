@@ -512,9 +512,17 @@ class Store:
         one-line user error.
         """
         path = Path(path)
-        if path.exists() or path.is_symlink():
+        try:  # os.lstat, not Path.exists(): a name too long is an error, not "missing"
+            os.lstat(path)
+            present = True
+        except (FileNotFoundError, NotADirectoryError):
+            present = False
+        except OSError as exc:
+            raise StoreError(f"cannot use {path} as a result store: "
+                             f"{exc.strerror or exc}") from None
+        if present:
             check_folder(path)
-        if path.exists() and ((path / "zarr.json").exists() or (path / "status").exists()):
+        if present and ((path / "zarr.json").exists() or (path / "status").exists()):
             st = cls.open(path, read_only=False)
             st.check_problem(Problem.from_lists(lists, mode, max_guesses))
             st.lock()

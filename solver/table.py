@@ -207,7 +207,7 @@ def get_table(
     path = cache_path(lists, cache_dir) if use_cache else None
     reason = None
     if path is not None:
-        if path.exists():
+        if os.path.lexists(path):  # (Path.exists() raises on a name too long)
             table = load(path, key, shape)
             if table is not None:
                 return table, TableInfo("cache", time.perf_counter() - t0, path)
