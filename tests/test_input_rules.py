@@ -148,3 +148,16 @@ def test_full_disk_behind_stdout_is_one_line(tmp_path, capsys, monkeypatch):
     rc = cli.main(["table", "--answers", str(words), "--guesses", str(words), "--no-cache"])
     err = capsys.readouterr().err
     assert rc == 2 and err == "wordle-dp: error: cannot write: No space left on device\n"
+
+
+def test_cli_import_does_not_load_numba():
+    """The environment check must run before numba reads NUMBA_NUM_THREADS."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    code = "import sys, solver, solver.cli; print('numba' in sys.modules)"
+    p = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0 and p.stdout.strip() == "False", p.stderr
