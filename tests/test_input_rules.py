@@ -128,6 +128,10 @@ def test_export_write_is_atomic(tmp_path):
     assert target.read_text() == "old\n" and sorted(tmp_path.iterdir()) == [target]
     _write_atomically(target, lambda f: f.write("new\n"))
     assert target.read_text() == "new\n" and sorted(tmp_path.iterdir()) == [target]
+    link = tmp_path / "link.csv"
+    link.symlink_to(target)
+    _write_atomically(link, lambda f: f.write("via link\n"))
+    assert link.is_symlink() and target.read_text() == "via link\n"
     _write_atomically(tmp_path.parent / "/dev/null", lambda f: f.write("x"))  # in place
     assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")
 

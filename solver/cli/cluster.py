@@ -254,6 +254,8 @@ def _write_atomically(target: Path, write) -> None:
     """A regular file (or a new one) is written to a temporary file and renamed, so a
     failed export never leaves half a file; a device (/dev/null, /dev/full) or FIFO is
     written in place (it cannot be renamed over)."""
+    if target.is_symlink():  # replace the file it points to, not the link
+        target = target.resolve()
     if target.exists() and not target.is_file():
         if target.is_dir():
             raise OSError(0, "it is a folder")
