@@ -30,3 +30,43 @@ class BackendError(WordleDPError, RuntimeError):
 
 class StoreError(UsageError):
     """A result store that cannot be used for this request."""
+
+
+QUOTE_LIMIT = 40  # characters of user input an error message quotes at most
+
+
+def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
+    """User input quoted for an error message, cut to `limit` characters.
+
+    A word list with one 50 MB line must not put 50 MB on stderr.
+    """
+    s = str(text)
+    if len(s) <= limit:
+        return repr(s)
+    return repr(s[:limit]) + f"... ({len(s)} characters)"
+
+
+def one_line(message: str, limit: int = 1000) -> str:
+    """An error message as one bounded line (newlines folded, long text cut)."""
+    s = " ".join(str(message).split("\n"))
+    s = s.replace("\r", " ")
+    return s if len(s) <= limit else s[:limit] + f"... ({len(s)} characters)"
+
+
+def check_environment(environ=None) -> None:
+    """Refuse environment settings that would crash or warn at numba import.
+
+    Called before anything imports numba (numba reads NUMBA_NUM_THREADS once, at
+    import, and fails with a traceback on 0 or a negative value).
+    """
+    import os
+    import re
+
+    env = os.environ if environ is None else environ
+    v = env.get("NUMBA_NUM_THREADS")
+    if v is not None:  # numba warns with a traceback on '' or 'abc', fails on 0 or -1
+        if not re.fullmatch(r"\+?\d{1,6}", v.strip()) or int(v.strip()) < 1:
+            raise UsageError(
+                f"environment variable NUMBA_NUM_THREADS={quote(v)} is not a positive "
+                "integer (unset it, or set it to the number of threads, e.g. 1)"
+            )

@@ -101,42 +101,65 @@ class RunSummary:
 def parse_time_limit(text: str) -> float:
     """'90', '90s', '45m', '2h', 'MM:SS', 'HH:MM:SS' or 'D-HH:MM:SS' -> seconds."""
     t = str(text).strip()
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([smhd]?)", t)
+    m = re.fullmatch(r"(\d{1,12}(?:\.\d{1,9})?)\s*([smhd]?)", t)  # bounded: no huge ints
     if m:
         return float(m.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}[m.group(2)]
-    m = re.fullmatch(r"(?:(\d+)-)?(\d+):(\d{1,2})(?::(\d{1,2}))?", t)
+    m = re.fullmatch(r"(?:(\d{1,6})-)?(\d{1,9}):(\d{1,2})(?::(\d{1,2}))?", t)
     if m:
         days = int(m.group(1) or 0)
         if m.group(4) is None:  # MM:SS
             h, mi, s = 0, int(m.group(2)), int(m.group(3))
         else:
             h, mi, s = int(m.group(2)), int(m.group(3)), int(m.group(4))
+            if mi > 59:
+                raise ValueError(f"bad time limit {text[:40]!r}: minutes above 59")
+        if s > 59:
+            raise ValueError(f"bad time limit {text[:40]!r}: seconds above 59")
         return float(days * 86400 + h * 3600 + mi * 60 + s)
-    raise ValueError(f"bad time limit {text!r} (seconds, or HH:MM:SS)")
+    raise ValueError(f"bad time limit {str(text)[:40]!r} (seconds, or HH:MM:SS)")
 
 
 def parse_shard(text: str) -> tuple[int, int]:
-    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", str(text))
+    m = re.fullmatch(r"\s*(\d{1,9})\s*/\s*(\d{1,9})\s*", str(text))
     if not m or int(m.group(2)) < 1 or int(m.group(1)) >= int(m.group(2)):
-        raise ValueError(f"bad shard {text!r}: use I/N with 0 <= I < N")
+        raise ValueError(f"bad shard {str(text)[:40]!r}: use I/N with 0 <= I < N")
     return int(m.group(1)), int(m.group(2))
 
 
+def opener_file(spec: str) -> str | None:
+    """The file an --openers value names, or None when it is words.
+
+    Files are explicit, so that a file in the working folder named like a word
+    cannot change the meaning: '@FILE', or a path containing '/' or ending in '.txt'.
+    """
+    if spec.startswith("@"):
+        return spec[1:]
+    if "/" in spec or spec.lower().endswith(".txt"):
+        return spec
+    return None
+
+
 def select_openers(spec: str, lists) -> list[int]:
-    """Guess indices named by 'all', a file of words, or 'w1,w2,...'."""
-    spec = (spec or "all").strip()
+    """Guess indices named by 'all', a file of words ('@FILE', a path with '/' or
+    ending in '.txt') or 'w1,w2,...'."""
+    from .errors import UsageError, quote
+    from .words import read_words
+
+    spec = "all" if spec is None else spec.strip()
     if spec == "all":
         return list(range(len(lists.guesses)))
-    if "," not in spec and Path(spec).is_file():
-        from .words import read_words
-
-        words = read_words(spec)
-    elif "," in spec or re.fullmatch(r"[A-Za-z]{5}", spec):
-        words = [w for w in (x.strip() for x in spec.split(",")) if w]
+    path = opener_file(spec)
+    if path is not None:
+        if not path:
+            raise UsageError("--openers '@': the file name is missing (use @FILE)")
+        words = read_words(path)
     else:
-        from .words import WordListError
-
-        raise WordListError(f"--openers {spec!r}: no such file (use all, FILE or w1,w2,...)")
+        words = [w.strip() for w in spec.split(",")]
+        if not any(words):
+            raise UsageError(f"--openers {quote(spec)} names no opener (use all, @FILE "
+                             "or w1,w2,...)")
+        if not all(words):
+            raise UsageError(f"--openers {quote(spec)} has an empty item (use w1,w2,...)")
     seen: set[int] = set()
     out = []
     for w in words:
@@ -515,13 +538,14 @@ def _report(summary: RunSummary, co: _Coordinator, store: Store, out) -> None:
 def _setup_rank0(cfg: RunConfig):
     """Load lists, open/create the store, build the queue. Raises user errors."""
     from . import __version__
-    from .table import get_table
+    from .table import check_fits, get_table
     from .words import WordLists
 
     if cfg.max_guesses < 0:
         raise ValueError("--max-guesses must be >= 0 (0 = no cap)")
     lists = WordLists.load(cfg.answers, cfg.guesses, quiet=cfg.quiet)
     chosen = select_openers(cfg.openers, lists)
+    check_fits(lists)  # before a store is made for lists whose table cannot exist
     store, created = Store.open_or_create(cfg.store, lists, cfg.mode, cfg.max_guesses,
                                           cfg.cutoff, __version__)
     if not created and store.solver_version and store.solver_version != __version__:

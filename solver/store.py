@@ -23,6 +23,14 @@ Attributes: format, answers_sha256, guesses_sha256, n_answers, n_guesses, mode,
 max_guesses, cutoff, solver_version, created_at, and 'run' (progress of the last
 run, rewritten on every flush).
 
+Every chunk of every array is written, even one equal to the fill value (zarr's
+default would leave it out), so a missing chunk file always means damage: zarr
+would otherwise read it back as the fill value (every opener 'pending', every
+word 'aaaaa'). `Store.open` validates a store before use (root attributes, array
+shapes and dtypes, every chunk readable, status codes in range, the word arrays
+against the list checksums) and refuses a damaged one; `repair` re-marks the
+openers of unreadable parts as pending and keeps every readable result.
+
 Crash safety. There is exactly one writer (rank 0 of a run). Results are buffered
 and written in batches; within a batch every other array is written first and the
 `status` array last. Zarr's LocalStore writes each chunk to a temporary file and
@@ -33,15 +41,20 @@ its fields written. Readers must read `status` first (see `Snapshot`).
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import re
+import shutil
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from .errors import StoreError
+from .errors import StoreError, one_line, quote
+from .words import kind_of, read_regular
 
 FORMAT = "wordle-dp-store/1"
 N_PATTERNS = 243
@@ -120,10 +133,262 @@ class Record:
     second: np.ndarray | None = None  # int32 [243] or None
 
 
+MODES = ("easy", "hard", "strict")
+EVERY_CHUNK = "every_chunk_written"  # attribute: a missing chunk file means damage
+RESULT_ARRAYS = ("status", "total", "depth", "second")  # lost -> opener pending again
+INFO_ARRAYS = ("selected", "cpu_seconds", "wall_seconds", "nodes", "rank", "finished_at")
+LIST_ARRAYS = ("words", "answer_ids")  # rebuilt from the list files
+_ZARR_READY = False
+
+
 def _zarr():
     import zarr
 
+    global _ZARR_READY
+    if not _ZARR_READY:  # write every chunk: a missing chunk file then means damage
+        zarr.config.set({"array.write_empty_chunks": True})
+        _ZARR_READY = True
     return zarr
+
+
+def layout(n_guesses: int, n_answers: int) -> dict[str, tuple[tuple, tuple, str, object]]:
+    """name -> (shape, chunks, dtype, fill value) of every array of a store."""
+    g = n_guesses
+    out: dict[str, tuple[tuple, tuple, str, object]] = {
+        "status": ((g,), (g,), "uint8", 0),
+        "selected": ((g,), (g,), "uint8", 0),
+    }
+    for name, (dtype, fill) in _FIELDS.items():
+        out[name] = ((g,), (g,), dtype, fill)
+    out["second"] = ((g, N_PATTERNS), (_SECOND_ROWS, N_PATTERNS), "int32", -1)
+    out["words"] = ((g, 5), (g, 5), "uint8", 0)
+    out["answer_ids"] = ((n_answers,), (n_answers,), "int32", 0)
+    return out
+
+
+@dataclass
+class Damage:
+    """One thing wrong with a store. `rows`: the openers (or answers) it affects,
+    None for all of them; `fatal`: repair cannot fix it."""
+
+    what: str
+    array: str | None = None
+    rows: np.ndarray | None = None
+    fatal: bool = False
+    whole: bool = False  # the array itself must be made again (metadata, shape, dtype)
+
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_attrs(a) -> list[str]:
+    """What is wrong with a store's root attributes (empty: nothing)."""
+    bad = []
+    for k in ("answers_sha256", "guesses_sha256"):
+        if not isinstance(a.get(k), str) or not _HEX64.fullmatch(a[k]):
+            bad.append(f"{k} is {quote(a.get(k))}, not a sha256")
+    for k in ("n_answers", "n_guesses"):
+        if not _is_int(a.get(k)) or not 1 <= a[k] <= 26**5:
+            bad.append(f"{k} is {quote(a.get(k))}")
+    if a.get("mode") not in MODES:
+        bad.append(f"mode is {quote(a.get('mode'))}")
+    if not _is_int(a.get("max_guesses")) or not 0 <= a["max_guesses"] <= 1000:
+        bad.append(f"max_guesses is {quote(a.get('max_guesses'))}")
+    c = a.get("cutoff")
+    if c is not None and (not isinstance(c, int | float) or isinstance(c, bool)
+                          or not np.isfinite(c) or c <= 0):
+        bad.append(f"cutoff is {quote(c)}")
+    return bad
+
+
+_NOTES = ("run", "errors")  # attributes repair may reset: progress notes, not results
+
+
+def _root_damage(path: Path) -> tuple[dict | None, list[Damage]]:
+    """Read the root zarr.json ourselves, for precise messages. (attrs, damage)."""
+    meta = path / "zarr.json"
+    if not meta.exists() and not meta.is_symlink():
+        looks = any((path / n / "zarr.json").exists() for n in ("status", "total"))
+        what = ("its root metadata zarr.json is missing" if looks
+                else "not a wordle-dp result store (no zarr.json)")
+        return None, [Damage(what, fatal=True)]
+    try:
+        doc = json.loads(read_regular(meta, 16 * 2**20).decode("utf-8"))
+    except OSError as exc:
+        return None, [Damage(f"zarr.json cannot be read ({exc.strerror or exc})", fatal=True)]
+    except (UnicodeDecodeError, ValueError) as exc:
+        return None, [Damage(f"zarr.json is not valid JSON ({one_line(exc, 80)})", fatal=True)]
+    if not isinstance(doc, dict) or doc.get("node_type") != "group" or doc.get(
+            "zarr_format") != 3:
+        return None, [Damage("zarr.json is not a Zarr 3 group", fatal=True)]
+    a = doc.get("attributes")
+    if not isinstance(a, dict) or a.get("format") != FORMAT:
+        return None, [Damage("not a wordle-dp result store (no 'format' attribute "
+                             f"{FORMAT!r})", fatal=True)]
+    bad = _check_attrs(a)
+    if bad:
+        return None, [Damage("root attributes damaged: " + "; ".join(bad[:4]), fatal=True)]
+    notes = [Damage(f"root attribute '{k}' is not a mapping", array="attr:" + k)
+             for k in _NOTES if a.get(k) is not None and not isinstance(a[k], dict)]
+    return (None if notes else a), notes
+
+
+def _file_damage(path: Path) -> list[Damage]:
+    """FIFOs, devices, dangling links in the store, and a writer.lock that is not a
+    file: zarr would block on a FIFO or fail with a raw error."""
+    out = []
+    lock = path / "writer.lock"
+    if lock.is_dir():
+        out.append(Damage(f"{lock} is a folder, not a lock file (remove it: rmdir)",
+                          array="writer.lock"))
+    # only the store's own files: `--store /` must not walk the whole file system
+    tops = [(str(path), [], ["zarr.json", "writer.lock"])]
+    walks = itertools.chain(tops, *(os.walk(path / name) for name in layout(1, 1)))
+    for root, _dirs, files in walks:
+        for f in files:
+            p = Path(root) / f
+            try:
+                mode = os.stat(p).st_mode
+            except OSError as exc:
+                if not p.is_symlink():  # gone meanwhile: a writer's temporary file renamed
+                    continue
+                out.append(Damage(f"{p.relative_to(path)}: {exc.strerror or exc}",
+                                  array="file:" + str(p.relative_to(path))))
+                continue
+            if not stat.S_ISREG(mode) and not (f == "writer.lock" and stat.S_ISDIR(mode)):
+                out.append(Damage(f"{p.relative_to(path)} is {kind_of(mode)}",
+                                  array="file:" + str(p.relative_to(path))))
+    return out
+
+
+def _array_damage(group, path: Path, attrs: dict) -> tuple[list[Damage], dict]:
+    """Check every array: present, right shape/dtype/chunks, every chunk file there
+    and decodable, status codes in range, word arrays matching the checksums.
+    Returns (damage, the arrays' values as read, for arrays read whole)."""
+    from .words import canonical_sha256
+
+    zarr = _zarr()
+    n_g, n_a = attrs["n_guesses"], attrs["n_answers"]
+    out: list[Damage] = []
+    values: dict[str, np.ndarray] = {}
+    # the attributes against the arrays: when they disagree the attributes cannot be
+    # trusted, and remaking arrays to their sizes would throw results away
+    dims: dict[str, int] = {}
+    for name in layout(n_g, n_a):
+        try:
+            arr = group[name]
+            if isinstance(arr, zarr.Array) and arr.ndim >= 1:
+                dims[name] = arr.shape[0]
+        except Exception:
+            pass
+    per_opener = [v for k, v in dims.items() if k != "answer_ids"]
+    if per_opener:
+        common = max(set(per_opener), key=per_opener.count)
+        if common != n_g:
+            return [Damage(f"root attribute n_guesses ({n_g}) disagrees with the arrays "
+                           f"({common} openers)", fatal=True)], values
+    if "answer_ids" in dims and dims["answer_ids"] != n_a:
+        return [Damage(f"root attribute n_answers ({n_a}) disagrees with the array "
+                       f"'answer_ids' ({dims['answer_ids']} answers)", fatal=True)], values
+    # stores made before every chunk was written leave out chunks equal to the fill
+    # value; there a missing status chunk is damage only if some result was written
+    strict = attrs.get(EVERY_CHUNK) is True
+    legacy_done = not strict and (path / "finished_at" / "c" / "0").is_file()
+    for name, (shape, chunks, dtype, fill) in layout(n_g, n_a).items():
+        try:
+            arr = group[name]
+        except KeyError:
+            out.append(Damage(f"array '{name}' is missing", name, None, whole=True))
+            continue
+        except Exception as exc:  # bad JSON, unknown codec...
+            out.append(Damage(f"array '{name}' metadata unreadable ({one_line(exc, 80)})",
+                              name, None, whole=True))
+            continue
+        if not isinstance(arr, zarr.Array) or arr.shape != shape or arr.dtype != np.dtype(
+                dtype) or tuple(arr.chunks) != chunks:
+            got = (f"shape {arr.shape}, {arr.dtype}" if isinstance(arr, zarr.Array)
+                   else "a group")
+            out.append(Damage(f"array '{name}' is {got}, not shape {shape}, {dtype}", name,
+                              None, whole=True))
+            continue
+        full = np.full(shape, fill, dtype=dtype)
+        ok = True
+        for c in range(-(-shape[0] // chunks[0])):
+            key = arr.metadata.encode_chunk_key((c,) + (0,) * (len(shape) - 1))
+            lo, hi = c * chunks[0], min((c + 1) * chunks[0], shape[0])
+            rows = np.arange(lo, hi)
+            f = path / name / key
+            if not f.is_file() and not strict and not (name == "status" and legacy_done):
+                continue  # a store from before every chunk was written: the fill value
+            if not f.is_file():
+                out.append(Damage(f"chunk {name}/{key} is missing", name, rows))
+                ok = False
+                continue
+            try:
+                full[lo:hi] = arr[lo:hi]
+            except Exception as exc:  # truncated, garbage, wrong codec...
+                out.append(Damage(f"chunk {name}/{key} is unreadable ({one_line(exc, 60)})",
+                                  name, rows))
+                ok = False
+        if not ok:
+            continue
+        values[name] = full
+        if name == "status":
+            wild = np.flatnonzero(full >= len(STATUS_NAMES))
+            if len(wild):
+                out.append(Damage(f"{len(wild)} status code(s) out of range (first at "
+                                  f"opener {int(wild[0])}: {int(full[wild[0]])})", name, wild))
+        elif name == "words":
+            if full.max(initial=0) > 25 or canonical_sha256(
+                    decode_words(full)) != attrs["guesses_sha256"]:
+                out.append(Damage("array 'words' does not match the store's guess list "
+                                  "checksum", name, None))
+        elif name == "answer_ids":
+            if full.min(initial=0) < 0 or full.max(initial=0) >= n_g:
+                out.append(Damage("array 'answer_ids' has indices outside the guess list",
+                                  name, None))
+    if "words" in values and "answer_ids" in values and not any(
+            d.array == "answer_ids" for d in out):
+        words = decode_words(values["words"])
+        ans = [words[i] for i in values["answer_ids"]]
+        if canonical_sha256(ans) != attrs["answers_sha256"]:
+            out.append(Damage("array 'answer_ids' does not match the store's answer list "
+                              "checksum", "answer_ids", None))
+    return out, values
+
+
+def inspect(path) -> tuple[object | None, dict | None, list[Damage]]:
+    """(zarr group or None, root attributes or None, everything wrong with it)."""
+    path = Path(path)
+    damage = _file_damage(path)
+    if any(d.array and d.array.startswith("file:") for d in damage):
+        return None, None, damage  # never let zarr open a FIFO
+    attrs, root = _root_damage(path)
+    if root:
+        return None, None, damage + root
+    try:
+        group = _zarr().open_group(str(path), mode="r", zarr_format=3)
+    except Exception as exc:
+        return None, None, damage + [Damage(f"cannot open ({one_line(exc, 80)})", fatal=True)]
+    arrays, _values = _array_damage(group, path, attrs)
+    return group, attrs, damage + arrays
+
+
+def damage_message(path: Path, damage: list[Damage]) -> str:
+    shown = "; ".join(d.what for d in damage[:3])
+    if len(damage) > 3:
+        shown += f"; and {len(damage) - 3} more"
+    if any(d.fatal for d in damage):
+        how = ("it cannot be repaired automatically: restore it from a copy, or start a "
+               "new store")
+    else:
+        how = (f"run 'wordle-dp repair --store {path}' to re-mark the openers in the "
+               "damaged parts as pending (readable results are kept), then resume")
+    return f"result store {path} is damaged: {shown}; {how}"
 
 
 def decode_words(codes: np.ndarray) -> list[str]:
@@ -159,12 +424,34 @@ class Store:
     @classmethod
     def create(cls, path, lists, mode: str, max_guesses: int, cutoff=None,
                solver_version: str | None = None) -> Store:
-        """Create a new empty store for a problem (every opener pending)."""
+        """Create a new empty store for a problem (every opener pending).
+
+        It is built in a temporary folder beside `path` and renamed into place when
+        complete, so a kill during creation never leaves half a store at `path`.
+        """
         zarr = _zarr()
         path = Path(path)
+        if path.exists() and any(path.iterdir()):
+            raise StoreError(f"{path} exists and is not empty")
         g_n, a_n = len(lists.guesses), len(lists.answers)
         from .words import encode_words
 
+        final = path
+        path = path.parent / f".{path.name}.creating-{os.getpid()}"
+        shutil.rmtree(path, ignore_errors=True)
+        try:
+            group = cls._build(zarr, path, lists, mode, max_guesses, cutoff, solver_version,
+                               g_n, a_n, encode_words)
+            os.replace(path, final)  # a folder may replace an empty folder
+        except BaseException:
+            shutil.rmtree(path, ignore_errors=True)
+            raise
+        group = zarr.open_group(str(final), mode="r+", zarr_format=3)
+        return cls(group, final, read_only=False)
+
+    @staticmethod
+    def _build(zarr, path, lists, mode, max_guesses, cutoff, solver_version, g_n, a_n,
+               encode_words):
         group = zarr.open_group(str(path), mode="w-", zarr_format=3)
         group.create_array("status", shape=(g_n,), chunks=(g_n,), dtype="uint8", fill_value=0)
         group.create_array("selected", shape=(g_n,), chunks=(g_n,), dtype="uint8",
@@ -177,6 +464,9 @@ class Store:
         w[...] = encode_words(lists.guesses)
         aid = group.create_array("answer_ids", shape=(a_n,), chunks=(a_n,), dtype="int32")
         aid[...] = lists.answer_guess_ids
+        for name, (_shape, _chunks, dtype, fill) in layout(g_n, a_n).items():
+            if name not in LIST_ARRAYS:  # every chunk on disk from the start
+                group[name][...] = np.full(group[name].shape, fill, dtype=dtype)
         prob = Problem.from_lists(lists, mode, max_guesses)
         attrs = {
             "format": FORMAT,
@@ -192,20 +482,25 @@ class Store:
             "answers_source": str(lists.answers_source),
             "guesses_source": str(lists.guesses_source),
             "run": {},
+            EVERY_CHUNK: True,
         }
         group.attrs.update(attrs)  # last: a store without 'format' is not a store
-        return cls(group, path, read_only=False)
+        return group
 
     @classmethod
     def open(cls, path, read_only: bool = True) -> Store:
+        """Open a validated store; a damaged one raises StoreError saying what is
+        wrong and how to recover."""
         zarr = _zarr()
         path = Path(path)
-        if not path.exists():
-            raise StoreError(f"no result store at {path}")
+        check_folder(path)
+        _group, _attrs, damage = inspect(path)
+        if damage:
+            raise StoreError(damage_message(path, damage))
         try:
             group = zarr.open_group(str(path), mode="r" if read_only else "r+", zarr_format=3)
-        except Exception as exc:  # FileNotFoundError, GroupNotFoundError, bad json...
-            raise StoreError(f"cannot open result store {path}: {exc}") from None
+        except Exception as exc:  # e.g. removed between the check and here
+            raise StoreError(f"cannot open result store {path}: {one_line(exc, 200)}") from None
         return cls(group, path, read_only)
 
     @classmethod
@@ -217,10 +512,21 @@ class Store:
         one-line user error.
         """
         path = Path(path)
-        if path.exists() and (path / "zarr.json").exists():
+        try:  # os.lstat, not Path.exists(): a name too long is an error, not "missing"
+            os.lstat(path)
+            present = True
+        except (FileNotFoundError, NotADirectoryError):
+            present = False
+        except OSError as exc:
+            raise StoreError(f"cannot use {path} as a result store: "
+                             f"{exc.strerror or exc}") from None
+        if present:
+            check_folder(path)
+        if present and ((path / "zarr.json").exists() or (path / "status").exists()):
             st = cls.open(path, read_only=False)
             st.check_problem(Problem.from_lists(lists, mode, max_guesses))
             st.lock()
+            st.write_every_chunk()
             if st.words != list(lists.guesses):
                 raise StoreError(f"{path} holds another guess list")
             if cutoff is not None and st.cutoff is not None and float(cutoff) != float(
@@ -238,8 +544,15 @@ class Store:
             return st, False
         if path.exists() and any(path.iterdir()):
             raise StoreError(f"{path} exists and is not a wordle-dp result store")
-        st = cls.create(path, lists, mode, max_guesses, cutoff, solver_version)
-        st.lock()
+        existed = path.exists()
+        try:
+            st = cls.create(path, lists, mode, max_guesses, cutoff, solver_version)
+            st.lock()
+        except OSError as exc:
+            if not existed:  # leave nothing half-made behind
+                shutil.rmtree(path, ignore_errors=True)
+            raise StoreError(f"cannot create result store {path}: "
+                             f"{exc.strerror or one_line(exc, 200)}") from None
         return st, True
 
     def lock(self) -> None:
@@ -251,7 +564,15 @@ class Store:
         """
         import fcntl
 
-        f = open(self.path / "writer.lock", "a+")
+        lock = self.path / "writer.lock"
+        if lock.is_dir():
+            raise StoreError(f"{lock} is a folder, not a lock file; remove it (rmdir) and "
+                             "run again")
+        try:
+            f = open(lock, "a+")
+        except OSError as exc:
+            raise StoreError(f"cannot open the lock file {lock}: "
+                             f"{exc.strerror or exc}") from None
         try:
             fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -267,6 +588,22 @@ class Store:
         f.write(f"pid {os.getpid()} on {os.uname().nodename}\n")
         f.flush()
         self._lock_file = f  # keep it open (and locked) while the store is in use
+
+    def write_every_chunk(self) -> None:
+        """Bring a store made before every chunk was written up to date: write its
+        missing chunks (zarr reads them as the fill value, so nothing changes) and
+        mark it, so that from now on a missing chunk counts as damage."""
+        if self.group.attrs.get(EVERY_CHUNK) is True:
+            return
+        spec = layout(self.problem.n_guesses, self.problem.n_answers)
+        for name, (shape, chunks, _dtype, _fill) in spec.items():
+            arr = self.group[name]
+            for c in range(-(-shape[0] // chunks[0])):
+                key = arr.metadata.encode_chunk_key((c,) + (0,) * (len(shape) - 1))
+                if not (self.path / name / key).is_file():
+                    lo, hi = c * chunks[0], min((c + 1) * chunks[0], shape[0])
+                    arr[lo:hi] = np.asarray(arr[lo:hi])
+        self.group.attrs[EVERY_CHUNK] = True
 
     def unlock(self) -> None:
         f = getattr(self, "_lock_file", None)
@@ -294,10 +631,11 @@ class Store:
     def index_of(self, word: str) -> int:
         if self._index is None:
             self._index = {w: i for i, w in enumerate(self.words)}
-        w = word.strip().lower()
-        if w not in self._index:
-            raise StoreError(f"{word!r} is not in the store's guess list")
-        return self._index[w]
+        w = word.strip()
+        i = self._index.get(w.lower()) if w.isascii() else None
+        if i is None:
+            raise StoreError(f"{quote(word)} is not in the store's guess list")
+        return i
 
     @property
     def answers(self) -> list[str]:
@@ -373,6 +711,22 @@ class Store:
         self.flush_seconds += dt
         self.flushed_records += len(records)
         return dt
+
+
+def check_folder(path: Path) -> None:
+    """A store path must be a folder (or not exist yet)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        if path.is_symlink():
+            raise StoreError(f"{path} is a dangling symbolic link, not a result store") from None
+        raise StoreError(f"no result store at {path}") from None
+    except OSError as exc:
+        raise StoreError(f"cannot use {path} as a result store: "
+                         f"{exc.strerror or exc}") from None
+    if not stat.S_ISDIR(mode):
+        raise StoreError(f"{path} is {'a file' if stat.S_ISREG(mode) else kind_of(mode)}, "
+                         "not a result store folder")
 
 
 @dataclass
@@ -545,6 +899,109 @@ def merge(out_path, in_paths, quiet: bool = False) -> dict:
     out.set_attrs(run={"state": "merged", "updated_at": time.time(),
                        "inputs": [str(p) for p in in_paths]})
     return {"inputs": len(ins), "copied": len(taken), "counts": out.snapshot().counts()}
+
+
+def repair(path, lists=None) -> list[str]:
+    """Make a damaged store usable again, keeping every readable result.
+
+    Openers whose status, total, depth or second-guess rows are unreadable (missing
+    or garbage chunks, arrays of the wrong shape, status codes out of range) are
+    re-marked pending, so a resumed run values them again; run-information arrays
+    (timings, ranks) are refilled; the word arrays are rebuilt from `lists` (a
+    WordLists with the checksums the store names). Root attributes (which problem
+    the numbers belong to) cannot be guessed: such a store is refused. Returns one
+    line per action taken (empty: nothing was wrong).
+    """
+    path = Path(path)
+    check_folder(path)
+    done: list[str] = []
+    for d in _file_damage(path):  # FIFOs/devices/links in place of files, lock folder
+        rel = d.array[5:] if d.array.startswith("file:") else "writer.lock"
+        target = path / rel
+        if target.is_dir() and not target.is_symlink():
+            try:
+                target.rmdir()
+            except OSError:
+                raise StoreError(f"{target} is a folder that is not empty; move it away "
+                                 "and repair again") from None
+        else:
+            target.unlink()
+        done.append(f"removed {rel} ({d.what.split(' is ', 1)[-1]})")
+    attrs, root = _root_damage(path)
+    if any(d.fatal for d in root):
+        raise StoreError(damage_message(path, root))
+    zarr = _zarr()
+    group = zarr.open_group(str(path), mode="r+", zarr_format=3)
+    for d in root:  # a progress note that is not a mapping: reset it
+        group.attrs[d.array[5:]] = {}
+        done.append(f"fixed: {d.what} (reset)")
+    if root:
+        attrs, _ = _root_damage(path)
+    st = Store(group, path, read_only=False)
+    st.lock()
+    try:
+        damage, _values = _array_damage(group, path, attrs)
+        if not damage:
+            st.write_every_chunk()
+            return done
+        n_g, n_a = attrs["n_guesses"], attrs["n_answers"]
+        spec = layout(n_g, n_a)
+        if any(d.array in LIST_ARRAYS for d in damage):
+            if lists is None or lists.guesses_sha256 != attrs["guesses_sha256"] or (
+                    lists.answers_sha256 != attrs["answers_sha256"]):
+                raise StoreError(
+                    f"{path}: the word arrays are damaged; repair needs the lists the store "
+                    f"was made with (--answers/--guesses with sha256 "
+                    f"{attrs['answers_sha256'][:12]} / {attrs['guesses_sha256'][:12]})")
+        lost = np.zeros(n_g, dtype=bool)
+        status_lost = False
+        for d in damage:
+            shape, chunks, dtype, fill = spec[d.array]
+            if d.whole:  # metadata, shape or dtype wrong: make the array again
+                node = path / d.array
+                if node.is_dir() and not node.is_symlink():
+                    shutil.rmtree(node)
+                elif node.exists() or node.is_symlink():
+                    node.unlink()
+                group.create_array(d.array, shape=shape, chunks=chunks, dtype=dtype,
+                                   fill_value=fill)
+            rows = np.arange(shape[0]) if d.rows is None else d.rows
+            if d.array == "words":
+                from .words import encode_words
+
+                group["words"][...] = encode_words(lists.guesses)
+            elif d.array == "answer_ids":
+                group["answer_ids"][...] = lists.answer_guess_ids
+            elif d.array == "status" and d.rows is not None and not d.whole and (
+                    "out of range" in d.what):
+                lost[rows] = True
+            else:
+                arr = group[d.array]
+                if d.whole or d.rows is None:
+                    arr[...] = np.full(shape, fill, dtype=dtype)
+                else:
+                    arr[int(rows[0]):int(rows[-1]) + 1] = np.full(
+                        (len(rows),) + shape[1:], fill, dtype=dtype)
+                if d.array in RESULT_ARRAYS:
+                    lost[rows] = True
+                    status_lost |= d.array == "status"
+            done.append(f"fixed: {d.what}")
+        status = np.asarray(group["status"][...])
+        known = int((status[lost] != PENDING).sum())
+        status[lost] = PENDING
+        group["status"][...] = status  # last, as in every batch
+        if status_lost:
+            done.append(f"the status array was lost: all {int(lost.sum())} opener(s) in it "
+                        "are pending again and will be valued again")
+        elif lost.any():
+            done.append(f"{known} finished result(s) in the damaged parts re-marked pending "
+                        f"({int(lost.sum())} opener(s) affected); every other result is kept")
+        hist = list(group.attrs.get("repairs", []) or [])[-20:]
+        group.attrs["repairs"] = hist + [{"at": time.time(), "actions": done[-50:]}]
+        st.write_every_chunk()
+        return done
+    finally:
+        st.unlock()
 
 
 def dumps_row(row: dict) -> str:

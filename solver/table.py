@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import BackendError
+from .errors import BackendError, WordListError
 from .feedback import letter_counts, pattern_rows
-from .words import WordLists, encode_words
+from .words import WordLists, encode_words, read_regular
 
 BACKENDS = ("auto", "numpy", "cupy")
 _MAGIC = b"WDPTABLE1\n"
@@ -38,6 +38,34 @@ def default_cache_dir() -> Path:
         return Path(env)
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "wordle-dp"
+
+
+def memory_bytes() -> int:
+    """This machine's physical memory in bytes (a large number when unknown)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):
+        return 2**50
+
+
+def _size(n: float) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} PiB"
+
+
+def check_fits(lists: WordLists) -> None:
+    """Refuse lists whose table (one byte per guess x answer) exceeds the memory."""
+    need = len(lists.guesses) * len(lists.answers)
+    have = memory_bytes()
+    if need > have:
+        raise WordListError(
+            f"the pattern table for {len(lists.guesses)} guesses x {len(lists.answers)} "
+            f"answers would need {_size(need)}, more than this machine's memory "
+            f"({_size(have)}); use smaller word lists"
+        )
 
 
 def table_key(lists: WordLists) -> str:
@@ -133,17 +161,17 @@ def save(path: Path, table: np.ndarray, key: str) -> None:
 
 def load(path: Path, key: str, shape: tuple[int, int]) -> np.ndarray | None:
     """Read a cached table; None if missing, truncated, corrupt or for other lists."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(_HEADER.size)
-            if len(head) != _HEADER.size:
-                return None
-            magic, fkey, rows, cols, digest = _HEADER.unpack(head)
-            if magic != _MAGIC or fkey != key.encode() or (rows, cols) != shape:
-                return None
-            payload = np.fromfile(f, dtype=np.uint8)
+    try:  # a FIFO or device in place of the file is not read (it could block)
+        data = read_regular(path, _HEADER.size + shape[0] * shape[1])
     except OSError:
         return None
+    head = data[: _HEADER.size]
+    if len(head) != _HEADER.size:
+        return None
+    magic, fkey, rows, cols, digest = _HEADER.unpack(head)
+    if magic != _MAGIC or fkey != key.encode() or (rows, cols) != shape:
+        return None
+    payload = np.frombuffer(bytearray(data), dtype=np.uint8, offset=_HEADER.size)  # writable
     if payload.size != rows * cols or hashlib.sha256(payload.data).digest() != digest:
         return None
     return payload.reshape(rows, cols)
@@ -163,14 +191,23 @@ def get_table(
     cache_dir: str | Path | None = None,
     use_cache: bool = True,
 ) -> tuple[np.ndarray, TableInfo]:
-    """Load the table from the cache, or build it (and cache it)."""
+    """Load the table from the cache, or build it (and cache it).
+
+    An explicit backend must be usable even when the table comes from the cache
+    (asking for cupy without a GPU is an error, not silently ignored).
+    """
+    if backend not in BACKENDS:
+        raise BackendError(f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
+    check_fits(lists)
+    if backend == "cupy":
+        _cupy()
     t0 = time.perf_counter()
     key = table_key(lists)
     shape = (len(lists.guesses), len(lists.answers))
     path = cache_path(lists, cache_dir) if use_cache else None
     reason = None
     if path is not None:
-        if path.exists():
+        if os.path.lexists(path):  # (Path.exists() raises on a name too long)
             table = load(path, key, shape)
             if table is not None:
                 return table, TableInfo("cache", time.perf_counter() - t0, path)

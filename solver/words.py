@@ -10,6 +10,8 @@ result stores.
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 import sys
 from dataclasses import dataclass, field
 from importlib import resources
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import WordListError
+from .errors import WordListError, quote
 
 # The original Wordle lists ship inside the package (solver/data/; provenance in the
 # source tree's data/README.md) and are read through importlib.resources, so an
@@ -32,6 +34,49 @@ DEFAULT_SHA256 = {
 }
 
 WORD_LEN = 5
+MAX_LIST_BYTES = 256 * 2**20  # every 5-letter string of a-z (26**5) fits in about 80 MB
+_SPACE = " \t\r\f\v"  # trimmed around words: ASCII whitespace only
+_BOM = "\ufeff"
+
+
+def kind_of(mode: int) -> str:
+    """What a non-regular file is, in words."""
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _first_non_ascii(word: str) -> str:
+    """'; U+212A KELVIN SIGN is not a-z' for look-alikes that print like letters."""
+    import unicodedata
+
+    c = next((c for c in word[:1000] if not c.isascii()), None)
+    return "" if c is None else f"; U+{ord(c):04X} {unicodedata.name(c, '?')} is not a-z"
+
+
+def read_regular(path: str | Path, max_bytes: int | None = None) -> bytes:
+    """The bytes of a regular file, never blocking on a FIFO or reading a device.
+
+    Raises OSError (strerror says what is wrong) for anything that is not a
+    regular file, or one larger than max_bytes.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(0, f"{kind_of(st.st_mode)}, not a regular file")
+        if max_bytes is not None and st.st_size > max_bytes:
+            raise OSError(0, f"{st.st_size} bytes, more than the {max_bytes} allowed")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=True) as f:
+            fd = -1
+            return f.read() if max_bytes is None else f.read(max_bytes + 1)
+    finally:
+        if fd >= 0:
+            os.close(fd)
 
 
 def canonical_sha256(words: list[str]) -> str:
@@ -47,15 +92,19 @@ def parse_words(text: str, source: str = "<list>") -> list[str]:
     """
     words: list[str] = []
     seen: dict[str, int] = {}
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        word = raw.strip().lower()
+    if text.startswith(_BOM):  # a UTF-8 byte-order mark some editors write
+        text = text[1:]
+    for lineno, raw in enumerate(text.split("\n"), start=1):
+        word = raw.strip(_SPACE)
         if not word:
             continue
+        # checked before lower(): some non-ASCII letters lower-case to ASCII (Kelvin sign)
         if len(word) != WORD_LEN or not word.isascii() or not word.isalpha():
-            shown = raw.strip()
             raise WordListError(
-                f"{source}:{lineno}: {shown!r} is not a {WORD_LEN}-letter word (letters a-z only)"
+                f"{source}:{lineno}: {quote(word)} is not a {WORD_LEN}-letter word "
+                f"(letters a-z only{_first_non_ascii(word)})"
             )
+        word = word.lower()
         if word in seen:
             raise WordListError(
                 f"{source}:{lineno}: duplicate word {word!r} (first on line {seen[word]})"
@@ -71,7 +120,7 @@ def read_words(path: str | Path) -> list[str]:
     """Read and validate a word list file (see `parse_words`)."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = read_regular(path, MAX_LIST_BYTES)
     except OSError as exc:
         raise WordListError(f"{path}: cannot read word list ({exc.strerror or exc})") from None
     try:
@@ -169,9 +218,9 @@ class WordLists:
 
     def guess_id(self, word: str) -> int:
         """Index of a guess word; raises WordListError if it is not allowed."""
-        w = word.strip().lower()
-        try:
-            return self.guess_index[w]
-        except KeyError:
-            msg = f"{word!r} is not in the guess list {self.guesses_source}"
-            raise WordListError(msg) from None
+        w = word.strip(_SPACE)
+        i = self.guess_index.get(w.lower()) if w.isascii() else None
+        if i is None:
+            msg = f"{quote(word)} is not in the guess list {self.guesses_source}"
+            raise WordListError(msg)
+        return i

@@ -10,12 +10,13 @@ traceback.
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 
 from .. import __version__
-from ..errors import UsageError, WordleDPError
+from ..errors import UsageError, WordleDPError, check_environment, one_line
 from . import cluster, game, solve, web
-from .common import EXIT_USAGE, Parser
+from .common import EXIT_USAGE, Parser, launcher_rank
 
 __all__ = ["UsageError", "build_parser", "main"]
 
@@ -47,19 +48,44 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _exit_code(code) -> int:
+    return code if isinstance(code, int) else (0 if code is None else EXIT_USAGE)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run one command; returns the exit status (argparse's exits included)."""
+    try:
+        check_environment()  # before any command imports numba
+        parser = build_parser()
+        args = parser.parse_args(argv)
+    except WordleDPError as exc:
+        if launcher_rank() == 0:  # under mpiexec every rank would say the same
+            print(f"wordle-dp: error: {one_line(exc)}", file=sys.stderr)
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help, --version, or a parse error already printed
+        return _exit_code(exc.code)
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
     try:
-        return args.func(args)
+        rc = args.func(args)
+        sys.stdout.flush()  # a full disk behind stdout shows here, not at exit
+        return rc
     except WordleDPError as exc:
-        print(f"wordle-dp: error: {exc}", file=sys.stderr)
+        print(f"wordle-dp: error: {one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("wordle-dp: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # e.g. piped into head
         return 0
+    except OSError as exc:
+        if exc.errno not in _MACHINE_ERRNOS:
+            raise
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"wordle-dp: error: cannot write: {exc.strerror}{where}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+# failures of the machine, not of the program: a full or read-only disk, an I/O error
+_MACHINE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS}

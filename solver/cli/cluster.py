@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 import csv
+import errno
 import json
+import math
+import os
 import sys
+import tempfile
+from pathlib import Path
 
-from ..errors import UsageError, WordListError
-from .common import add_lists, add_problem
+from ..errors import StoreError, UsageError, WordListError
+from .common import (
+    INT32_MAX,
+    INT62_MAX,
+    SECONDS_MAX,
+    add_lists,
+    add_problem,
+    float_range,
+    int_range,
+    path_arg,
+)
 
 DEFAULT_TOP = 10
 
@@ -22,13 +36,15 @@ def register(sub) -> None:
         "store resumes it; finished openers are never recomputed. --time-limit, SIGUSR1 "
         "or SIGTERM stop it cleanly (exit 0, resumable).",
     )
-    r.add_argument("--store", required=True, metavar="PATH",
+    r.add_argument("--store", required=True, type=path_arg, metavar="PATH",
                    help="result store (a folder, e.g. checkpoints/NAME.zarr)")
-    r.add_argument("--openers", default="all", metavar="all|FILE|W1,W2,...",
-                   help="which openers to value (default: all guesses)")
+    r.add_argument("--openers", default="all", metavar="all|@FILE|W1,W2,...",
+                   help="which openers to value: all (default), words separated by commas, "
+                   "or a file of words named @FILE (or a path containing '/' or ending in "
+                   "'.txt'); a bare word is always a word, never a file")
     add_lists(r)
     add_problem(r)
-    r.add_argument("--cutoff", type=int, metavar="X",
+    r.add_argument("--cutoff", type=int_range(1, INT62_MAX), metavar="X",
                    help="openers whose total cannot be below X (a total number of guesses "
                    "over all answers, e.g. 7921) are stored as lower_bound: much faster, "
                    "only the better openers get exact values")
@@ -39,12 +55,13 @@ def register(sub) -> None:
     r.add_argument("--shard", metavar="I/N",
                    help="take only slice I of N of the openers (job arrays; each slice "
                    "needs its own --store, combine them with 'wordle-dp merge')")
-    r.add_argument("--grace", type=float, default=60.0, metavar="S",
+    seconds = float_range(0.0, SECONDS_MAX)
+    r.add_argument("--grace", type=seconds, default=60.0, metavar="S",
                    help="after a stop, wait up to S seconds for openers in flight "
                    "(default 60)")
-    r.add_argument("--flush-seconds", type=float, default=5.0, metavar="S",
+    r.add_argument("--flush-seconds", type=seconds, default=5.0, metavar="S",
                    help="write buffered results at least every S seconds (default 5)")
-    r.add_argument("--progress-seconds", type=float, default=30.0, metavar="S",
+    r.add_argument("--progress-seconds", type=seconds, default=30.0, metavar="S",
                    help="progress line interval on stderr (default 30)")
     r.add_argument("--quiet", action="store_true", help="no progress on stderr")
     r.set_defaults(func=_cmd_run)
@@ -56,11 +73,11 @@ def register(sub) -> None:
         "Without: the best openers so far. The run's progress goes first (stderr with "
         "--csv/--json).",
     )
-    q.add_argument("--store", required=True, metavar="PATH",
+    q.add_argument("--store", required=True, type=path_arg, metavar="PATH",
                    help="result store written by 'wordle-dp run'")
     q.add_argument("words", nargs="*", metavar="WORD", help="openers to look up")
-    q.add_argument("--top", type=int, metavar="K", help=f"the K best openers (default "
-                   f"{DEFAULT_TOP} when no WORD is given)")
+    q.add_argument("--top", type=int_range(1, INT32_MAX), metavar="K",
+                   help=f"the K best openers (default {DEFAULT_TOP} when no WORD is given)")
     q.add_argument("--progress", action="store_true",
                    help="only the run's progress (one JSON object with --json)")
     q.add_argument("--plot", metavar="FILE.png", help="distribution of the finished "
@@ -72,18 +89,35 @@ def register(sub) -> None:
 
     e = sub.add_parser("export", help="the whole table of a result store as CSV",
                        description="Write every opener of a store (finished or not) as CSV.")
-    e.add_argument("--store", required=True, metavar="PATH",
+    e.add_argument("--store", required=True, type=path_arg, metavar="PATH",
                    help="result store written by 'wordle-dp run'")
-    e.add_argument("--csv", required=True, metavar="FILE", help="output file ('-': stdout)")
+    e.add_argument("--csv", required=True, type=path_arg, metavar="FILE",
+                   help="output file ('-': stdout); written to a temporary file and "
+                   "renamed, never inside the store")
     e.set_defaults(func=_cmd_export)
+
+    rp = sub.add_parser(
+        "repair", help="make a damaged result store usable again",
+        description="Check a result store and fix what is damaged: openers whose results "
+        "are unreadable (missing or garbage chunks, bad status codes) are re-marked pending "
+        "so that the next run values them again; every readable result is kept. The word "
+        "arrays are rebuilt from --answers/--guesses (default: the original lists), which "
+        "must be the lists the store was made with. Damaged root attributes cannot be "
+        "repaired. Never run it while a run writes the store (it takes the writer lock).",
+    )
+    rp.add_argument("--store", required=True, type=path_arg, metavar="PATH",
+                    help="result store to repair")
+    add_lists(rp)
+    rp.set_defaults(func=_cmd_repair)
 
     m = sub.add_parser(
         "merge", help="combine result stores of one problem (job-array slices)",
         description="Copy the finished openers of INPUT stores into OUTPUT (created if "
         "missing). All stores must be for the same lists, mode and cap.",
     )
-    m.add_argument("--store", required=True, metavar="OUTPUT", help="store to merge into")
-    m.add_argument("inputs", nargs="+", metavar="INPUT", help="stores to copy from")
+    m.add_argument("--store", required=True, type=path_arg, metavar="OUTPUT",
+                   help="store to merge into")
+    m.add_argument("inputs", nargs="+", type=path_arg, metavar="INPUT", help="stores to copy from")
     m.set_defaults(func=_cmd_merge)
 
 
@@ -95,11 +129,9 @@ def _cmd_run(args) -> int:
         shard = None if args.shard is None else parse_shard(args.shard)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if args.max_guesses < 0:
-        raise UsageError("--max-guesses must be >= 0 (0 = no cap)")
+    if tl is not None and not (math.isfinite(tl) and tl <= SECONDS_MAX):
+        raise UsageError(f"bad time limit {args.time_limit[:40]!r}: more than a year")
     cutoff = args.cutoff
-    if cutoff is not None and cutoff <= 0:
-        raise UsageError("--cutoff must be > 0")
     cfg = RunConfig(
         store=args.store, answers=args.answers, guesses=args.guesses,
         cache_dir=args.cache_dir, openers=args.openers, mode=args.mode,
@@ -151,8 +183,6 @@ def _emit(rows: list[dict], args, out=None) -> None:
 def _cmd_query(args) -> int:
     from ..store import Store, describe_progress
 
-    if args.top is not None and args.top < 1:
-        raise UsageError("--top must be >= 1")
     store = Store.open(args.store, read_only=True)
     idx = [store.index_of(w) for w in args.words]  # validate first
     snap = store.snapshot()
@@ -200,33 +230,93 @@ def _plot_openers(path, store, snap) -> None:
                         f"{len(order)} openers, {p.n_answers} answers, {p.mode}, "
                         f"max {p.max_guesses or 'no cap'}", p.n_answers)
 
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):
+        return False
+
 
 def _cmd_export(args) -> int:
     from ..store import ROW_KEYS, Store
 
     store = Store.open(args.store, read_only=True)
+    target = None if args.csv == "-" else Path(args.csv)
+    if target is not None and _inside(target, store.path):
+        raise StoreError(f"--csv {args.csv} is inside the store it exports ({store.path}); "
+                         "write it somewhere else")
     snap = store.snapshot()
     ranks = snap.ranks()
-    if args.csv == "-":
-        f = sys.stdout
-    else:
-        try:
-            f = open(args.csv, "w", newline="")
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.csv}: {exc.strerror or exc}") from None
-    try:
+
+    def write(f) -> None:
         w = csv.DictWriter(f, fieldnames=list(ROW_KEYS), lineterminator="\n")
         w.writeheader()
         for i in range(len(snap.status)):
             r = snap.row(i, ranks)
             w.writerow({k: ("" if r[k] is None else r[k]) for k in ROW_KEYS})
-    finally:
-        if f is not sys.stdout:
-            f.close()
-    if f is not sys.stdout:
-        c = snap.counts()
-        print(f"wrote {len(snap.status)} openers ({c['pending']} pending) to {args.csv}",
-              file=sys.stderr)
+
+    if target is None:
+        write(sys.stdout)
+        return 0
+    try:
+        _write_atomically(target, write)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.csv}: {exc.strerror or exc}") from None
+    c = snap.counts()
+    print(f"wrote {len(snap.status)} openers ({c['pending']} pending) to {args.csv}",
+          file=sys.stderr)
+    return 0
+
+
+def _write_atomically(target: Path, write) -> None:
+    """A regular file (or a new one) is written to a temporary file and renamed, so a
+    failed export never leaves half a file; a device (/dev/null, /dev/full) or FIFO is
+    written in place (it cannot be renamed over)."""
+    if target.is_symlink():  # replace the file it points to, not the link
+        target = target.resolve()
+    if target.exists() and not target.is_file():
+        if target.is_dir():
+            raise OSError(0, "it is a folder")
+        try:  # O_NONBLOCK: a FIFO nobody reads fails (ENXIO) instead of blocking
+            fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as exc:
+            if exc.errno == errno.ENXIO:
+                raise OSError(0, "a FIFO that no process is reading") from None
+            raise
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "w", newline="") as f:
+            write(f)
+        return
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                               dir=target.parent if str(target.parent) else ".")
+    try:
+        with os.fdopen(fd, "w", newline="") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _cmd_repair(args) -> int:
+    from ..store import check_folder, repair
+    from ..words import WordLists
+
+    check_folder(Path(args.store))  # before the lists: their notes would come first
+    lists = None
+    try:  # only needed when the word arrays are damaged
+        lists = WordLists.load(args.answers, args.guesses, quiet=True)
+    except WordListError:
+        if args.answers or args.guesses:
+            raise
+    done = repair(args.store, lists)
+    if not done:
+        print(f"{args.store}: nothing to repair", file=sys.stderr)
+    for line in done:
+        print(f"{args.store}: {line}", file=sys.stderr)
     return 0
 
 

@@ -4,33 +4,107 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
+import re
 
-from ..errors import UsageError
-from ..table import BACKENDS, get_table
+from ..errors import UsageError, one_line, quote
+from ..table import BACKENDS, get_table, memory_bytes
 from ..words import WordLists
 
 EXIT_USAGE = 2
+MAX_GUESSES_LIMIT = 64  # above any strategy's depth; the store keeps depth as int16
+INT32_MAX = 2**31 - 1
+INT62_MAX = 2**62  # totals are int64 in the store
+SECONDS_MAX = 366 * 86400  # a year: beyond it a duration is a typo
+
+
+def launcher_rank() -> int:
+    """This process's MPI rank as the launcher tells it (0 when not launched by one),
+    read without starting MPI: errors found before MPI starts are printed once."""
+    for var in ("PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "SLURM_PROCID"):
+        v = os.environ.get(var, "")
+        if v.isdigit():
+            return int(v)
+    return 0
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors and exit status 2."""
+    """argparse with one-line errors ('wordle-dp: error: ...') and exit status 2."""
 
     def error(self, message: str):  # one line, exit 2 (argparse prints usage too)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        where = self.prog.split(" ", 1)[1] + ": " if " " in self.prog else ""
+        if launcher_rank() != 0:  # under mpiexec, rank 0 alone says it
+            self.exit(EXIT_USAGE)
+        self.exit(EXIT_USAGE, f"wordle-dp: error: {one_line(where + message)}\n")
+
+
+_INT = re.compile(r"[+-]?[0-9]{1,30}")
+_FLOAT = re.compile(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})([eE][+-]?[0-9]{1,4})?")
+
+
+def path_arg(text: str) -> str:
+    """argparse type for file and folder names: an empty one is refused (it would
+    silently mean the default list or cache, or the working folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path names nothing")
+    if "\0" in text:
+        raise argparse.ArgumentTypeError(f"{quote(text)} contains a NUL byte")
+    return text
+
+
+def int_range(lo: int, hi: int):
+    """argparse type: a decimal integer in [lo, hi] (huge or non-decimal text refused)."""
+
+    def parse(text: str) -> int:
+        t = text.strip()
+        v = int(t) if _INT.fullmatch(t) else None
+        if v is None or not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(
+                f"{quote(text)} is not an integer from {lo} to {hi}")
+        return v
+
+    return parse
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else f"{x:g}"
+
+
+def float_range(lo: float, hi: float, lo_open: bool = False):
+    """argparse type: a finite decimal number in [lo, hi] ((lo, hi] with lo_open)."""
+
+    def parse(text: str) -> float:
+        t = text.strip()
+        v = float(t) if _FLOAT.fullmatch(t) else None
+        ok = v is not None and math.isfinite(v) and (v > lo if lo_open else v >= lo) and v <= hi
+        if not ok:
+            low = f"above {_num(lo)} and at most" if lo_open else f"from {_num(lo)} to"
+            raise argparse.ArgumentTypeError(
+                f"{quote(text)} is not a number {low} {_num(hi)}")
+        return v
+
+    return parse
+
+
+def memo_mb(text: str) -> float:
+    """--memo-mb: above 0 and at most this machine's memory."""
+    top = max(1.0, memory_bytes() / 2**20)
+    return float_range(0.0, math.floor(top), lo_open=True)(text)
 
 
 def add_lists(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("word lists")
     g.add_argument(
-        "--answers", metavar="FILE", help="possible answers, one word per line "
+        "--answers", type=path_arg, metavar="FILE", help="possible answers, one word per line "
         "(default: the 2315 original Wordle answers shipped with the package)"
     )
     g.add_argument(
-        "--guesses", metavar="FILE", help="allowed guesses (default: the 12972 original "
-        "allowed words, shipped with the package); answers missing from it are added"
+        "--guesses", type=path_arg, metavar="FILE", help="allowed guesses (default: the 12972 "
+        "original allowed words, shipped with the package); answers missing from it are added"
     )
     g.add_argument(
-        "--cache-dir", metavar="DIR", help="pattern-table cache folder "
+        "--cache-dir", type=path_arg, metavar="DIR", help="pattern-table cache folder "
         "(default: $WORDLE_DP_CACHE or ~/.cache/wordle-dp)"
     )
 
@@ -43,16 +117,17 @@ def add_problem(p: argparse.ArgumentParser) -> None:
         "reused); strict: every guess must still be a possible answer (default: easy)",
     )
     g.add_argument(
-        "--max-guesses", type=int, default=6, metavar="N",
-        help="every answer must be solved by guess N; 0 = no cap (default: 6)",
+        "--max-guesses", type=int_range(0, MAX_GUESSES_LIMIT), default=6, metavar="N",
+        help=f"every answer must be solved by guess N; 0 = no cap (0..{MAX_GUESSES_LIMIT}, "
+        "default: 6)",
     )
 
 
 def add_memo(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--memo-mb", type=float, default=75, metavar="MB",
-        help="transposition table size; when full, entries for the smallest sets are "
-        "evicted first (default: 75)",
+        "--memo-mb", type=memo_mb, default=75, metavar="MB",
+        help="transposition table size, above 0 and at most the machine's memory; when "
+        "full, entries for the smallest sets are evicted first (default: 75)",
     )
 
 

@@ -10,10 +10,12 @@ import time
 from ..errors import UsageError
 from ..table import get_table
 from .common import (
+    INT32_MAX,
     add_backend,
     add_lists,
     add_memo,
     add_problem,
+    int_range,
     load_lists,
     make_solver,
     print_result,
@@ -99,8 +101,9 @@ def register(sub) -> None:
     add_problem(s)
     add_backend(s)
     add_memo(s)
-    s.add_argument("--beam", type=int, metavar="N", help="only the N most promising guesses "
-                   "per position: fast, reported as upper_bound, never exact")
+    s.add_argument("--beam", type=int_range(1, INT32_MAX), metavar="N",
+                   help="only the N most promising guesses per position: fast, reported "
+                   "as upper_bound, never exact")
     s.add_argument("--json", action="store_true", help="one JSON object per line")
     s.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     s.set_defaults(func=_cmd_solve)
@@ -116,7 +119,8 @@ def register(sub) -> None:
     add_problem(b)
     add_backend(b)
     add_memo(b)
-    b.add_argument("--top", type=int, default=1, metavar="K", help="how many (default 1)")
+    b.add_argument("--top", type=int_range(1, INT32_MAX), default=1, metavar="K",
+                   help="how many (default 1)")
     b.add_argument("--json", action="store_true", help="one JSON object per line")
     b.add_argument("--quiet", action="store_true", help="no progress on stderr")
     b.set_defaults(func=_cmd_best)

@@ -1,0 +1,563 @@
+"""Bad input, generated: every command refuses it with one clear line.
+
+Each case is a command line (with placeholders for the files it needs) and the
+text its one error line must contain. Every case must exit with status 2 and
+write exactly one line on stderr, starting 'wordle-dp: error:' (no traceback, no
+hang, nothing accepted silently), and must leave any store it names unchanged.
+Most cases run in-process through `solver.cli.main` (fast); the few that need a
+real process (numba's import, a FIFO, huge output) run as subprocesses. A few
+"tolerated" cases (odd cache entries: the table is rebuilt) must exit 0 with a
+note instead, still without a traceback or a hang.
+
+To add cases for a new command, append to CASES (or write a generator like the
+ones below). Placeholders in argv:
+  {A} {G}    small good answer and guess lists      {BIG}  a list whose table
+  {S}        a copy of a good store with results           cannot fit in memory
+  {T}        this case's empty temporary folder     {C}    a cache folder
+  {X}        a file the case's `prep` made ({T}/x)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver import cli
+from solver import store as S
+from solver.table import get_table, gpu_available, memory_bytes
+from solver.words import WordLists
+
+ROOT = Path(__file__).resolve().parents[1]
+ANSWERS = ["cigar", "rebut", "sissy", "humph", "awake", "blush", "focal", "evade"]
+EXTRA = ["salet", "crane", "trace", "adieu", "roate"]
+HUGE = "9" * 40  # beyond int64
+TIMEOUT = 20  # seconds per case: a hang fails the case instead of the suite
+
+
+@dataclass
+class Case:
+    id: str
+    argv: list[str]
+    needle: str = ""  # text the error line must contain
+    prep: Callable[[Path, Path], None] | None = None  # prep(tmp, store_copy)
+    env: dict[str, str] = field(default_factory=dict)
+    subprocess: bool = False
+    rc: int = 2
+
+
+# ----------------------------------------------------------------- file contents
+
+
+def _write(text: str | bytes):
+    def prep(tmp: Path, _store: Path) -> None:
+        p = tmp / "x"
+        if isinstance(text, bytes):
+            p.write_bytes(text)
+        else:
+            p.write_text(text, encoding="utf-8")
+
+    return prep
+
+
+def _fifo(tmp: Path, _store: Path) -> None:
+    os.mkfifo(tmp / "x")
+
+
+def _folder(tmp: Path, _store: Path) -> None:
+    (tmp / "x").mkdir()
+
+
+def _file(tmp: Path, _store: Path) -> None:
+    (tmp / "x").write_text("not a store\n")
+
+
+GOOD = "\n".join(ANSWERS) + "\n"
+BAD_LISTS: list[tuple[str, object, str]] = [  # (id, prep or path, needle)
+    ("digit", _write(GOOD + "sis5y\n"), "x:9:"),
+    ("six-letters", _write(GOOD + "cigars\n"), "'cigars' is not a 5-letter word"),
+    ("four-letters", _write("abcd\n"), "x:1:"),
+    ("kelvin-sign", _write(GOOD + "awa\u212ae\n"), "x:9:"),  # lower() would make 'awake'
+    ("non-ascii", _write(GOOD + "caf\u00e9s\n"), "x:9:"),
+    ("nbsp", _write("\u00a0cigar\n"), "x:1:"),
+    ("latin1", _write("cigar\ncaf\u00e9s\n".encode("latin-1")), "not UTF-8"),
+    ("empty", _write(""), "empty"),
+    ("blank-lines", _write("\n \n\t\n"), "empty"),
+    ("duplicate", _write(GOOD + "CIGAR\n"), "duplicate"),
+    ("nul-byte", _write("cigar\n\0\0\0\0\0\n"), "x:2:"),
+    ("long-line", _write("q" * 200_000 + "\n"), "(200000 characters)"),
+    ("bom-twice", _write("\ufeff\ufeffcigar\n"), "x:1:"),
+    ("fifo", _fifo, "FIFO"),
+    ("folder", _folder, "a folder"),
+    ("char-device", "/dev/null", "character device"),
+    ("missing", "{T}/missing.txt", "missing.txt"),
+    ("under-a-file", "{A}/x.txt", "cannot read word list"),
+    ("too-big-for-memory", "{BIG}", "would need"),
+]
+
+
+def _list_cases() -> list[Case]:
+    out = []
+    commands = {
+        "table": ["table", "--cache-dir", "{C}"],
+        "solve": ["solve", "salet", "--cache-dir", "{C}"],
+        "best": ["best", "--cache-dir", "{C}"],
+        "run": ["run", "--store", "{T}/new.zarr", "--cache-dir", "{C}", "--quiet"],
+        "repair": ["repair", "--store", "{S}"],
+    }
+    for (name, src, needle), (cmd, base), opt in itertools.product(
+            BAD_LISTS, commands.items(), ("--answers", "--guesses")):
+        if name == "too-big-for-memory" and (cmd == "repair" or opt == "--guesses"):
+            continue  # repair reads lists only to compare checksums; one variant is enough
+        path, prep = (src, None) if isinstance(src, str) else ("{X}", src)
+        other = "--guesses" if opt == "--answers" else "--answers"
+        good = "{G}" if other == "--guesses" else "{A}"
+        if name == "too-big-for-memory":
+            good = "{BIG}"
+        if name == "too-big-for-memory" and cmd == "solve":
+            base = ["solve", "aaaaa", "--cache-dir", "{C}"]  # a word of that list
+        out.append(Case(f"list-{name}-{cmd}{opt}", [*base, opt, path, other, good], needle,
+                        prep))
+    return out
+
+
+# ----------------------------------------------------------------- numbers
+
+
+def _number_cases() -> list[Case]:
+    lists = ["--answers", "{A}", "--guesses", "{G}", "--cache-dir", "{C}"]
+    cmds = {
+        "solve": ["solve", "salet", *lists],
+        "best": ["best", *lists],
+        "run": ["run", "--store", "{T}/new.zarr", *lists, "--quiet"],
+    }
+    bad_int = ["-1", HUGE, "-" + HUGE, "abc", "1.5", "", "0x10", "\u0663", "1e3"]
+    bad_float = ["-1", "nan", "inf", "-inf", "1e400", "abc", "", "1e99"]
+    out = []
+    for cmd, base in cmds.items():
+        for v in bad_int + ["65"]:
+            out.append(Case(f"max-guesses={v[:12]!r}-{cmd}", [*base, "--max-guesses", v],
+                            "--max-guesses"))
+    for v in ["0", *bad_int]:
+        out.append(Case(f"beam={v[:12]!r}", [*cmds["solve"], "--beam", v], "--beam"))
+        out.append(Case(f"best-top={v[:12]!r}", [*cmds["best"], "--top", v], "--top"))
+        out.append(Case(f"query-top={v[:12]!r}", ["query", "--store", "{S}", "--top", v],
+                        "--top"))
+        out.append(Case(f"cutoff={v[:12]!r}", [*cmds["run"], "--cutoff", v], "--cutoff"))
+    for v in ["0", "1e9", *bad_float]:
+        for cmd in ("solve", "best"):
+            out.append(Case(f"memo-mb={v!r}-{cmd}", [*cmds[cmd], "--memo-mb", v], "--memo-mb"))
+    for opt in ("--grace", "--flush-seconds", "--progress-seconds"):
+        for v in bad_float:
+            out.append(Case(f"{opt}={v!r}", [*cmds["run"], opt, v], opt))
+    for v in ["soon", "nan", "-5", "99999999999999999999d", "1:99:99:99", "1:99:00", "1:00:60",
+              "5:75", "x" * 100_000, "9" * 5000 + ":00", "1-" + "9" * 5000 + ":00:00",
+              "400d", "9000h"]:
+        out.append(Case(f"time-limit={v[:16]!r}-{len(v)}", [*cmds["run"], "--time-limit", v],
+                        "time limit"))
+    for v in ["4/4", "-1/2", "1/0", "a/b", "", "9" * 5000 + "/2", "1/" + "9" * 5000]:
+        out.append(Case(f"shard={v[:12]!r}-{len(v)}", [*cmds["run"], "--shard", v], "shard"))
+    return out
+
+
+# ----------------------------------------------------------------- stores
+
+
+def _chunk(store: Path, name: str) -> Path:
+    return next(p for p in (store / name / "c").rglob("*") if p.is_file())
+
+
+def _rm_chunk(name):
+    return lambda tmp, s: _chunk(s, name).unlink()
+
+
+def _garbage_chunk(name, data=b"\x00garbage" * 7):
+    return lambda tmp, s: _chunk(s, name).write_bytes(data)
+
+
+def _truncate_chunk(name):
+    def prep(tmp, s):
+        p = _chunk(s, name)
+        p.write_bytes(p.read_bytes()[: max(1, p.stat().st_size // 2)])
+
+    return prep
+
+
+def _edit_json(rel: str, edit):
+    def prep(tmp, s):
+        import json
+
+        p = s / rel
+        doc = json.loads(p.read_text())
+        edit(doc)
+        p.write_text(json.dumps(doc))
+
+    return prep
+
+
+def _attrs(**kw):
+    def edit(doc):
+        for k, v in kw.items():
+            if v is _DEL:
+                doc["attributes"].pop(k, None)
+            else:
+                doc["attributes"][k] = v
+
+    return _edit_json("zarr.json", edit)
+
+
+_DEL = object()
+
+
+def _status_byte(tmp, s):
+    st = S.Store.open(s, read_only=True)
+    status = st.status()
+    status[0] = 77
+    import zarr
+
+    zarr.open_group(str(s), mode="r+")["status"][...] = status
+
+
+def _fifo_chunk(tmp, s):
+    p = _chunk(s, "total")
+    p.unlink()
+    os.mkfifo(p)
+
+
+DAMAGE: list[tuple[str, Callable, str]] = [
+    ("status-chunk-deleted", _rm_chunk("status"), "chunk status/c/0 is missing"),
+    ("words-chunk-deleted", _rm_chunk("words"), "chunk words/c/0/0 is missing"),
+    ("total-chunk-garbage", _garbage_chunk("total"), "total"),
+    ("second-chunk-truncated", _truncate_chunk("second"), "second"),
+    ("answer-ids-deleted", _rm_chunk("answer_ids"), "answer_ids"),
+    ("status-out-of-range", _status_byte, "out of range"),
+    ("status-array-deleted", lambda t, s: shutil.rmtree(s / "status"), "'status' is missing"),
+    ("status-dtype", _edit_json("status/zarr.json", lambda d: d.update(data_type="int16")),
+     "status"),
+    ("total-shape", _edit_json("total/zarr.json", lambda d: d.update(shape=[3])), "total"),
+    ("depth-metadata-garbage", lambda t, s: (s / "depth" / "zarr.json").write_text("{{{"),
+     "depth"),
+    ("root-json-garbage", lambda t, s: (s / "zarr.json").write_text("{not json"),
+     "not valid JSON"),
+    ("root-json-empty", lambda t, s: (s / "zarr.json").write_bytes(b""), "not valid JSON"),
+    ("root-json-deleted", lambda t, s: (s / "zarr.json").unlink(), "zarr.json is missing"),
+    ("attr-mode-deleted", _attrs(mode=_DEL), "mode"),
+    ("attr-mode-odd", _attrs(mode="x" * 500), "characters"),
+    ("attr-n-guesses", _attrs(n_guesses=5), "disagrees"),
+    ("attr-n-answers", _attrs(n_answers=3), "disagrees"),
+    ("attr-sha", _attrs(guesses_sha256="0" * 64), "does not match"),
+    ("attr-format", _attrs(format="other/9"), "not a wordle-dp result store"),
+    ("attr-max-guesses-str", _attrs(max_guesses="6"), "max_guesses"),
+    ("attr-cutoff-negative", _attrs(cutoff=-5), "cutoff"),
+    ("attr-run-not-mapping", _attrs(run="x" * 100), "'run' is not a mapping; run 'wordle-dp"),
+    ("lock-is-folder", lambda t, s: ((s / "writer.lock").unlink(missing_ok=True),
+                                     (s / "writer.lock").mkdir()), "writer.lock is a folder"),
+    ("fifo-chunk", _fifo_chunk, "FIFO"),
+    ("dangling-link-chunk", lambda t, s: (_chunk(s, "depth").unlink(),
+                                          (s / "depth" / "c" / "0").symlink_to(t / "gone")),
+     "No such file"),
+]
+
+
+def _store_cases() -> list[Case]:
+    out = []
+    readers = {
+        "query": ["query", "--store", "{S}"],
+        "query-word": ["query", "--store", "{S}", "salet", "--json"],
+        "export": ["export", "--store", "{S}", "--csv", "{T}/out.csv"],
+        "run": ["run", "--store", "{S}", "--answers", "{A}", "--guesses", "{G}",
+                "--cache-dir", "{C}", "--quiet"],
+        "merge-in": ["merge", "--store", "{T}/m.zarr", "{S}"],
+        "merge-out": ["merge", "--store", "{S}", "{T}/good.zarr"],
+    }
+    for (name, prep, needle), (cmd, argv) in itertools.product(DAMAGE, readers.items()):
+        out.append(Case(f"damaged-{name}-{cmd}", argv, needle, prep))
+    repairable = {"root-json-garbage", "root-json-empty", "root-json-deleted",
+                  "attr-mode-deleted", "attr-mode-odd", "attr-format",
+                  "attr-max-guesses-str", "attr-cutoff-negative"}
+    for name, prep, needle in DAMAGE:  # repair refuses what it cannot repair
+        if name in repairable:
+            out.append(Case(f"repair-refuses-{name}", ["repair", "--store", "{S}"], needle,
+                            prep))
+    paths = {
+        "regular-file": ("{X}", _file, "is a file"),
+        "dev-null": ("/dev/null", None, "character device"),
+        "under-a-file": ("{X}/s.zarr", _file, "cannot create result store"),
+        "uncreatable": ("/proc/wordle-dp-no/s.zarr", None, "cannot create result store"),
+        "fifo": ("{X}", _fifo, "FIFO"),
+        "non-store-folder": ("{T}", lambda t, s: (t / "junk").write_text("x"),
+                             "not a wordle-dp result store"),
+    }
+    users = {
+        "run": ["run", "--answers", "{A}", "--guesses", "{G}", "--cache-dir", "{C}",
+                "--quiet", "--store"],
+        "merge-out": ["merge", "{T}/good.zarr", "--store"],
+        "query": ["query", "--store"],
+        "export": ["export", "--csv", "{T}/out.csv", "--store"],
+        "merge-in": ["merge", "--store", "{T}/m.zarr", "{T}/good.zarr"],
+        "repair": ["repair", "--store"],
+    }
+    for (name, (path, prep, needle)), (cmd, argv) in itertools.product(paths.items(),
+                                                                       users.items()):
+        if cmd in ("query", "export", "merge-in", "repair") and name in (
+                "under-a-file", "uncreatable"):
+            needle = "no result store"
+        out.append(Case(f"store-path-{name}-{cmd}", [*argv, path], needle, prep))
+    # export targets
+    ex = ["export", "--store", "{S}", "--csv"]
+    out += [
+        Case("export-into-store-metadata", [*ex, "{S}/zarr.json"], "inside the store"),
+        Case("export-into-store-folder", [*ex, "{S}/status/x.csv"], "inside the store"),
+        Case("export-dev-full", [*ex, "/dev/full"], "No space left"),
+        Case("export-folder", [*ex, "{T}"], "folder"),
+        Case("export-fifo-nobody-reads", [*ex, "{X}"], "no process is reading", _fifo),
+        Case("export-under-a-file", [*ex, "{X}/out.csv"], "cannot write", _file),
+        Case("export-missing-folder", [*ex, "{T}/no/out.csv"], "cannot write"),
+    ]
+    return out
+
+
+# ----------------------------------------------------------------- words, options, env
+
+
+def _misc_cases() -> list[Case]:
+    lists = ["--answers", "{A}", "--guesses", "{G}", "--cache-dir", "{C}"]
+    run = ["run", "--store", "{T}/new.zarr", *lists, "--quiet"]
+    out = []
+    for v, needle in [(",", "names no opener"), (",,,", "names no opener"),
+                      (" , ", "names no opener"), ("salet,,crane", "empty item"),
+                      ("", "names no opener"), ("@", "file name is missing"),
+                      ("@missing", "missing"), ("./missing", "missing"),
+                      ("missing.txt", "missing.txt"), ("zzzzz", "zzzzz"),
+                      ("awa\u212ae", "not in the guess list"),
+                      ("q" * 100_000, "(100000 characters)"),
+                      ("@{X}", "FIFO")]:
+        out.append(Case(f"openers={v[:16]!r}", [*run, "--openers", v], needle,
+                        _fifo if "{X}" in v else None))
+    for w, needle in [("zzzzz", "zzzzz"), ("AWA\u212aE", "not in the guess list"),
+                      ("x" * 100_000, "(100000 characters)"), ("", "not in the guess list"),
+                      ("sal\u0435t", "not in the guess list")]:
+        out.append(Case(f"solve-word-{w[:8]!r}", ["solve", w, *lists], needle))
+        needle = needle.replace("the guess list", "the store's guess list")
+        out.append(Case(f"query-word-{w[:8]!r}", ["query", "--store", "{S}", w], needle))
+    for v in ["0", "-1", "abc", "", "1.5", " "]:
+        out.append(Case(f"numba-threads={v!r}", ["table", *lists], "NUMBA_NUM_THREADS",
+                        env={"NUMBA_NUM_THREADS": v}))
+    out += [
+        Case("no-such-command", ["frobnicate"], "invalid choice"),
+        Case("unknown-option", ["solve", "salet", "--frob"], "unrecognized"),
+        Case("mode", ["solve", "salet", "--mode", "nightmare"], "--mode"),
+        Case("backend", ["table", "--backend", "tpu"], "--backend"),
+        Case("solve-no-word", ["solve"], "WORD"),
+        Case("run-no-store", ["run"], "--store"),
+        Case("export-no-csv", ["export", "--store", "{S}"], "--csv"),
+        Case("merge-no-input", ["merge", "--store", "{S}"], "INPUT"),
+        Case("query-csv-and-json", ["query", "--store", "{S}", "--csv", "--json"],
+             "not allowed"),
+        Case("empty-answers-path", ["table", "--answers", ""], "empty path"),
+        Case("empty-cache-dir", ["solve", "salet", *lists[:4], "--cache-dir", " "], "empty path"),
+        Case("empty-store-path", ["query", "--store", ""], "empty path"),
+        Case("empty-csv-path", ["export", "--store", "{S}", "--csv", ""], "empty path"),
+        Case("empty-merge-input", ["merge", "--store", "{T}/m.zarr", ""], "empty path"),
+        *[Case(f"name-too-long-{cmd}", [*argv, "{T}/" + "n" * 300], "too long")
+          for cmd, argv in (("run", ["run", *lists, "--quiet", "--store"]),
+                            ("merge", ["merge", "{S}", "--store"]),
+                            ("query", ["query", "--store"]),
+                            ("export", ["export", "--store", "{S}", "--csv"]),
+                            ("answers", ["table", "--guesses", "{G}", "--answers"]))],
+        Case("store-is-filesystem-root-query", ["query", "--store", "/"],
+             "not a wordle-dp result store"),
+        Case("store-is-filesystem-root-repair", ["repair", "--store", "/"],
+             "not a wordle-dp result store"),
+        Case("repair-store-checked-before-list-notes",
+             ["repair", "--guesses", "{A}", "--store", "/dev/null"], "character device"),
+        Case("nul-in-path", ["table", "--answers", "a\0b"], "NUL"),
+        Case("long-option-value", ["solve", "salet", "--mode", "z" * 100_000], "characters"),
+    ]
+    if not gpu_available():  # an explicit backend must work even with the table cached
+        for cmd in (["table"], ["solve", "salet"], ["best"]):
+            out.append(Case(f"cupy-without-gpu-cached-{cmd[0]}",
+                            [*cmd, *lists, "--backend", "cupy"], "cupy"))
+    return out
+
+
+def _subprocess_cases() -> list[Case]:
+    """Only what needs a fresh interpreter: numba's import, real blocking reads."""
+    lists = ["--answers", "{A}", "--guesses", "{G}", "--cache-dir", "{C}"]
+    return [
+        Case("proc-numba-threads-0", ["solve", "salet", *lists], "NUMBA_NUM_THREADS",
+             env={"NUMBA_NUM_THREADS": "0"}, subprocess=True),
+        Case("proc-numba-threads-abc", ["run", "--store", "{T}/s.zarr", *lists],
+             "NUMBA_NUM_THREADS", env={"NUMBA_NUM_THREADS": "abc"}, subprocess=True),
+        Case("proc-fifo-answers", ["solve", "salet", "--answers", "{X}"], "FIFO", _fifo,
+             subprocess=True),
+        Case("proc-50mb-line", ["table", "--answers", "{X}", "--no-cache"],
+             "(50000000 characters)", _write("z" * 50_000_000), subprocess=True),
+        Case("proc-damaged-store", ["query", "--store", "{S}"], "is missing",
+             _rm_chunk("status"), subprocess=True),
+    ]
+
+
+def _cache_entry(make):
+    """prep: put `make(path)` where the table of the small lists is cached ({T}/cache)."""
+    def prep(tmp: Path, _store: Path) -> None:
+        from solver.table import cache_path
+
+        path = cache_path(WordLists.from_words(ANSWERS, EXTRA + ANSWERS), tmp / "cache")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        make(path)
+
+    return prep
+
+
+def _tolerated_cases() -> list[Case]:
+    """Odd caches are not errors: the table is rebuilt (exit 0, a note, no hang)."""
+    t = ["table", "--answers", "{A}", "--guesses", "{G}", "--cache-dir"]
+    rebuilt = "failed verification; table rebuilt"
+    return [
+        Case("cache-fifo-as-table", [*t, "{T}/cache"], rebuilt, _cache_entry(os.mkfifo), rc=0),
+        Case("cache-folder-as-table", [*t, "{T}/cache"], "could not write cache",
+             _cache_entry(lambda p: p.mkdir()), rc=0),
+        Case("cache-garbage-table", [*t, "{T}/cache"], rebuilt,
+             _cache_entry(lambda p: p.write_bytes(b"WDPTABLE1\n" + b"\xff" * 500)), rc=0),
+        Case("cache-empty-table", [*t, "{T}/cache"], rebuilt,
+             _cache_entry(lambda p: p.write_bytes(b"")), rc=0),
+        Case("cache-dir-is-file", [*t, "{X}"], "could not write cache", _file, rc=0),
+        Case("cache-dir-under-dev-null", [*t, "/dev/null/cache"], "could not write cache",
+             rc=0),
+        Case("cache-dir-name-too-long", [*t, "{T}/" + "n" * 300], "could not write cache",
+             rc=0),
+        Case("cache-fifo-subprocess", [*t, "{T}/cache"], rebuilt, _cache_entry(os.mkfifo),
+             subprocess=True, rc=0),
+    ]
+
+
+CASES: list[Case] = (_list_cases() + _number_cases() + _store_cases() + _misc_cases()
+                     + _subprocess_cases() + _tolerated_cases())
+
+
+# ----------------------------------------------------------------- harness
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("fuzz")
+    a, g = d / "answers.txt", d / "guesses.txt"
+    a.write_text("\n".join(ANSWERS) + "\n")
+    g.write_text("\n".join(EXTRA + ANSWERS) + "\n")
+    lists = WordLists.load(a, g, quiet=True)
+    store = d / "good.zarr"
+    st, _ = S.Store.open_or_create(store, lists, "easy", 6)
+    recs = []
+    for i in range(0, len(lists.guesses), 2):
+        second = np.full(S.N_PATTERNS, -1, dtype=np.int32)
+        second[i] = i
+        recs.append(S.Record(i, S.EXACT, total=20 + i, depth=3, cpu_seconds=0.1,
+                             wall_seconds=0.1, nodes=5, rank=0, finished_at=time.time(),
+                             second=second))
+    st.write(recs)
+    st.unlock()
+    get_table(lists, "numpy", d / "cache")  # cached: cases must fail even so
+    big = d / "big.txt"  # a table of more bytes than this machine has
+    n = math.isqrt(memory_bytes()) + 1000
+    words = ("".join(t) for t in itertools.product("abcdefghijklmnopqrstuvwxyz", repeat=5))
+    big.write_text("\n".join(itertools.islice(words, n)) + "\n")
+    return {"A": a, "G": g, "S": store, "C": d / "cache", "BIG": big}
+
+
+def _tree_digest(path: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(path.rglob("*")):
+        h.update(str(p.relative_to(path)).encode())
+        if p.is_file() and not p.is_symlink() and p.name != "writer.lock":
+            h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+class _Hang(BaseException):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _Hang()
+
+
+def _expand(argv: list[str], world: dict[str, Path], tmp: Path, store: Path) -> list[str]:
+    subs = {k: str(v) for k, v in world.items()} | {"S": str(store), "T": str(tmp),
+                                                    "X": str(tmp / "x")}
+    out = []
+    for a in argv:
+        for k, v in subs.items():
+            a = a.replace("{" + k + "}", v)
+        out.append(a)
+    return out
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_bad_input(case: Case, world, tmp_path, capsys, monkeypatch):
+    store = tmp_path / "s.zarr"
+    shutil.copytree(world["S"], store)
+    shutil.copytree(world["S"], tmp_path / "good.zarr")
+    if case.prep is not None:
+        case.prep(tmp_path, store)
+    before = _tree_digest(store) if store.is_dir() else None
+    argv = _expand(case.argv, world, tmp_path, store)
+    if case.subprocess:
+        env = dict(os.environ) | case.env
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH"))
+                                            if p)
+        env["WORDLE_DP_CACHE"] = str(world["C"])
+        try:
+            p = subprocess.run([sys.executable, "-m", "solver", *argv], cwd=tmp_path, env=env,
+                               capture_output=True, text=True, timeout=TIMEOUT * 3)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"hung: {case.id}")
+        rc, out, err = p.returncode, p.stdout, p.stderr
+    else:
+        for k, v in case.env.items():
+            monkeypatch.setenv(k, v)
+        monkeypatch.chdir(tmp_path)
+        old = signal.signal(signal.SIGALRM, _alarm)
+        signal.alarm(TIMEOUT)
+        try:
+            rc = cli.main(argv)
+        except _Hang:
+            pytest.fail(f"hung: {case.id}")
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, old)
+        cap = capsys.readouterr()
+        out, err = cap.out, cap.err
+    lines = err.splitlines()
+    assert rc == case.rc, (case.id, rc, err[:2000])
+    assert "Traceback" not in err, err[:2000]
+    if case.rc == 0:  # tolerated: a note on stderr says what happened
+        assert case.needle in err, (case.needle, err[:2000])
+        return
+    assert len(lines) == 1, (case.id, err[:2000])
+    assert lines[0].startswith("wordle-dp: error:"), lines[0][:500]
+    assert "Traceback" not in err and len(err) < 1500, err[:2000]
+    assert case.needle in lines[0], (case.needle, lines[0])
+    assert out == "", out[:500]
+    if before is not None and store.is_dir():
+        assert _tree_digest(store) == before, "a refused command changed the store"
+    assert not (tmp_path / "new.zarr").exists(), "a refused run left a store behind"
+
+
+def test_enough_cases():
+    ids = [c.id for c in CASES]
+    assert sum(c.rc == 2 for c in CASES) >= 200 and len(set(ids)) == len(ids)
+    commands = {c.argv[0] for c in CASES}
+    assert {"table", "solve", "best", "run", "query", "export", "merge", "repair"} <= commands

@@ -1,0 +1,158 @@
+"""SIGKILL at random moments during a multi-rank run, many times over.
+
+Every kill is followed by a check that the store still opens (validation included)
+and that every opener finished before the kill kept exactly its result (status,
+total, depth and second guesses); the next run resumes. The final store must hold
+the same table as an uninterrupted single-process run.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver import store as S
+from tests.run_helpers import write_lists
+
+pytestmark = pytest.mark.mpi
+
+ROOT = Path(__file__).resolve().parents[1]
+MPIEXEC = Path(sys.executable).parent / "mpiexec"
+if not MPIEXEC.exists():
+    pytest.skip("no mpiexec next to the interpreter (pip install mpich)",
+                allow_module_level=True)
+
+
+def _env(cache: Path) -> dict:
+    env = dict(os.environ)
+    env["WORDLE_DP_CACHE"] = str(cache)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    env["NUMBA_NUM_THREADS"] = "1"
+    return env
+
+
+def _finished(store: Path) -> dict[int, tuple]:
+    """Every non-pending opener's result: (status, total, depth, second row)."""
+    if not store.exists():
+        return {}
+    st = S.Store.open(store)  # raises if the kill left the store damaged
+    snap = st.snapshot()
+    sec = np.asarray(st.group["second"][...])
+    return {int(i): (int(snap.status[i]), int(snap.fields["total"][i]),
+                     int(snap.fields["depth"][i]), sec[i].tobytes())
+            for i in np.flatnonzero(snap.status != S.PENDING)}
+
+
+def _n_done(store: Path) -> int:
+    """Non-pending openers, read cheaply (no validation) while a run writes."""
+    try:
+        import zarr
+
+        return int((np.asarray(zarr.open_group(str(store), mode="r")["status"][...])
+                    != S.PENDING).sum())
+    except Exception:
+        return 0
+
+
+def _rank0_pid(store: Path) -> int | None:
+    for p in Path("/proc").iterdir():
+        if not p.name.isdigit():
+            continue
+        try:
+            cmd = (p / "cmdline").read_bytes().split(b"\0")
+            env = (p / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if str(store).encode() in cmd and b"-m" in cmd and b"PMI_RANK=0" in env:
+            return int(p.name)
+    return None
+
+
+def _kill_cycles(tmp_path: Path, n_answers: int, step: int, kills: int, seed: int) -> None:
+    a, g = write_lists(tmp_path / "lists", n_answers, step)
+    cache = tmp_path / "cache"
+    store = tmp_path / "kill.zarr"
+    args = ["run", "--store", str(store), "--answers", a, "--guesses", g,
+            "--flush-seconds", "0.05", "--quiet"]
+    mpi = [str(MPIEXEC), "-n", "3", sys.executable, "-m", "solver", *args]
+    rng = random.Random(seed)
+    before: dict[int, tuple] = {}
+    progressed = 0
+    for k in range(kills):
+        p = subprocess.Popen(mpi, env=_env(cache), stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, start_new_session=True)
+        if k % 2:  # a random moment, start-up and store creation included
+            time.sleep(rng.uniform(0.2, 3.0))
+        else:  # a random moment once this run is writing results
+            t0 = time.time()
+            while _n_done(store) <= len(before) and p.poll() is None and time.time() - t0 < 60:
+                time.sleep(0.02)
+            time.sleep(rng.uniform(0.0, 0.4))
+        whole = k % 3 != 2  # mostly the whole job at once; sometimes rank 0 (the writer)
+        pid = None if whole else _rank0_pid(store)
+        try:
+            if pid is None:
+                os.killpg(p.pid, signal.SIGKILL)
+            else:
+                os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:
+            p.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+        if p.returncode == 0:
+            break  # finished before the kill: nothing left to interrupt
+        after = _finished(store)
+        lost = {i: v for i, v in before.items() if after.get(i) != v}
+        assert not lost, f"kill {k}: {len(lost)} finished result(s) lost or changed"
+        progressed += len(after) > len(before)
+        before = after
+    # resume to the end, then compare with one uninterrupted single process
+    p = subprocess.run(mpi, env=_env(cache), capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    final = _finished(store)
+    assert all(final.get(i) == v for i, v in before.items())
+    single = tmp_path / "single.zarr"
+    p1 = subprocess.run([sys.executable, "-m", "solver", *args[:2], str(single), *args[3:]],
+                        env=_env(cache), capture_output=True, text=True, timeout=300)
+    assert p1.returncode == 0, p1.stderr
+    ref = S.Store.open(single).snapshot()
+    got = S.Store.open(store).snapshot()
+    assert got.counts()["pending"] == 0 and got.counts()["failed"] == 0
+    assert (got.status == ref.status).all()
+    assert (got.fields["total"] == ref.fields["total"]).all()
+    assert (got.fields["depth"] == ref.fields["depth"]).all()
+    assert progressed >= 1, "no kill landed while results were being written"
+
+
+def test_sigkill_many_times_loses_nothing(tmp_path):
+    _kill_cycles(tmp_path, n_answers=100, step=6, kills=6, seed=1)
+
+
+@pytest.mark.slow
+def test_sigkill_many_times_loses_nothing_long(tmp_path):
+    _kill_cycles(tmp_path, n_answers=200, step=6, kills=25, seed=2)
+
+
+@pytest.mark.parametrize("bad", [["--grace", "nan"], ["--openers", ","]], ids=str)
+def test_errors_under_mpiexec_are_one_line(tmp_path, bad):
+    """Every rank parses the command line; only rank 0 reports what is wrong."""
+    env = _env(tmp_path / "cache")
+    for extra in ({}, {"NUMBA_NUM_THREADS": "0"}):
+        p = subprocess.run([str(MPIEXEC), "-n", "3", sys.executable, "-m", "solver", "run",
+                            "--store", str(tmp_path / "s.zarr"), *bad],
+                           env=env | extra, capture_output=True, text=True, timeout=120)
+        lines = p.stderr.splitlines()
+        assert p.returncode != 0 and len(lines) == 1, p.stderr
+        assert lines[0].startswith("wordle-dp: error:")
+        assert ("NUMBA_NUM_THREADS" if extra else bad[0].lstrip("-")) in lines[0]
