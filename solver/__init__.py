@@ -9,7 +9,7 @@ that the CLI can check the environment (NUMBA_NUM_THREADS) before numba loads.
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place: pyproject.toml, --version and stores read it
 
 __all__ = ["Solver", "SolveResult", "__version__"]
 

@@ -28,12 +28,14 @@ import sys
 import time
 import traceback
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .errors import UsageError
 from .store import (
     EXACT,
     FAILED,
@@ -212,6 +214,40 @@ def _mpi():
         return MPI.COMM_WORLD, MPI
     except Exception:  # ImportError, missing libmpi...
         return None, None
+
+
+def _mpi_name(MPI) -> str | None:
+    """'MPICH Version: 5.0.2', 'Open MPI v4.1.4', ... (None without mpi4py)."""
+    if MPI is None:
+        return None
+    first = (MPI.Get_library_version().replace("\0", "").strip().splitlines() or ["?"])[0]
+    return " ".join(first.split(",")[0].split())
+
+
+# Job size as each launcher exports it: Open MPI's mpirun, PMI (mpich's mpiexec, Intel
+# MPI, srun --mpi=pmi2), and any srun step.
+LAUNCHER_SIZE_VARS = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS")
+
+
+def check_launcher(size: int, mpi_library: str | None,
+                   env: Mapping[str, str] = os.environ) -> None:
+    """Refuse N singletons: a launcher started N processes but MPI sees a world of 1.
+
+    That is what a launcher that does not match mpi4py's MPI gives (srun with the
+    wrong --mpi plugin, mpich's mpiexec with an Open MPI build, ...): every process
+    would be rank 0 of 1 and value everything into the same store.
+    """
+    if size != 1:
+        return
+    for var in LAUNCHER_SIZE_VARS:
+        n = env.get(var, "")
+        if n.isdigit() and int(n) > 1:
+            mpi = f"MPI ({mpi_library})" if mpi_library else "mpi4py (not usable here)"
+            raise UsageError(
+                f"launched as {n} processes ({var}={n}) but {mpi} sees a world of 1: the "
+                "launcher does not match the MPI that mpi4py uses, so each process would run "
+                "alone. Use that MPI's own mpiexec, or srun --mpi=pmi2 for the mpich wheel and "
+                "the plugin your site names for its MPI (often pmix); see slurm/README.md")
 
 
 def _wait_message(comm, MPI, source, tag, should_break=None, max_sleep=0.02):
@@ -554,6 +590,8 @@ def run(cfg: RunConfig) -> RunSummary:
     comm, MPI = _mpi()
     size = comm.Get_size() if comm is not None else 1
     rank = comm.Get_rank() if comm is not None else 0
+    if cfg.shard is None:  # shards are independent processes by design
+        check_launcher(size, _mpi_name(MPI))
 
     if rank == 0:
         try:

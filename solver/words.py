@@ -14,15 +14,24 @@ import os
 import stat
 import sys
 from dataclasses import dataclass, field
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import numpy as np
 
 from .errors import WordListError, quote
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
-DEFAULT_ANSWERS = DATA_DIR / "answers.txt"
-DEFAULT_GUESSES = DATA_DIR / "guesses.txt"
+# The original Wordle lists ship inside the package (solver/data/; provenance in the
+# source tree's data/README.md) and are read through importlib.resources, so an
+# installed wheel needs no source tree. Their sha256 is checked on every load: a
+# damaged installation must not silently define a different problem.
+DEFAULT_ANSWERS = resources.files(__package__) / "data" / "answers.txt"
+DEFAULT_GUESSES = resources.files(__package__) / "data" / "guesses.txt"
+DEFAULT_SHA256 = {
+    "answers.txt": "f40e47975cf360ff9febe7d49c8e285054d8fa3fb9644cea575922060951d6ee",
+    "guesses.txt": "feacc549249b5dcb43e2799fbbcda14ebc33d55904fb15d043779104e60c1579",
+}
 
 WORD_LEN = 5
 MAX_LIST_BYTES = 256 * 2**20  # every 5-letter string of a-z (26**5) fits in about 80 MB
@@ -121,6 +130,19 @@ def read_words(path: str | Path) -> list[str]:
     return parse_words(text, str(path))
 
 
+def read_default(resource: Traversable) -> list[str]:
+    """Read a list shipped with the package, verifying its recorded sha256."""
+    try:
+        data = resource.read_bytes()
+    except OSError as exc:
+        raise WordListError(f"{resource}: cannot read the shipped word list "
+                            f"({exc.strerror or exc}); reinstall wordle-dp") from None
+    if hashlib.sha256(data).hexdigest() != DEFAULT_SHA256[resource.name]:
+        raise WordListError(f"{resource}: the shipped word list is damaged (sha256 "
+                            "mismatch); reinstall wordle-dp")
+    return parse_words(data.decode("ascii"), str(resource))
+
+
 def encode_words(words: list[str]) -> np.ndarray:
     """Letters as uint8 codes 0..25, shape (len(words), 5)."""
     buf = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
@@ -166,10 +188,13 @@ class WordLists:
     def load(
         cls, answers: str | Path | None = None, guesses: str | Path | None = None, quiet=False
     ) -> WordLists:
-        """Load lists from files (default: the original Wordle lists in data/)."""
+        """Load lists from files (default: the original Wordle lists shipped with the
+        package)."""
         a_path = Path(answers) if answers else DEFAULT_ANSWERS
         g_path = Path(guesses) if guesses else DEFAULT_GUESSES
-        lists = cls.from_words(read_words(a_path), read_words(g_path), str(a_path), str(g_path))
+        a_words = read_words(a_path) if answers else read_default(a_path)
+        g_words = read_words(g_path) if guesses else read_default(g_path)
+        lists = cls.from_words(a_words, g_words, str(a_path), str(g_path))
         if lists.added_answers and not quiet:
             print(
                 f"note: {lists.added_answers} answer(s) missing from {g_path} "

@@ -35,3 +35,35 @@ def reference_table(a: str, g: str, cache) -> dict[str, tuple[str, int]]:
         r = s.solve(w)
         out[w] = (r.status, -1 if r.total is None else r.total)
     return out
+
+
+def openmpi() -> tuple[str | None, Path | None, str]:
+    """(Open MPI's mpirun, the python of a venv whose mpi4py is built against it, why
+    not): the venv is $WORDLE_DP_OPENMPI_VENV (set by .ci/run), else .venv-ompi here.
+    Build one with
+      python3 -m venv .venv-ompi
+      MPICC=mpicc .venv-ompi/bin/pip install --no-binary mpi4py -e .
+    """
+    import os
+    import shutil
+    import subprocess
+
+    mpirun = None
+    for name in ("mpirun.openmpi", "mpirun"):
+        exe = shutil.which(name)
+        if exe:
+            v = subprocess.run([exe, "--version"], capture_output=True, text=True)
+            if "open-mpi.org" in (v.stdout + v.stderr).lower():  # Open MPI 4 and 5
+                mpirun = exe
+                break
+    if mpirun is None:
+        return None, None, "no Open MPI mpirun (apt-get install openmpi-bin libopenmpi-dev)"
+    venv = Path(os.environ.get("WORDLE_DP_OPENMPI_VENV") or ROOT / ".venv-ompi")
+    python = venv / "bin" / "python"
+    if not python.exists():
+        return mpirun, None, f"no Open MPI venv at {venv} (see tests/run_helpers.openmpi)"
+    lib = subprocess.run([str(python), "-c", "from mpi4py import MPI; "
+                          "print(MPI.Get_library_version())"], capture_output=True, text=True)
+    if "Open MPI" not in lib.stdout:
+        return mpirun, None, f"mpi4py in {venv} is not Open MPI's: {lib.stdout or lib.stderr}"
+    return mpirun, python, ""

@@ -21,7 +21,7 @@ import pytest
 
 from solver import store as S
 from solver.words import WordLists
-from tests.run_helpers import reference_table, write_lists
+from tests.run_helpers import openmpi, reference_table, write_lists
 
 pytestmark = [pytest.mark.slurm, pytest.mark.slow]
 
@@ -162,3 +162,46 @@ def test_mpiexec_inside_a_job(slurm, tmp_path):
     assert _job(env, jid)["JobState"] == "COMPLETED", log.read_text()
     assert "3 rank(s) (2 worker(s) + coordinator)" in log.read_text()
     assert _table(store) == reference_table(a, g, slurm["WORDLE_DP_CACHE"])
+
+
+def test_srun_without_the_right_plugin_is_refused(slurm, tmp_path):
+    """srun --mpi=none with the mpich wheel starts N singletons: each task refuses with
+    one line naming the fix, and no store is written."""
+    a, g = write_lists(tmp_path / "lists", 20, 50)
+    store = tmp_path / "never.zarr"
+    p = subprocess.run(["srun", "--mpi=none", "-n", "3", sys.executable, "-m", "solver",
+                        "run", "--store", str(store), "--answers", a, "--guesses", g],
+                       env=slurm, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2
+    errs = [x for x in p.stderr.splitlines() if x.startswith("wordle-dp: error:")]
+    assert len(errs) == 3
+    assert all("SLURM_STEP_NUM_TASKS=3" in e and "--mpi=pmi2" in e for e in errs)
+    assert not store.exists()
+
+
+def test_cluster_openmpi_through_srun_pmix(slurm, tmp_path):
+    """The cluster-MPI set-up: mpi4py built against Open MPI, the batch script with
+    WDP_SRUN_MPI=pmix gives the exact table; srun --mpi=pmi2 (the mpich wheel's
+    plugin) makes Debian's Open MPI abort at start-up."""
+    _mpirun, python, why = openmpi()
+    if python is None:
+        pytest.skip(why)
+    a, g = write_lists(tmp_path / "lists", 40, 20)
+    store = tmp_path / "o.zarr"
+    log = tmp_path / "o.log"
+    env = dict(slurm, WDP_STORE=str(store), WDP_SRUN_MPI="pmix",
+               WDP_CMD=f"{python} -m solver", WDP_ARGS=f"--answers {a} --guesses {g}")
+    jid = _sh(env, "sbatch", "--parsable", "--ntasks=3", f"--output={log}",
+              f"--chdir={tmp_path}", str(ROOT / "slurm" / "wordle-dp-mpi.sbatch"))
+    _wait(lambda: _job(env, jid).get("JobState") in ("COMPLETED", "FAILED"), "the job",
+          log=log)
+    assert _job(env, jid)["JobState"] == "COMPLETED", log.read_text()
+    assert "3 rank(s) (2 worker(s) + coordinator)" in log.read_text()
+    assert _table(store) == reference_table(a, g, slurm["WORDLE_DP_CACHE"])
+
+    p = subprocess.run(["srun", "--mpi=pmi2", "-n", "2", str(python), "-m", "solver", "run",
+                        "--store", str(tmp_path / "never.zarr"), "--answers", a,
+                        "--guesses", g], env=slurm, capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode != 0 and "not built with SLURM's PMI support" in p.stderr
+    assert not (tmp_path / "never.zarr").exists()

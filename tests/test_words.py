@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -29,6 +30,27 @@ def _write(tmp_path, name: str, text: str | bytes):
 def test_data_file_checksums():
     assert hashlib.sha256(words.DEFAULT_ANSWERS.read_bytes()).hexdigest() == ANSWERS_SHA256
     assert hashlib.sha256(words.DEFAULT_GUESSES.read_bytes()).hexdigest() == GUESSES_SHA256
+
+
+def test_source_tree_data_is_the_packaged_lists():
+    """data/ (the documented source) links to the lists inside the package, so the
+    two cannot diverge; a copy that differs fails here."""
+    root = Path(__file__).resolve().parents[1]
+    for name in ("answers.txt", "guesses.txt"):
+        packaged = words.resources.files("solver") / "data" / name
+        assert (root / "data" / name).read_bytes() == packaged.read_bytes()
+
+
+def test_damaged_shipped_list_is_refused(tmp_path, monkeypatch):
+    bad = tmp_path / "answers.txt"
+    bad.write_bytes(words.DEFAULT_ANSWERS.read_bytes().replace(b"cigar", b"cigas"))
+    monkeypatch.setattr(words, "DEFAULT_ANSWERS", bad)
+    with pytest.raises(WordListError, match="damaged .*reinstall wordle-dp"):
+        WordLists.load()
+    monkeypatch.undo()
+    monkeypatch.setattr(words, "DEFAULT_GUESSES", tmp_path / "guesses.txt")  # absent
+    with pytest.raises(WordListError, match="guesses.txt: cannot read the shipped word list"):
+        WordLists.load()
 
 
 def test_default_lists_counts_order_and_inclusion(capsys):

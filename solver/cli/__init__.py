@@ -1,9 +1,10 @@
 """The `wordle-dp` command: a thin layer over the Python API.
 
 One module per command group (`solve`: table/solve/best; `cluster`: run/query/
-export/merge). Every user error (a `WordleDPError`: bad word list, unknown word,
-bad option, unusable store) is one line on stderr starting with
-'wordle-dp: error:' and exit status 2, never a traceback.
+export/merge; `game`: next/tree/play/simulate/score/compare). Every user error (a
+`WordleDPError`: bad word list, unknown word, bad option, unusable store) is one
+line on stderr starting with 'wordle-dp: error:' and exit status 2, never a
+traceback.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ import sys
 
 from .. import __version__
 from ..errors import UsageError, WordleDPError, check_environment, one_line
-from . import cluster, solve
+from . import cluster, game, solve, web
 from .common import EXIT_USAGE, Parser, launcher_rank
 
 __all__ = ["UsageError", "build_parser", "main"]
 
-GROUPS = (solve, cluster)
+GROUPS = (solve, cluster, game, web)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,6 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
         "  wordle-dp solve crane trace --json    one JSON object per line\n"
         "  wordle-dp best --answers small.txt    best opener with proof\n"
         "  wordle-dp table                       build/load the pattern table\n"
+        "  wordle-dp next salet:BBBBB            optimal next guess (609 = 2.756 more)\n"
+        "  wordle-dp play                        play with the optimal guess suggested\n"
         "run 'wordle-dp COMMAND --help' for each command's options.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

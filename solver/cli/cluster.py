@@ -80,6 +80,8 @@ def register(sub) -> None:
                    help=f"the K best openers (default {DEFAULT_TOP} when no WORD is given)")
     q.add_argument("--progress", action="store_true",
                    help="only the run's progress (one JSON object with --json)")
+    q.add_argument("--plot", type=path_arg, metavar="FILE.png", help="distribution of the finished "
+                   "openers' values, the best marked")
     fmt = q.add_mutually_exclusive_group()
     fmt.add_argument("--csv", action="store_true", help="CSV rows on stdout")
     fmt.add_argument("--json", action="store_true", help="one JSON object per line")
@@ -202,6 +204,8 @@ def _cmd_query(args) -> int:
     rows = [snap.row(i, ranks) for i in idx]
     top = args.top if args.top is not None else (None if idx else DEFAULT_TOP)
     best = snap.best(top) if top else []
+    if getattr(args, "plot", None):
+        _plot_openers(args.plot, store, snap)
     if machine:
         _emit(rows + best, args)
         return 0
@@ -210,6 +214,21 @@ def _cmd_query(args) -> int:
         print(f"best {len(best)} of {int(snap.finished_mask().sum())} finished:")
         _emit(best, args)
     return 0
+
+
+def _plot_openers(path, store, snap) -> None:
+    from .. import plots
+
+    if not str(path).lower().endswith(".png"):
+        raise UsageError(f"--plot {path}: the plot is a PNG file (name it *.png)")
+    order = snap.order()
+    if len(order) == 0:
+        raise UsageError("--plot: the store has no finished exact openers yet")
+    avg = snap.fields["total"][order] / snap.n_answers
+    p = store.problem
+    plots.opener_values(avg, (store.words[int(order[0])], float(avg[0])), path,
+                        f"{len(order)} openers, {p.n_answers} answers, {p.mode}, "
+                        f"max {p.max_guesses or 'no cap'}", p.n_answers)
 
 
 def _inside(path: Path, folder: Path) -> bool:

@@ -386,3 +386,65 @@ class Solver:
                       f"{time.perf_counter() - t0:.0f} s", file=progress, flush=True)
         return found
 
+
+    # ------------------------------------------------------- positions (solver.game)
+    # Public entry points for mid-game positions: a set of answer ids, the guesses
+    # left and (hard mode) the constraint (greens uint8[5], 255 = none; minimum
+    # letter counts uint8[26]); None means no constraint yet.
+
+    def _cons_for(self, cons):
+        if self.mode != "hard":
+            return None
+        if cons is None:
+            return np.full(5, 255, np.uint8), np.zeros(26, np.uint8)
+        return cons
+
+    def set_value(self, members: np.ndarray, left: int, cons=None) -> tuple[int | None, int]:
+        """Exact optimal total for the answers `members` with `left` guesses left:
+        (total, best guess id), or (None, -1) when no strategy meets the budget."""
+        members = np.ascontiguousarray(members, dtype=np.int32)
+        if len(members) == 0:
+            return 0, -1
+        if left < 1:
+            return None, -1
+        v, _flags, _h, g = self._solve_set(members, left, self._cons_for(cons))
+        if v >= K.INF or g < 0:
+            return None, -1
+        return int(v), int(g)
+
+    def guess_value(
+        self, gid: int, members: np.ndarray, left: int, cons=None, cutoff: int | None = None
+    ) -> tuple[int | None, str]:
+        """Total of guessing `gid` now and playing optimally after: (total, status),
+        status exact, infeasible (total None) or, with `cutoff`, lower_bound (a
+        proven total >= cutoff)."""
+        members = np.ascontiguousarray(members, dtype=np.int32)
+        n = len(members)
+        if n == 0:
+            return 0, "exact"
+        if left < 1:
+            return None, "infeasible"
+        cons = self._cons_for(cons)
+        classes = [(p, m) for p, m in self._classes(gid, members) if p != ALL_GREEN]
+        if classes and left < 2:
+            return None, "infeasible"
+        beta = K.INF if cutoff is None else int(cutoff)
+        total = n + sum(2 * len(m) - 1 for _, m in classes)
+        if total >= beta:
+            return total, "lower_bound"
+        for p, m in classes:
+            child = self._constraint_after(cons, gid, p) if cons is not None else None
+            lbc = 2 * len(m) - 1
+            v, flags, _h, _g = self._solve_set(m, left - 1, child, beta - (total - lbc))
+            if v >= K.INF and flags & K.EXACT:
+                return None, "infeasible"
+            total += int(v) - lbc
+            if total >= beta:
+                return total, "lower_bound"
+        return total, "upper_bound" if self.beam else "exact"
+
+    def subtree(self, gid: int, members: np.ndarray, left: int, cons=None) -> StrategyNode:
+        """The optimal strategy from a position that starts with guess `gid`
+        (ValueError when it cannot meet the budget)."""
+        members = np.ascontiguousarray(members, dtype=np.int32)
+        return self._subtree(gid, members, left, self._cons_for(cons))

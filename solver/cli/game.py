@@ -1,0 +1,412 @@
+"""Game commands: next, tree, play, simulate, score, compare (solver.game)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+import time
+
+from ..errors import UsageError
+from .common import (
+    INT32_MAX,
+    SEED_MAX,
+    add_backend,
+    add_lists,
+    add_memo,
+    add_problem,
+    int_range,
+    load_lists,
+    make_solver,
+)
+
+DEFAULT_OPENERS = ("salet", "crane", "trace")
+SCORE_KEYS = ("guess", "expected", "entropy", "worst", "patterns", "candidate",
+              "eliminations", "letters")
+SORTS = ("expected", "entropy", "worst", "patterns", "eliminations", "letters")
+
+
+def _setup(args):
+    lists = load_lists(args)
+    return lists, make_solver(args, lists)
+
+
+def _store(args):
+    if not getattr(args, "store", None):
+        return None
+    from ..store import Store
+
+    return Store.open(args.store, read_only=True)
+
+
+def _position(args, lists):
+    from ..game import Position
+
+    return Position.parse(getattr(args, "position", "-") or "-", lists, args.mode,
+                          args.max_guesses)
+
+
+def _open_out(path):
+    if path in (None, "-"):
+        return sys.stdout
+    try:
+        return open(path, "w", newline="")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _common(p, store: bool = False) -> None:
+    add_lists(p)
+    add_problem(p)
+    add_backend(p)
+    add_memo(p)
+    if store:
+        p.add_argument("--store", metavar="PATH", help="result store of the same problem "
+                       "('wordle-dp run'): the opener and second guess come from it")
+
+
+def _check_plot(path) -> None:
+    if path is not None and not str(path).lower().endswith(".png"):
+        raise UsageError(f"--plot {path}: the plot is a PNG file (name it *.png)")
+
+
+# ---- next ---------------------------------------------------------------------------
+
+def _cmd_next(args) -> int:
+    from ..game import analyse
+
+    if args.top < 0:
+        raise UsageError("--top must be >= 0")
+    lists, solver = _setup(args)
+    pos = _position(args, lists)
+    res = analyse(solver, pos, top=args.top, store=_store(args))
+    if args.json:
+        print(json.dumps(res.to_dict()))
+    else:
+        print(res.describe())
+    return 0
+
+
+# ---- tree ---------------------------------------------------------------------------
+
+def _cmd_tree(args) -> int:
+    from ..game import tree
+
+    lists, solver = _setup(args)
+    pos = _position(args, lists)
+    t = tree(solver, args.opener, pos)
+    out = _open_out(args.out)
+    try:
+        if args.format == "json":
+            json.dump(t.to_dict(), out)
+            out.write("\n")
+        else:
+            out.write(t.text() + "\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    if out is not sys.stdout:
+        print(f"wrote the {t.opener} tree ({len(t.games)} games, total {t.total}) to "
+              f"{args.out}", file=sys.stderr)
+    return 0
+
+
+# ---- play ---------------------------------------------------------------------------
+
+def _cmd_play(args) -> int:
+    import random
+
+    from ..game.play import Game
+
+    lists, solver = _setup(args)
+    answer = args.answer.strip().lower() if args.answer else None
+    if args.random:
+        answer = random.Random(args.seed).choice(lists.answers)
+    tty = sys.stdin.isatty()
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+
+    def ask(prompt: str):
+        try:
+            return input(prompt)
+        except EOFError:
+            print()
+            return None
+
+    game = Game(solver, say, ask, answer=answer, opener=args.opener, store=_store(args),
+                reveal=not args.random)
+    if answer is not None and not tty:
+        game.run(auto=True)
+    else:
+        game.run()
+    return 0
+
+
+# ---- simulate -----------------------------------------------------------------------
+
+def _strategies(text: str) -> list[str]:
+    from ..game.strategies import strategy_names
+
+    names = [s.strip() for s in text.split(",") if s.strip()]
+    if names == ["all"]:
+        return strategy_names()
+    if not names:
+        raise UsageError("give at least one strategy")
+    return names
+
+
+def _cmd_simulate(args) -> int:
+    from ..game.simulate import simulate
+    from ..game.strategies import make_strategy
+
+    _check_plot(args.plot)
+    lists, solver = _setup(args)
+    names = _strategies(args.strategy)
+    store = _store(args)
+    strategies = [make_strategy(n, solver, store, args.seed) for n in names]  # validate
+    start = _position(args, lists)
+    sims = []
+    for s in strategies:
+        sim = simulate(solver, s, args.opener, start)
+        sims.append(sim)
+        if args.json:
+            print(json.dumps(sim.to_dict()), flush=True)
+        else:
+            print(sim.describe(), flush=True)
+    if args.csv:
+        out = _open_out(args.csv)
+        try:
+            w = csv.writer(out, lineterminator="\n")
+            w.writerow(["strategy", "answer", "guesses", "steps"])
+            for sim in sims:
+                for a, k, steps in sim.rows():
+                    w.writerow([sim.strategy, a, k, steps])
+        finally:
+            if out is not sys.stdout:
+                out.close()
+    if args.plot:
+        from .. import plots
+
+        plots.histograms([(f"{s.strategy} ({s.mean:.3f})", s.histogram) for s in sims],
+                         args.plot, f"guesses per game from {sims[0].opener} "
+                         f"({args.mode}, {len(lists.answers)} answers)", args.max_guesses)
+    return 0
+
+
+# ---- score --------------------------------------------------------------------------
+
+def score_rows(solver, pos, sort: str = "expected") -> list[dict]:
+    """Every allowed guess at `pos` with its measures, best first by `sort` (ties:
+    candidates first, then guess-list order)."""
+    import numpy as np
+
+    from ..game.measures import letter_scores, measures, scan
+
+    gids = np.flatnonzero(pos.legal())
+    m = measures(scan(solver.table, pos.members, gids), len(pos.members))
+    m["letters"] = letter_scores(solver.lists, pos.members, gids)
+    larger = sort in ("entropy", "patterns", "eliminations", "letters")
+    key = np.round(-m[sort] if larger else m[sort], 9)
+    order = np.lexsort((gids, ~m["candidate"], key))
+    words = solver.lists.guesses
+    return [{
+        "guess": words[gids[j]],
+        "expected": round(float(m["expected"][j]), 6),
+        "entropy": round(float(m["entropy"][j]), 6),
+        "worst": int(m["worst"][j]),
+        "patterns": int(m["patterns"][j]),
+        "candidate": bool(m["candidate"][j]),
+        "eliminations": round(float(m["eliminations"][j]), 6),
+        "letters": int(m["letters"][j]),
+    } for j in order]
+
+
+def _cmd_score(args) -> int:
+    if args.top is not None and args.top < 1:
+        raise UsageError("--top must be >= 1")
+    lists, solver = _setup(args)
+    pos = _position(args, lists)
+    if pos.solved:
+        raise UsageError(f"{pos} is already solved")
+    c0 = time.process_time()
+    rows = score_rows(solver, pos, args.sort)
+    cpu = time.process_time() - c0
+    if args.csv:
+        out = _open_out(args.csv)
+        try:
+            w = csv.DictWriter(out, fieldnames=list(SCORE_KEYS), lineterminator="\n")
+            w.writeheader()
+            w.writerows(rows[: args.top] if args.top else rows)
+        finally:
+            if out is not sys.stdout:
+                out.close()
+        if out is not sys.stdout:
+            print(f"wrote {len(rows[: args.top] if args.top else rows)} guesses to "
+                  f"{args.csv}", file=sys.stderr)
+        return 0
+    top = args.top or 20
+    n = len(pos.members)
+    print(f"position {pos}: {n} candidate{'s' if n != 1 else ''}, {len(rows)} allowed "
+          f"guesses scored in {cpu:.3f} s CPU, sorted by {args.sort}")
+    print(f"{'rank':>4}  guess  {'expected':>9}  {'entropy':>7}  {'worst':>5}  "
+          f"{'patterns':>8}  candidate")
+    for i, r in enumerate(rows[:top], 1):
+        print(f"{i:>4}  {r['guess']}  {r['expected']:>9.3f}  {r['entropy']:>7.4f}  "
+              f"{r['worst']:>5}  {r['patterns']:>8}  {'yes' if r['candidate'] else 'no'}")
+    return 0
+
+
+# ---- compare ------------------------------------------------------------------------
+
+def _cmd_compare(args) -> int:
+    from ..game.simulate import simulate
+    from ..game.strategies import HEURISTICS, make_strategy
+
+    _check_plot(args.plot)
+    lists, solver = _setup(args)
+    openers = [w.strip().lower() for w in (args.openers or DEFAULT_OPENERS)]
+    for w in openers:
+        lists.guess_id(w)
+    names = (_strategies(args.strategies) if args.strategies
+             else [*HEURISTICS, "random"] + [f"{h}-cand" for h in HEURISTICS])
+    strategies = [make_strategy(n, solver, None, args.seed) for n in names if n != "optimal"]
+    rows = []
+    for op in openers:
+        opt = solver.solve(op)
+        cap = f"max {args.max_guesses or 'no cap'}"
+        if not args.json:
+            if opt.status == "exact":
+                print(f"{op}: exact optimum {opt.total} ({opt.average:.4f} avg), "
+                      f"{args.mode}, {cap}")
+            else:  # infeasible: no regret to measure against
+                print(f"{op}: no strategy solves every answer within {args.max_guesses} "
+                      f"guesses ({args.mode}); no regret")
+            print(f"  {'strategy':<18} {'total':>6} {'mean':>7} {'over cap':>8} "
+                  f"{'regret':>7} {'per game':>8}")
+        for s in strategies:
+            sim = simulate(solver, s, op)
+            sim.optimum = opt.total if opt.status == "exact" else None
+            row = sim.to_dict()
+            row.setdefault("optimum", None)
+            row.setdefault("regret", None)
+            rows.append(row)
+            if args.json:
+                print(json.dumps(row), flush=True)
+            else:
+                reg = ("      -        -" if sim.regret is None else
+                       f"{sim.regret:>+7} {sim.regret / len(sim.games):>+8.4f}")
+                print(f"  {s.name:<18} {sim.total:>6} {sim.mean:>7.4f} {sim.failures:>8} "
+                      f"{reg}", flush=True)
+    if args.plot:
+        from .. import plots
+
+        rows = [r for r in rows if r["regret"] is not None]
+        if not rows:
+            raise UsageError("--plot: no opener has an exact optimum to measure regret")
+        plots.regret_bars(rows, args.plot, f"regret of one-step heuristics ({args.mode}, "
+                          f"max {args.max_guesses or 'no cap'}, {len(lists.answers)} answers)")
+    return 0
+
+
+# ---- parser -------------------------------------------------------------------------
+
+def register(sub) -> None:
+    """Add next/tree/play/simulate/score/compare to the CLI's subparsers."""
+    n = sub.add_parser(
+        "next", help="optimal next guess from a position, with exact totals",
+        description="The optimal next guess at POSITION with its exact total (further "
+        "guesses summed over the remaining candidates) and the K best alternatives with "
+        "theirs. POSITION: 'salet:BBYBG,drone:YBBBG' (G green, Y yellow, B grey; also "
+        "X/./-, 2/1/0 or squares) or '-' for the start, which needs --store on large lists.",
+        epilog="--json fields: position, candidates, words (when 20 or fewer, else null), "
+        "best {guess, total, average, status}, alternatives [{guess, total, status}], "
+        "mode, max_guesses",
+    )
+    n.add_argument("position", metavar="POSITION")
+    n.add_argument("--top", type=int_range(1, INT32_MAX), default=5, metavar="K",
+                   help="alternatives to value exactly (default 5)")
+    n.add_argument("--json", action="store_true", help="one JSON object")
+    _common(n, store=True)
+    n.set_defaults(func=_cmd_next)
+
+    t = sub.add_parser(
+        "tree", help="the full optimal strategy after an opener",
+        description="Export the optimal decision tree starting with OPENER: one game per "
+        "answer. Text: 'answer guesses guess:PATTERN ...' per line after a summary line. "
+        "JSON: opener, mode, max_guesses, total, average, histogram, games.",
+    )
+    t.add_argument("opener", metavar="OPENER")
+    t.add_argument("--position", default="-", metavar="P",
+                   help="start from this position instead (OPENER is then the next guess)")
+    t.add_argument("--format", choices=("text", "json"), default="text")
+    t.add_argument("--out", metavar="FILE", help="write to FILE (default: stdout)")
+    _common(t)
+    t.set_defaults(func=_cmd_tree)
+
+    p = sub.add_parser(
+        "play", help="play in the terminal with the optimal guess suggested",
+        description="Without an answer, type the feedback the real game showed ('BBYBG' "
+        "for the suggested guess, or 'crane BBYBG' for your own). With --answer or "
+        "--random the tool computes the feedback; when stdin is not a terminal and an "
+        "answer is given it plays optimally to the end without prompts. q quits.",
+    )
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--answer", metavar="WORD", help="the hidden answer")
+    who.add_argument("--random", action="store_true", help="a random hidden answer")
+    p.add_argument("--seed", type=int_range(0, SEED_MAX), help="seed for --random")
+    p.add_argument("--opener", metavar="W", help="first guess to suggest (default: the "
+                   "store's best, the exact best on small lists, else highest entropy)")
+    _common(p, store=True)
+    p.set_defaults(func=_cmd_play)
+
+    s = sub.add_parser(
+        "simulate", help="play every answer with a strategy",
+        description="Play every answer with each strategy and print the total, mean, "
+        "standard deviation, histogram of guesses, games over the cap and time per game.",
+        epilog="strategies: optimal, entropy, expected, eliminations, minimax, patterns, "
+        "letters, random, and NAME-cand (choose among candidates only); 'all' for every one",
+    )
+    s.add_argument("--strategy", default="optimal", metavar="S[,S...]",
+                   help="strategy or comma-separated strategies (default optimal)")
+    s.add_argument("--opener", metavar="W", help="first guess (default: the strategy's own)")
+    s.add_argument("--position", default="-", metavar="P", help="simulate the candidates "
+                   "of this position instead of every answer")
+    s.add_argument("--seed", type=int_range(0, SEED_MAX), default=0,
+                   help="seed of the random strategy")
+    s.add_argument("--json", action="store_true", help="one JSON object per strategy")
+    s.add_argument("--csv", metavar="FILE", help="every game: strategy, answer, guesses, steps")
+    s.add_argument("--plot", metavar="FILE.png", help="histograms side by side")
+    _common(s, store=True)
+    s.set_defaults(func=_cmd_simulate)
+
+    c = sub.add_parser(
+        "score", help="every allowed guess scored by one-step measures",
+        description="Score every allowed guess at a position: expected remaining answers, "
+        "entropy (bits), worst-case class, distinct patterns, is-candidate (CSV adds "
+        "expected eliminations and letter frequency). Best first.",
+    )
+    c.add_argument("--position", default="-", metavar="P")
+    c.add_argument("--sort", choices=SORTS, default="expected",
+                   help="measure to rank by (default expected)")
+    c.add_argument("--top", type=int_range(1, INT32_MAX), metavar="K",
+                   help="rows shown (default 20; CSV: all)")
+    c.add_argument("--csv", metavar="FILE", help="write CSV ('-': stdout)")
+    _common(c)
+    c.set_defaults(func=_cmd_score)
+
+    m = sub.add_parser(
+        "compare", help="heuristics against the exact optimum (regret)",
+        description="For each opener, every heuristic's simulated total next to the exact "
+        "optimum from that opener, and the regret (extra guesses over all answers).",
+    )
+    m.add_argument("--openers", nargs="+", metavar="W",
+                   help=f"openers (default {' '.join(DEFAULT_OPENERS)})")
+    m.add_argument("--strategies", metavar="S[,S...]", help="heuristics to compare "
+                   "(default: all)")
+    m.add_argument("--seed", type=int_range(0, SEED_MAX), default=0,
+                   help="seed of the random strategy")
+    m.add_argument("--json", action="store_true", help="one JSON object per row")
+    m.add_argument("--plot", metavar="FILE.png", help="regret bars")
+    _common(m)
+    m.set_defaults(func=_cmd_compare)

@@ -1,0 +1,253 @@
+"""The next-guess analysis of a position: the optimal guess with its exact total
+and the K best alternatives with theirs.
+
+Values are totals of further guesses summed over the remaining candidates (the
+next guess counts 1 for every candidate), under the guesses left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import StoreError, UsageError
+from .measures import EST, HIT, PATTERNS, lower_bounds, scan
+from .position import Position
+
+Progress = Callable[[int, int], None]  # (guesses looked at, guesses in all); may raise
+PROGRESS_EVERY = 64  # guesses between progress calls
+
+WORDS_SHOWN = 20  # list the candidates when there are this many or fewer
+EMPTY_EXACT_LIMIT = 400  # answers: above this the opener needs a store (BENCHMARKS.md)
+
+
+@dataclass
+class Choice:
+    """One guess at a position: its exact total (None when infeasible) and status
+    (exact, infeasible, solved)."""
+
+    guess: str | None
+    total: int | None
+    status: str
+
+    def to_dict(self) -> dict:
+        return {"guess": self.guess, "total": self.total, "status": self.status}
+
+
+@dataclass
+class Analysis:
+    position: Position
+    best: Choice
+    alternatives: list[Choice]
+    note: str | None = None
+    source: str = "engine"  # or "store"
+    seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def candidates(self) -> int:
+        return len(self.position.members)
+
+    @property
+    def average(self) -> float | None:
+        if self.best.total is None or not self.candidates:
+            return None
+        return self.best.total / self.candidates
+
+    def to_dict(self) -> dict:
+        pos = self.position
+        words = pos.candidates if self.candidates <= WORDS_SHOWN else None
+        avg = self.average
+        return {
+            "position": str(pos),
+            "candidates": self.candidates,
+            "words": words,
+            "best": {"guess": self.best.guess, "total": self.best.total,
+                     "average": None if avg is None else round(avg, 6),
+                     "status": self.best.status},
+            "alternatives": [a.to_dict() for a in self.alternatives],
+            "mode": pos.mode,
+            "max_guesses": pos.max_guesses,
+        }
+
+    def describe(self) -> str:
+        """Human-readable lines."""
+        pos = self.position
+        n = self.candidates
+        left = pos.guesses_left
+        lines = [f"position {pos} ({pos.mode}, "
+                 + (f"{left} guess{'es' if left != 1 else ''} left" if left is not None
+                    else "no cap") + ")"]
+        cand = f"{n} candidate{'s' if n != 1 else ''}"
+        if n <= WORDS_SHOWN:
+            cand += ": " + " ".join(pos.candidates)
+        lines.append(cand)
+        b = self.best
+        if b.status == "solved":
+            lines.append("solved")
+        elif b.total is None:
+            lines.append("no strategy solves every candidate within the guesses left")
+        else:
+            src = " (from the result store)" if self.source == "store" else ""
+            lines.append(f"best: {b.guess}  total {b.total} ({b.total / n:.4f} more guesses "
+                         f"on average), {b.status}{src}")
+        if self.alternatives:
+            lines.append("alternatives:")
+            for a in self.alternatives:
+                val = "infeasible" if a.total is None else (
+                    f"total {a.total} ({a.total / n:.4f})  +{a.total - b.total}"
+                    if b.total is not None else f"total {a.total}")
+                lines.append(f"  {a.guess}  {val}  {a.status}")
+        if self.note:
+            lines.append(f"note: {self.note}")
+        return "\n".join(lines)
+
+
+def evaluate(solver, position: Position, guess: str) -> Choice:
+    """Exact total of playing `guess` now (then optimally): what the guess a player
+    has in mind costs. UsageError when it may not be played here."""
+    _check(solver, position)
+    gid = position.check_guess(guess)
+    if position.solved:
+        raise UsageError(f"{position} is already solved")
+    total, status = solver.guess_value(gid, position.members, position.budget, position.cons)
+    return Choice(solver.lists.guesses[gid], total, status)
+
+
+def _check(solver, position: Position) -> None:
+    if (solver.mode != position.mode or solver.max_guesses != position.max_guesses
+            or solver.lists.answers != position.lists.answers
+            or solver.lists.guesses != position.lists.guesses):
+        raise UsageError("the solver and the position are for different lists, modes or caps")
+
+
+def ranked_guesses(solver, position: Position, k: int, exclude: int = -1,
+                   progress: Progress | None = None) -> list[Choice]:
+    """The k guesses with the smallest exact totals (ties: candidates first, then
+    alphabetical), by branch and bound: each guess's admissible bound (3n - 2[g in
+    S] - classes) is checked against the k-th best total found so far, and only
+    guesses that could still tie or beat it are searched, in order of promise.
+    Guesses that cannot split the candidates are never listed (they cost n plus the
+    same position with a guess fewer, never optimal)."""
+    pos = position
+    members = pos.members
+    n = len(members)
+    gids = np.flatnonzero(pos.legal())
+    raw = scan(solver.table, members, gids, solver._class_cost)
+    lb = lower_bounds(raw, n)
+    hit = raw[:, HIT] > 0
+    keep = ((raw[:, PATTERNS] > 1) | hit) & (gids != exclude)
+    gids, lb, hit = gids[keep], lb[keep], hit[keep]
+    est = n + raw[keep, EST] - 0.5 * hit
+    order = np.lexsort((gids, est))
+    found: list[tuple[int, int, str, int]] = []  # (total, not candidate, word, gid)
+    words = solver.lists.guesses
+    for step, j in enumerate(order):
+        if progress is not None and step % PROGRESS_EVERY == 0:
+            progress(step, len(order))
+        cut = None
+        if len(found) >= k:
+            cut = found[k - 1][0] + 1  # ties are valued exactly too
+            if lb[j] >= cut:
+                continue
+        g = int(gids[j])
+        total, status = solver.guess_value(g, members, pos.budget, pos.cons, cutoff=cut)
+        if status in ("exact", "upper_bound"):
+            found.append((total, int(not hit[j]), words[g], g))
+            found.sort()
+            del found[k:]
+    return [Choice(w, t, "exact") for t, _c, w, _g in found]
+
+
+def analyse(solver, position: Position, top: int = 5, store=None,
+            allow_empty: bool = False, progress: Progress | None = None) -> Analysis:
+    """The optimal next guess at `position` and the `top` best alternatives, all
+    with exact totals.
+
+    The best guess is the engine's choice (at the start: the smallest total, ties
+    as in `ranked_guesses`); alternatives are ranked by total, then candidates
+    first, then alphabetically. With a result `store` (solver.store.Store) for the
+    same problem, the opener at the start and the second guess after one guess come
+    from the store. At the start without a store, more than EMPTY_EXACT_LIMIT
+    answers is a UsageError unless allow_empty (choosing an opener on the full lists
+    is a cluster job: `wordle-dp run`). `progress(done, of)` is called every
+    PROGRESS_EVERY guesses of the ranking; an exception it raises cancels the
+    analysis (the solver stays usable)."""
+    import time
+
+    t0 = time.perf_counter()
+    _check(solver, position)
+    if top < 0:
+        raise UsageError("top must be >= 0")
+    pos = position
+    if pos.solved:
+        return Analysis(pos, Choice(None, 0, "solved"), [])
+    if store is not None:
+        _check_store(store, pos)
+        res = _from_store(solver, pos, top, store)
+        if res is not None:
+            res.seconds = time.perf_counter() - t0
+            return res
+    if not pos.history:
+        if len(pos.lists.answers) > EMPTY_EXACT_LIMIT and not allow_empty:
+            raise UsageError(
+                f"choosing the opener over {len(pos.lists.answers)} answers is a cluster "
+                "job (wordle-dp run --store S); pass --store S with its results, or choose "
+                "the first guess yourself (a position like salet:BBBBB, or --opener)")
+        ranked = ranked_guesses(solver, pos, top + 1, progress=progress)
+        if not ranked:
+            return Analysis(pos, Choice(None, None, "infeasible"), [])
+        res = Analysis(pos, ranked[0], ranked[1:])
+        res.seconds = time.perf_counter() - t0
+        return res
+    total, g = solver.set_value(pos.members, pos.budget, pos.cons)
+    if total is None:
+        return Analysis(pos, Choice(None, None, "infeasible"), [])
+    best = Choice(solver.lists.guesses[g], total, "upper_bound" if solver.beam else "exact")
+    alts = ranked_guesses(solver, pos, top, exclude=g, progress=progress) if top else []
+    res = Analysis(pos, best, alts)
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def _check_store(store, pos: Position) -> None:
+    """The store (duck-typed: solver.store sits above this layer) must hold this
+    problem: same lists, mode and cap."""
+    p = store.problem
+    diff = []
+    if (p.answers_sha256, p.guesses_sha256) != (pos.lists.answers_sha256,
+                                                pos.lists.guesses_sha256):
+        diff.append("word lists")
+    if p.mode != pos.mode:
+        diff.append(f"mode (store: {p.mode}, requested: {pos.mode})")
+    if p.max_guesses != pos.max_guesses:
+        diff.append(f"max_guesses (store: {p.max_guesses}, requested: {pos.max_guesses})")
+    if diff:
+        raise StoreError(f"{store.path} holds results for another problem: different "
+                         + "; ".join(diff))
+
+
+def _from_store(solver, pos: Position, top: int, store) -> Analysis | None:
+    if len(pos.history) == 0:
+        snap = store.snapshot()
+        rows = snap.best(top + 1)
+        if not rows:
+            return None
+        c = snap.counts()
+        note = None
+        if c["pending"] or c["failed"]:
+            note = (f"the store has {c['pending']} pending and {c['failed']} failed "
+                    "openers: the best so far, not proven best")
+        ch = [Choice(r["opener"], r["total"], r["status"]) for r in rows]
+        return Analysis(pos, ch[0], ch[1:], note=note, source="store")
+    if len(pos.history) == 1:
+        opener, pattern = pos.history[0]
+        second = store.second_guesses(store.index_of(opener)).get(pattern)
+        if second is None:
+            return None
+        gid = solver.lists.guess_index[second]
+        total, status = solver.guess_value(gid, pos.members, pos.budget, pos.cons)
+        alts = ranked_guesses(solver, pos, top, exclude=gid) if top else []
+        return Analysis(pos, Choice(second, total, status), alts, source="store")
+    return None

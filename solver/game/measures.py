@@ -1,0 +1,125 @@
+"""One-step measures of every guess over a candidate set, in one numba pass.
+
+For a candidate set S (n answers) and a guess g, the feedback classes of S under g
+have sizes c_p. The measures are functions of those sizes:
+
+- expected remaining answers  sum c_p^2 / n            (smaller is better)
+- entropy (bits)              -sum (c_p/n) log2(c_p/n) (larger)
+- expected eliminations       n - sum c_p^2 / n + [g in S] / n  (larger; the answer
+                              itself counts as eliminated when g hits it)
+- worst case                  max c_p                  (smaller)
+- distinct patterns           number of classes        (larger)
+- letter frequency            sum over the distinct letters of g of the number of
+                              candidates containing that letter (larger)
+
+The kernel keeps one 243-slot count array and clears only the slots it touched,
+so a small set costs O(n) per guess, not O(243).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..feedback import ALL_GREEN, N_PATTERNS
+from ..words import encode_words
+from .position import guess_letters
+
+# columns of the raw kernel output
+SUMSQ, ENTROPY, WORST, PATTERNS, HIT, EST = range(6)
+
+
+@njit(cache=True)
+def _scan(tbl, members, gids, cost, out):
+    n = members.shape[0]
+    cnt = np.zeros(N_PATTERNS, np.int64)
+    seen = np.empty(N_PATTERNS, np.int64)
+    inv = 1.0 / n
+    for k in range(gids.shape[0]):
+        row = tbl[gids[k]]
+        ns = 0
+        for j in range(n):
+            p = row[members[j]]
+            if cnt[p] == 0:
+                seen[ns] = p
+                ns += 1
+            cnt[p] += 1
+        sq = 0.0
+        ent = 0.0
+        worst = 0
+        est = 0.0
+        hit = 0
+        for t in range(ns):
+            p = seen[t]
+            c = cnt[p]
+            sq += c * c
+            q = c * inv
+            ent -= q * np.log2(q)
+            if c > worst:
+                worst = c
+            if p == ALL_GREEN:
+                hit = 1
+            else:
+                est += cost[c]
+            cnt[p] = 0
+        out[k, SUMSQ] = sq
+        out[k, ENTROPY] = ent
+        out[k, WORST] = worst
+        out[k, PATTERNS] = ns
+        out[k, HIT] = hit
+        out[k, EST] = est
+
+
+def scan(table: np.ndarray, members: np.ndarray, gids: np.ndarray,
+         cost: np.ndarray | None = None) -> np.ndarray:
+    """float64 (len(gids), 6): per guess the raw columns SUMSQ, ENTROPY, WORST,
+    PATTERNS, HIT, EST (sum of cost[c] over non-green classes; 0 without cost)."""
+    out = np.zeros((len(gids), 6), np.float64)
+    if len(members) == 0 or len(gids) == 0:
+        return out
+    if cost is None:
+        cost = np.zeros(len(members) + 1)
+    _scan(table, np.ascontiguousarray(members, np.int32), np.ascontiguousarray(gids, np.int64),
+          np.ascontiguousarray(cost, np.float64), out)
+    return out
+
+
+def measures(raw: np.ndarray, n: int) -> dict[str, np.ndarray]:
+    """The named measures from `scan` output over a set of n candidates."""
+    expected = raw[:, SUMSQ] / max(n, 1)
+    hit = raw[:, HIT] > 0
+    return {
+        "expected": expected,
+        "entropy": np.abs(raw[:, ENTROPY]),  # abs: -0.0 for a single class
+        "eliminations": n - expected + hit / max(n, 1),
+        "worst": raw[:, WORST].astype(np.int64),
+        "patterns": raw[:, PATTERNS].astype(np.int64),
+        "candidate": hit,
+    }
+
+
+def letter_scores(lists, members: np.ndarray, gids: np.ndarray) -> np.ndarray:
+    """Letter-frequency score of each guess over the candidates."""
+    cand = encode_words([lists.answers[i] for i in members])
+    present = np.zeros((len(cand), 26), bool)
+    present[np.arange(len(cand))[:, None], cand] = True
+    freq = present.sum(axis=0)
+    letters = guess_letters(lists)[gids]
+    has = np.zeros((len(gids), 26), bool)
+    has[np.arange(len(gids))[:, None], letters] = True
+    return has.astype(np.int64) @ freq
+
+
+def lower_bounds(raw: np.ndarray, n: int) -> np.ndarray:
+    """Admissible lower bound on the total of each guess over S (the engine's
+    3n - 2[g in S] - (non-green classes): a class of c answers costs >= 2c - 1)."""
+    hit = raw[:, HIT].astype(np.int64)
+    return 3 * n - 2 * hit - (raw[:, PATTERNS].astype(np.int64) - hit)
+
+
+def class_counts(table: np.ndarray, members: np.ndarray, gids: np.ndarray) -> np.ndarray:
+    """int32 (len(gids), 243) class sizes (plain numpy; for tests and small sets)."""
+    rows = table[np.asarray(gids)[:, None], np.asarray(members)[None, :]]
+    out = np.zeros((len(gids), N_PATTERNS), np.int32)
+    np.add.at(out, (np.repeat(np.arange(len(gids)), len(members)), rows.ravel()), 1)
+    return out

@@ -1,0 +1,166 @@
+"""A terminal game, written against two callables (ask for a line, say a line)
+so that the CLI, tests and a pseudo-terminal drive the same code.
+
+Modes:
+- with an answer (`--answer` or `--random`): the tool computes the feedback. When
+  `auto`, it plays the optimal guess every turn without asking; otherwise each turn
+  asks for a guess (Enter takes the suggestion).
+- without an answer: the player types the feedback the real game showed, either
+  alone (for the suggested guess) or after another guess: `BBYBG` or `crane BBYBG`.
+`q` quits; bad input re-asks with a one-line reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..errors import PatternError, UsageError
+from ..feedback import ALL_GREEN, score, to_squares, to_text
+from ..feedback import parse as parse_pattern
+from .analysis import WORDS_SHOWN, analyse
+from .position import Position
+from .strategies import make_strategy
+
+Ask = Callable[[str], "str | None"]  # None: end of input
+Say = Callable[[str], None]
+
+
+class Game:
+    def __init__(self, solver, say: Say, ask: Ask | None = None, answer: str | None = None,
+                 opener: str | None = None, store=None, reveal: bool = True):
+        self.solver = solver
+        self.say = say
+        self.ask = ask
+        self.answer = answer
+        self.opener = opener
+        self.store = store
+        self.reveal = reveal  # False with --random: the answer stays hidden until the end
+        self.pos = Position.start(solver.lists, solver.mode, solver.max_guesses)
+        if answer is not None and answer not in solver.lists.answer_index:
+            raise UsageError(f"{answer!r} is not in the answer list "
+                             f"{solver.lists.answers_source}")
+        if opener is not None:
+            self.pos.check_guess(opener)
+
+    # ---- suggestions -------------------------------------------------------------
+
+    def suggest(self) -> tuple[str, str]:
+        """(guess, how it was chosen) for the current position."""
+        pos = self.pos
+        if not pos.history:
+            if self.opener:
+                return self.opener, "given opener"
+            try:
+                best = analyse(self.solver, pos, top=0, store=self.store).best
+                if best.guess is not None:
+                    return best.guess, "optimal opener"
+            except UsageError:
+                pass
+            g = make_strategy("entropy", self.solver).choose(pos)
+            return (self.solver.lists.guesses[g],
+                    "highest entropy; the proven best opener needs --store or --opener")
+        best = analyse(self.solver, pos, top=0).best
+        if best.guess is None:
+            raise UsageError(f"{pos}: no strategy solves every candidate in the guesses left")
+        return best.guess, "optimal"
+
+    def report(self) -> None:
+        pos = self.pos
+        n = len(pos.members)
+        line = f"{n} candidate{'s' if n != 1 else ''} left"
+        if n <= WORDS_SHOWN and (self.reveal or n > 1 or self.answer is None):
+            line += ": " + " ".join(pos.candidates)
+        if not pos.solved:
+            best = analyse(self.solver, pos, top=0).best
+            if best.total is not None:
+                line += (f"; with best play {best.total / n:.4f} more guesses on average "
+                         f"(exact; next: {best.guess})")
+        self.say(line)
+
+    # ---- the loop ----------------------------------------------------------------
+
+    def step(self, guess: str, pattern: int) -> None:
+        self.pos = self.pos.play(guess, pattern)
+        k = self.pos.guesses_made
+        self.say(f"guess {k}: {guess.upper()}  {to_text(pattern)}  {to_squares(pattern)}")
+
+    def finished(self) -> bool:
+        if self.pos.solved:
+            k = self.pos.guesses_made
+            self.say(f"solved: {self.pos.history[-1][0].upper()} in {k} guess"
+                     f"{'es' if k != 1 else ''}")
+            return True
+        return False
+
+    def announce(self) -> None:
+        """The suggested opener, how it was chosen and its exact expected value."""
+        guess, how = self.suggest()
+        pos = self.pos
+        line = f"{len(pos.members)} possible answers; suggested opener {guess.upper()} ({how})"
+        total, _status = self.solver.guess_value(self.solver.lists.guess_index[guess],
+                                                 pos.members, pos.budget, pos.cons)
+        if total is not None:
+            line += f": {total / len(pos.members):.4f} guesses on average with best play (exact)"
+        self.say(line)
+
+    def run(self, auto: bool = False) -> int:
+        """Play to the end; returns guesses used (0 if the player quit)."""
+        self.announce()
+        if self.answer is not None and auto:
+            while True:
+                guess, _how = self.suggest()
+                self.step(guess, score(guess, self.answer))
+                if self.finished():
+                    return self.pos.guesses_made
+                self.report()
+        while True:
+            guess, how = self.suggest()
+            pos = self.pos
+            k = pos.guesses_made + 1
+            if self.answer is not None:
+                prompt = f"guess {k} (Enter = {guess}, {how}; q quits): "
+            else:
+                prompt = (f"guess {k}: play {guess.upper()} ({how}), then type the feedback "
+                          f"(e.g. BBYBG), or 'WORD FEEDBACK' for another guess; q quits: ")
+            line = self.ask(prompt) if self.ask else None
+            if line is None or line.strip().lower() in ("q", "quit", "exit"):
+                if self.answer is not None and not self.reveal:
+                    self.say(f"the answer was {self.answer.upper()}")
+                self.say("quit")
+                return 0
+            try:
+                word, pattern = self._read(line, guess)
+            except (UsageError, PatternError) as exc:
+                self.say(f"! {exc}")
+                continue
+            cap = pos.max_guesses
+            if cap and k == cap and pattern != ALL_GREEN:
+                self.say(f"guess {k}: {word.upper()}  {to_text(pattern)}  {to_squares(pattern)}")
+                tail = f"; the answer was {self.answer.upper()}" if self.answer else ""
+                self.say(f"out of guesses (cap {cap}){tail}")
+                return k
+            try:
+                self.step(word, pattern)
+            except UsageError as exc:
+                self.say(f"! {exc}")
+                continue
+            if self.finished():
+                return self.pos.guesses_made
+            self.report()
+
+    def _read(self, line: str, suggested: str) -> tuple[str, int]:
+        parts = line.split()
+        if self.answer is not None:
+            word = parts[0].lower() if parts else suggested
+            if len(parts) > 1:
+                raise UsageError("type one guess (or Enter for the suggestion)")
+            self.pos.check_guess(word)
+            return word, score(word, self.answer)
+        if len(parts) == 1:
+            word, text = suggested, parts[0]
+        elif len(parts) == 2:
+            word, text = parts[0].lower(), parts[1]
+        else:
+            raise UsageError("type the feedback (e.g. BBYBG) or 'WORD FEEDBACK'")
+        self.pos.check_guess(word)
+        return word, parse_pattern(text)

@@ -1,0 +1,220 @@
+"""A game position: the guesses played so far with their feedback.
+
+Text form: `salet:BBYBG,drone:YBBBG` (steps separated by commas or spaces; each
+pattern in any form `solver.feedback.parse` reads), `-` or an empty string for the
+start of a game. `str(position)` gives the canonical form back.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import PatternError, UsageError
+from ..feedback import ALL_GREEN, colours_of, pattern_rows, to_text
+from ..feedback import parse as parse_pattern
+from ..search.engine import MODES as ENGINE_MODES
+from ..search.engine import UNCAPPED_DEPTH as UNCAPPED  # the engine's depth for "no cap"
+from ..words import WordLists, encode_words
+
+MODES = tuple(ENGINE_MODES)
+
+Constraint = tuple[np.ndarray, np.ndarray]  # greens uint8[5] (255: none), min counts uint8[26]
+
+
+def no_constraint() -> Constraint:
+    return np.full(5, 255, np.uint8), np.zeros(26, np.uint8)
+
+
+def constraint_after(cons: Constraint, guess: str, pattern: int) -> Constraint:
+    """NYT hard mode: greens stay in place; each letter revealed green or yellow is
+    reused at least as often as it was revealed in one guess (max over the history)."""
+    greens, mins = cons[0].copy(), cons[1].copy()
+    cols = colours_of(pattern)
+    for i, (ch, col) in enumerate(zip(guess, cols, strict=True)):
+        if col == 2:
+            greens[i] = ord(ch) - 97
+    for ch in set(guess):
+        seen = sum(1 for g, col in zip(guess, cols, strict=True) if g == ch and col)
+        c = ord(ch) - 97
+        mins[c] = max(mins[c], seen)
+    return greens, mins
+
+
+def hard_violation(cons: Constraint, guess: str) -> str | None:
+    """Why `guess` breaks the hard-mode constraint (None when it is legal)."""
+    greens, mins = cons
+    for i in range(5):
+        if greens[i] != 255 and ord(guess[i]) - 97 != greens[i]:
+            return f"position {i + 1} must be {chr(97 + greens[i]).upper()}"
+    for c in range(26):
+        if mins[c] and guess.count(chr(97 + c)) < mins[c]:
+            times = "" if mins[c] == 1 else f" {mins[c]} times"
+            return f"it must contain {chr(97 + c).upper()}{times}"
+    return None
+
+
+_LETTERS: dict[int, tuple[object, np.ndarray]] = {}
+
+
+def guess_letters(lists: WordLists) -> np.ndarray:
+    """encode_words(lists.guesses), cached per lists object."""
+    hit = _LETTERS.get(id(lists))
+    if hit is None or hit[0] is not lists:
+        hit = (lists, encode_words(lists.guesses))
+        _LETTERS[id(lists)] = hit
+    return hit[1]
+
+
+def legal_mask(lists: WordLists, mode: str, cons: Constraint | None,
+               members: np.ndarray, first: bool) -> np.ndarray:
+    """bool [n_guesses]: the guesses allowed now (strict: the candidates, except
+    for the opener, which is always free, as in the engine)."""
+    n_g = len(lists.guesses)
+    if mode == "strict" and not first:
+        mask = np.zeros(n_g, bool)
+        mask[lists.answer_guess_ids[members]] = True
+        return mask
+    if mode == "hard" and cons is not None:
+        letters = guess_letters(lists)
+        greens, mins = cons
+        mask = np.ones(n_g, bool)
+        for i in range(5):
+            if greens[i] != 255:
+                mask &= letters[:, i] == greens[i]
+        for c in np.flatnonzero(mins):
+            mask &= (letters == c).sum(axis=1) >= mins[c]
+        return mask
+    return np.ones(n_g, bool)
+
+
+@dataclass(frozen=True)
+class Position:
+    """History of (guess, pattern code); `members` are the ids of the answers still
+    possible; `cons` the hard-mode constraint (None in the other modes)."""
+
+    lists: WordLists
+    mode: str
+    max_guesses: int
+    history: tuple[tuple[str, int], ...]
+    members: np.ndarray = field(repr=False, compare=False)
+    cons: Constraint | None = field(repr=False, compare=False)
+
+    @classmethod
+    def start(cls, lists: WordLists, mode: str = "easy", max_guesses: int = 6) -> Position:
+        if mode not in MODES:
+            raise UsageError(f"unknown mode {mode!r} (easy, hard or strict)")
+        if max_guesses < 0:
+            raise UsageError("max_guesses must be >= 0 (0 = no cap)")
+        cons = no_constraint() if mode == "hard" else None
+        return cls(lists, mode, max_guesses, (),
+                   np.arange(len(lists.answers), dtype=np.int32), cons)
+
+    @classmethod
+    def parse(cls, text: str, lists: WordLists, mode: str = "easy",
+              max_guesses: int = 6) -> Position:
+        """Read a position; UsageError/PatternError (one line) for unknown words,
+        malformed patterns, illegal guesses, histories no answer fits, or more
+        guesses than the cap."""
+        pos = cls.start(lists, mode, max_guesses)
+        s = text.strip()
+        if s in ("", "-"):
+            return pos
+        steps = [t for t in re.split(r"[,\s]+", s) if t]
+        if max_guesses and len(steps) > max_guesses:
+            raise UsageError(f"{len(steps)} guesses given: more than the cap of {max_guesses}")
+        for step in steps:
+            word, sep, pat = step.partition(":")
+            if not sep or not word or not pat:
+                raise UsageError(f"position step {step!r} must be GUESS:PATTERN "
+                                 "(e.g. salet:BBYBG)")
+            try:
+                code = parse_pattern(pat)
+            except PatternError as exc:
+                raise PatternError(f"position step {step!r}: {exc}") from None
+            pos = pos.play(word, code)
+        return pos
+
+    def play(self, word: str, pattern: int) -> Position:
+        """The position after guessing `word` and seeing `pattern`."""
+        w = word.strip().lower()
+        if w not in self.lists.guess_index:
+            raise UsageError(f"{word!r} is not in the guess list {self.lists.guesses_source}")
+        n = len(self.history) + 1
+        if self.solved:
+            raise UsageError(f"guess {n} ({w}): the game was already solved at guess "
+                             f"{n - 1}")
+        if self.max_guesses and n > self.max_guesses:
+            raise UsageError(f"guess {n} ({w}): more guesses than the cap of "
+                             f"{self.max_guesses}")
+        if self.mode == "hard":
+            why = hard_violation(self.cons, w)
+            if why:
+                raise UsageError(f"guess {n} ({w}) is not allowed in hard mode: {why}")
+        if self.mode == "strict" and self.history:
+            if w not in self.candidates:
+                raise UsageError(f"guess {n} ({w}) is not allowed in strict mode: it is "
+                                 "not a possible answer any more")
+        row = pattern_rows(np, encode_words([w]), encode_words(
+            [self.lists.answers[i] for i in self.members]))[0]
+        members = self.members[row == pattern]
+        steps = ",".join(f"{g}:{to_text(p)}" for g, p in self.history + ((w, pattern),))
+        if len(members) == 0:
+            raise UsageError(f"no answer in the list fits {steps} (check the feedback of "
+                             f"guess {n})")
+        if self.max_guesses and n == self.max_guesses and pattern != ALL_GREEN:
+            raise UsageError(f"{steps}: all {self.max_guesses} guesses are used and the "
+                             "game is not solved")
+        cons = constraint_after(self.cons, w, pattern) if self.mode == "hard" else None
+        return Position(self.lists, self.mode, self.max_guesses,
+                        self.history + ((w, pattern),), members, cons)
+
+    # ---- views -------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        if not self.history:
+            return "-"
+        return ",".join(f"{g}:{to_text(p)}" for g, p in self.history)
+
+    @property
+    def solved(self) -> bool:
+        return bool(self.history) and self.history[-1][1] == ALL_GREEN
+
+    @property
+    def candidates(self) -> list[str]:
+        return [self.lists.answers[i] for i in self.members]
+
+    @property
+    def guesses_made(self) -> int:
+        return len(self.history)
+
+    @property
+    def guesses_left(self) -> int | None:
+        """None without a cap."""
+        if not self.max_guesses:
+            return None
+        return self.max_guesses - len(self.history)
+
+    @property
+    def budget(self) -> int:
+        """Guesses left as the engine counts them (a large depth without a cap)."""
+        return (self.max_guesses or UNCAPPED) - len(self.history)
+
+    def legal(self) -> np.ndarray:
+        """bool [n_guesses]: guesses allowed now."""
+        return legal_mask(self.lists, self.mode, self.cons, self.members, not self.history)
+
+    def check_guess(self, word: str) -> int:
+        """Guess id of `word` if it may be played now, else UsageError saying why."""
+        w = word.strip().lower()
+        if w not in self.lists.guess_index:
+            raise UsageError(f"{word!r} is not in the guess list {self.lists.guesses_source}")
+        if self.mode == "hard":
+            why = hard_violation(self.cons, w)
+            if why:
+                raise UsageError(f"{w} is not allowed in hard mode: {why}")
+        if self.mode == "strict" and self.history and w not in self.candidates:
+            raise UsageError(f"{w} is not allowed in strict mode: not a possible answer")
+        return self.lists.guess_index[w]

@@ -1,0 +1,116 @@
+"""Decision-tree export: the optimal strategy from an opener (or a position) as
+one game per answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import UsageError
+from ..feedback import ALL_GREEN, to_text
+from .position import Position
+
+
+@dataclass
+class Tree:
+    """Every answer's game under the optimal strategy: steps (guess, pattern)
+    from the position on, the last one all green."""
+
+    opener: str
+    position: str
+    mode: str
+    max_guesses: int
+    games: dict[str, list[tuple[str, int]]]
+    prior: int = 0  # guesses already made at the position
+
+    @property
+    def total(self) -> int:
+        return sum(len(s) for s in self.games.values())
+
+    @property
+    def average(self) -> float:
+        return self.total / len(self.games)
+
+    @property
+    def histogram(self) -> dict[int, int]:
+        """Guesses needed (counting the position's guesses) -> number of answers."""
+        h: dict[int, int] = {}
+        for steps in self.games.values():
+            k = self.prior + len(steps)
+            h[k] = h.get(k, 0) + 1
+        return dict(sorted(h.items()))
+
+    def to_dict(self) -> dict:
+        d = {
+            "opener": self.opener,
+            "mode": self.mode,
+            "max_guesses": self.max_guesses,
+            "total": self.total,
+            "average": round(self.average, 6),
+            "histogram": {str(k): v for k, v in self.histogram.items()},
+            "games": {a: [f"{g}:{to_text(p)}" for g, p in s] for a, s in self.games.items()},
+        }
+        if self.position != "-":
+            d["position"] = self.position
+        return d
+
+    def nested(self) -> dict:
+        """The tree as nested nodes (for an expandable view): {"guess", "answers"
+        (how many reach this node), "total" (their guesses from here on),
+        "children": {PATTERN: node}}; the all-green outcome has no child."""
+        root: dict = {"guess": self.opener, "answers": 0, "total": 0, "children": {}}
+        for steps in self.games.values():
+            node = root
+            for i, (_g, p) in enumerate(steps):
+                node["answers"] += 1
+                node["total"] += len(steps) - i
+                if p == ALL_GREEN:
+                    break
+                nxt = steps[i + 1][0]
+                node = node["children"].setdefault(
+                    to_text(p), {"guess": nxt, "answers": 0, "total": 0, "children": {}})
+        return root
+
+    def text(self) -> str:
+        """One line per answer: answer, guesses needed, then guess:PATTERN steps."""
+        lines = [f"# {self.opener} from {self.position}: total {self.total} over "
+                 f"{len(self.games)} answers ({self.average:.4f} avg), {self.mode}, max "
+                 f"{self.max_guesses or 'no cap'}; histogram "
+                 + " ".join(f"{k}:{v}" for k, v in self.histogram.items())]
+        for a, steps in self.games.items():
+            lines.append(f"{a} {self.prior + len(steps)} "
+                         + " ".join(f"{g}:{to_text(p)}" for g, p in steps))
+        return "\n".join(lines)
+
+
+def tree(solver, opener: str, position: Position | None = None) -> Tree:
+    """The optimal strategy starting with `opener` (from the start, or from
+    `position`): UsageError when the opener cannot be played there or no strategy
+    meets the cap."""
+    lists = solver.lists
+    pos = position if position is not None else Position.start(
+        lists, solver.mode, solver.max_guesses)
+    gid = pos.check_guess(opener)
+    if pos.solved:
+        raise UsageError(f"{pos} is already solved")
+    total, status = solver.guess_value(gid, pos.members, pos.budget, pos.cons)
+    if total is None:
+        raise UsageError(f"{lists.guesses[gid]}: no strategy solves every answer within "
+                         f"{solver.max_guesses} guesses")
+    root = solver.subtree(gid, pos.members, pos.budget, pos.cons)
+    games: dict[str, list[tuple[str, int]]] = {}
+    table = solver.table
+
+    def walk(node, members, steps):
+        g = lists.guess_index[node.guess]
+        row = table[g, members]
+        for a, p in zip(members, row, strict=True):
+            path = steps + [(node.guess, int(p))]
+            if p == ALL_GREEN:
+                games[lists.answers[a]] = path
+        for p, child in node.children.items():
+            walk(child, members[row == p], steps + [(node.guess, p)])
+
+    walk(root, pos.members, [])
+    games = {a: games[a] for a in sorted(games)}
+    return Tree(lists.guesses[gid], str(pos), solver.mode, solver.max_guesses, games,
+                len(pos.history))

@@ -1,0 +1,138 @@
+"""The web app's only contact with the engine and the game layer.
+
+Everything the pages show is computed here from the Python API: positions and
+the next guess (`solver.game`), the opening move searched opener by opener so a
+job can report progress and stop, and the strategy tree (`Solver.strategy`).
+Keeping it in one module means a change of those APIs touches this file only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .. import game
+from ..errors import UsageError
+from ..feedback import ALL_GREEN, score, to_text
+from ..game.analysis import EMPTY_EXACT_LIMIT
+
+__all__ = ["EMPTY_EXACT_LIMIT", "Cancelled", "analyse", "best_openers", "parse_position",
+           "strategy"]
+
+
+class Cancelled(Exception):
+    """Raised inside a job when its client asked to stop it."""
+
+
+Check = Callable[[], None]  # raises Cancelled when the job was cancelled
+
+
+def _noop() -> None:
+    return None
+
+
+def parse_position(text: str, lists, mode: str, max_guesses: int):
+    """'salet:BBYBG,drone:YBBBG' ('-' for the start) as a game Position; one-line
+    UsageError/PatternError for unknown words, bad patterns, illegal guesses,
+    histories no answer fits, or more guesses than the cap."""
+    return game.Position.parse(text or "-", lists, mode, max_guesses)
+
+
+def analyse(solver, pos, top: int = 5, store=None) -> dict:
+    """The next-guess analysis of a position, in `wordle-dp next --json` form plus
+    `source` (engine or store) and `note` when the game layer adds one."""
+    res = game.analyse(solver, pos, top=top, store=store)
+    out = res.to_dict()
+    out["source"] = res.source
+    if res.note:
+        out["note"] = res.note
+    return out
+
+
+def best_openers(solver, top: int, check: Check = _noop,
+                 progress: Callable[[int, int, str], None] | None = None) -> list[dict]:
+    """The `top` best openers with proof (like `Solver.best`), checking for
+    cancellation and reporting progress between openers."""
+    words = solver.lists.guesses
+    answers = set(solver.lists.answer_index)
+    order = sorted(range(len(words)), key=lambda i: solver.estimate(words[i]))
+    found = []
+    for k, i in enumerate(order):
+        check()
+        w = words[i]
+        cut = None
+        if len(found) >= top:
+            cut = found[top - 1].total + 1
+        if cut is None or solver.lower_bound(w) < cut:
+            r = solver.solve(w, cutoff=cut)
+            if r.status == "exact":
+                found.append(r)
+                found.sort(key=lambda x: (x.total, x.opener not in answers, x.opener))
+                del found[top:]
+        if progress is not None:
+            lead = f"openers checked, best so far {found[0].opener} {found[0].total}" if found \
+                else "openers checked"
+            progress(k + 1, len(order), lead)
+    n = len(solver.lists.answers)
+    return [{"guess": r.opener, "total": r.total, "average": round(r.total / n, 6),
+             "status": "exact"} for r in found]
+
+
+# ---------------------------------------------------------------- strategy
+def _node_dict(node, answers: dict[str, int] | None = None) -> dict:
+    kids = sorted(node.children.items(), key=lambda pc: (-pc[1].answers, pc[0]))
+    return {
+        "guess": node.guess,
+        "answers": node.answers,
+        "total": node.total,
+        "solved_here": node.answers > sum(c.answers for c in node.children.values()),
+        "children": [dict(pattern=to_text(p), **_node_dict(c)) for p, c in kids],
+    }
+
+
+def strategy(solver, opener: str, check: Check = _noop,
+             progress: Callable[[int, int, str], None] | None = None) -> dict:
+    """The optimal strategy after `opener`: nested tree, histogram of guesses
+    needed, and every answer's game as 'guess:PATTERN' steps. Built one
+    first-feedback class at a time, so a job can report progress and stop."""
+    from ..search.engine import StrategyNode
+
+    start = game.Position.start(solver.lists, solver.mode, solver.max_guesses)
+    word = solver.lists.guesses[start.check_guess(opener)]
+    row = solver.table[solver.lists.guess_id(word), start.members]
+    codes = sorted({int(c) for c in row}, key=lambda c: (-(row == c).sum(), c))
+    n = len(start.members)
+    root = StrategyNode(word, n, n, {})
+    if progress is not None:
+        progress(0, len(codes), "feedback classes")
+    for k, code in enumerate(codes):
+        check()
+        if code != ALL_GREEN:
+            pos = start.play(word, code)
+            total, g = solver.set_value(pos.members, pos.budget, pos.cons)
+            if total is None:
+                raise UsageError(f"{word}: no strategy solves every answer within "
+                                 f"{solver.max_guesses} guesses ({solver.mode} mode)")
+            child = solver.subtree(g, pos.members, pos.budget, pos.cons)
+            root.children[code] = child
+            root.total += child.total
+        if progress is not None:
+            progress(k + 1, len(codes), "feedback classes")
+    games = {}
+    for answer, seq in sorted(root.paths().items()):
+        games[answer] = [f"{g}:{to_text(score(g, answer))}" for g in seq]
+    hist: dict[int, int] = {}
+    for steps in games.values():
+        hist[len(steps)] = hist.get(len(steps), 0) + 1
+    n = len(solver.lists.answers)
+    return {
+        "opener": word,
+        "mode": solver.mode,
+        "max_guesses": solver.max_guesses,
+        "total": root.total,
+        "average": round(root.total / n, 6),
+        "answers": n,
+        "depth": max(hist),
+        "histogram": {str(k): hist[k] for k in sorted(hist)},
+        "tree": _node_dict(root),
+        "games": games,
+    }

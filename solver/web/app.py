@@ -1,0 +1,219 @@
+"""The HTTP layer: FastAPI routes over `Service` (see README, 'Web app').
+
+Routes declared with plain `def` run on FastAPI's thread pool, so engine work
+never runs on the event loop; the service's lock serialises solver use. Every
+error is JSON `{"error": "..."}` with a 4xx status (500 only for bugs, still
+without a traceback).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Annotated, Literal
+
+from fastapi import Body, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..errors import WordleDPError
+from .service import MAX_TOP, NotFound, QueueFull, Service
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_BODY = 16 * 1024  # bytes: every request body here is a few hundred bytes
+MAX_POSITION = 400  # characters: 30 guesses of 'word:PATTERN,'
+log = logging.getLogger("wordle-dp.web")
+
+Mode = Literal["easy", "hard", "strict"]
+Cap = Annotated[int, Query(ge=0, le=20, description="guess cap; 0 = no cap")]
+Position = Annotated[str, Query(max_length=MAX_POSITION,
+                                description="'-' or 'salet:BBYBG,drone:YBBBG'")]
+Word = Annotated[str, Query(min_length=1, max_length=20)]
+SORTS = Literal["total", "opener", "rank", "status", "depth", "cpu_seconds", "wall_seconds",
+                "nodes"]
+STATUSES = Literal["pending", "exact", "infeasible", "lower_bound", "upper_bound", "failed"]
+
+
+class JobRequest(BaseModel):
+    """Body of POST /api/jobs."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["next", "strategy"]
+    position: str = Field("-", max_length=MAX_POSITION)
+    opener: str | None = Field(None, min_length=1, max_length=20)
+    mode: Mode | None = None
+    max_guesses: int | None = Field(None, ge=0, le=20)
+    top: int = Field(5, ge=0, le=MAX_TOP)
+
+
+class BodyLimit:
+    """ASGI middleware: refuse request bodies over `limit` bytes with 413."""
+
+    def __init__(self, app, limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            return await _too_large(self.limit)(scope, receive, send)
+        seen = 0
+        chunks = []
+        more = True
+        while more:  # read the body (also chunked ones) up to the limit, then replay it
+            msg = await receive()
+            if msg["type"] != "http.request":
+                chunks.append(msg)
+                break
+            seen += len(msg.get("body", b""))
+            if seen > self.limit:
+                return await _too_large(self.limit)(scope, receive, send)
+            chunks.append(msg)
+            more = msg.get("more_body", False)
+
+        async def replay():
+            return chunks.pop(0) if chunks else await receive()
+
+        return await self.app(scope, replay, send)
+
+
+def _too_large(limit: int) -> JSONResponse:
+    return JSONResponse({"error": f"request body over {limit} bytes"}, status_code=413)
+
+
+def _err(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    parts = []
+    for e in exc.errors():
+        where = ".".join(str(x) for x in e.get("loc", ()) if x not in ("query", "body", "path"))
+        parts.append(f"{where or 'request'}: {e.get('msg', 'invalid')}")
+    return "; ".join(parts) or "invalid request"
+
+
+def create_app(service: Service) -> FastAPI:
+    """The ASGI application for one service (tests build it with small lists)."""
+    app = FastAPI(title="wordle-dp", version="1", docs_url=None, redoc_url=None,
+                  openapi_url="/api/openapi.json")
+    app.state.service = service
+    app.add_middleware(GZipMiddleware, minimum_size=2048)  # a strategy is ~400 kB of JSON
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+
+    @app.exception_handler(WordleDPError)
+    async def user_error(_req: Request, exc: WordleDPError):
+        status = 404 if isinstance(exc, NotFound) else 429 if isinstance(exc, QueueFull) else 400
+        return _err(status, str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_req: Request, exc: RequestValidationError):
+        return _err(422, _validation_message(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_req: Request, exc: StarletteHTTPException):
+        return _err(exc.status_code, str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def bug(_req: Request, exc: Exception):
+        log.exception("internal error")
+        return _err(500, f"internal error ({type(exc).__name__}); see the server log")
+
+    svc = service
+
+    def problem(mode: Mode | None, cap: int | None) -> tuple[str, int]:
+        return mode or svc.mode, svc.max_guesses if cap is None else cap
+
+    @app.get("/api/info")
+    def info() -> dict:
+        """The server's lists, defaults and stores."""
+        return svc.info()
+
+    @app.get("/api/words")
+    def words() -> dict:
+        """Both word lists (the page checks typed guesses locally)."""
+        return {"answers": svc.lists.answers, "guesses": svc.lists.guesses}
+
+    @app.get("/api/next")
+    def next_guess(position: Position = "-", mode: Mode | None = None,
+                   max_guesses: Cap = None, top: Annotated[int, Query(ge=0, le=MAX_TOP)] = 5
+                   ) -> dict:
+        """Optimal next guess from a position, with the `top` best alternatives."""
+        m, c = problem(mode, max_guesses)
+        return svc.next(position, m, c, top)
+
+    @app.get("/api/strategy")
+    def strategy(opener: Word, mode: Mode | None = None, max_guesses: Cap = None) -> dict:
+        """The optimal decision tree after an opener, its histogram and every game."""
+        m, c = problem(mode, max_guesses)
+        return svc.strategy(opener, m, c)
+
+    @app.post("/api/jobs", status_code=202)
+    def submit(req: Annotated[JobRequest, Body()]) -> dict:
+        """Start a next-guess or strategy computation; poll GET /api/jobs/{id}."""
+        m, c = problem(req.mode, req.max_guesses)
+        if req.kind == "next":
+            svc.check_next(req.position, m, c)  # bad input fails now, not in the job
+            params = {"position": req.position, "mode": m, "max_guesses": c, "top": req.top}
+            job = svc.jobs.submit("next", params,
+                                  lambda j: svc.next(req.position, m, c, req.top, j))
+        else:
+            if not req.opener:
+                raise RequestValidationError([{"loc": ("body", "opener"),
+                                               "msg": "required for kind 'strategy'"}])
+            svc.lists.guess_id(req.opener)
+            params = {"opener": req.opener, "mode": m, "max_guesses": c}
+            job = svc.jobs.submit("strategy", params,
+                                  lambda j: svc.strategy(req.opener, m, c, j))
+        return job.to_dict()
+
+    @app.get("/api/jobs/{jid}")
+    def job_state(jid: str) -> dict:
+        """A job's state, progress and (when done) result."""
+        job = svc.jobs.get(jid)
+        if job is None:
+            raise NotFound(f"no job {jid!r} (finished jobs are kept for 10 minutes)")
+        return job.to_dict()
+
+    @app.delete("/api/jobs/{jid}")
+    def job_cancel(jid: str) -> dict:
+        """Cancel a job (a running search stops at its next step)."""
+        job = svc.jobs.cancel(jid)
+        if job is None:
+            raise NotFound(f"no job {jid!r}")
+        return job.to_dict()
+
+    @app.get("/api/stores")
+    def stores() -> list[dict]:
+        """Every store given to `serve --store`, with its progress."""
+        return [sv.info() for sv in svc.stores.values()]
+
+    @app.get("/api/stores/{sid}")
+    def store(sid: str) -> dict:
+        return svc.store(sid).info()
+
+    @app.get("/api/stores/{sid}/openers")
+    def openers(sid: str, q: Annotated[str, Query(max_length=5, pattern="^[A-Za-z]*$")] = "",
+                sort: SORTS = "total", desc: bool = False, status: STATUSES | None = None,
+                offset: Annotated[int, Query(ge=0)] = 0,
+                limit: Annotated[int, Query(ge=1, le=1000)] = 100) -> dict:
+        """One page of the opener table, filtered and sorted."""
+        return svc.store(sid).openers(q.lower(), sort, desc, status, offset, limit)
+
+    @app.get("/api/stores/{sid}/distribution")
+    def distribution(sid: str, bins: Annotated[int, Query(ge=1, le=500)] = 60) -> dict:
+        """Histogram of the exact opener totals, and the best opener."""
+        return svc.store(sid).distribution(bins)
+
+    @app.get("/", include_in_schema=False)
+    def index():
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

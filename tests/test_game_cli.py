@@ -1,0 +1,433 @@
+"""The game commands (next, tree, play, simulate, score, compare, query --plot) on
+small custom lists in every mode, the issue's known values on the default lists,
+and bad input (one error line, exit status 2)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver import Solver, cli
+from solver import store as S
+from solver.feedback import ALL_GREEN, score, to_text
+from solver.words import WordLists
+from tests.game_helpers import small_lists, write_lists
+
+ROOT = Path(__file__).resolve().parents[1]
+MODES = ("easy", "hard", "strict")
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """A small problem on disk: (lists, answers file, guesses file, cache dir)."""
+    d = tmp_path_factory.mktemp("lists")
+    lists = small_lists(7, n_answers=25, n_guesses=50)
+    a, g = write_lists(d, lists)
+    return lists, a, g, str(d / "cache")
+
+
+def run(capsys, small, *args):
+    lists, a, g, cache = small
+    rc = cli.main([*args, "--answers", a, "--guesses", g, "--cache-dir", cache])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def one_error(rc, out, err, *needles):
+    assert rc == 2 and out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("wordle-dp: error:"), err
+    for n in needles:
+        assert n in lines[0], (n, lines[0])
+
+
+def png_size(path) -> tuple[int, int]:
+    data = Path(path).read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def position_for(lists, answer, guesses):
+    return ",".join(f"{g}:{to_text(score(g, answer))}" for g in guesses)
+
+
+# ---- next -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+def test_next_json_on_small_lists(capsys, small, mode):
+    lists = small[0]
+    solver = Solver(lists, mode=mode)
+    opener = lists.answers[3]
+    pos = position_for(lists, lists.answers[10], [opener])
+    rc, out, err = run(capsys, small, "next", pos, "--mode", mode, "--json", "--top", "3")
+    assert rc == 0, err
+    d = json.loads(out)
+    members = [a for a in lists.answers if score(opener, a) == score(opener, lists.answers[10])]
+    assert d["position"] == pos and d["candidates"] == len(members)
+    assert d["words"] == members
+    total, g = solver.set_value(np.array([lists.answer_index[a] for a in members]), 5,
+                                solver._constraint_after(None, lists.guess_index[opener],
+                                                         score(opener, lists.answers[10]))
+                                if mode == "hard" else None)
+    assert d["best"]["total"] == total and d["best"]["status"] == "exact"
+    assert d["mode"] == mode and d["max_guesses"] == 6
+    assert [a["total"] for a in d["alternatives"]] == sorted(a["total"] for a in
+                                                              d["alternatives"])
+
+
+def test_next_text_and_start_of_small_game(capsys, small):
+    lists = small[0]
+    rc, out, _ = run(capsys, small, "next", "-", "--top", "2")
+    assert rc == 0
+    best = min(Solver(lists).solve(w).total for w in lists.guesses)
+    assert f"total {best} " in out and "25 candidates" in out
+    assert out.count("exact") == 3
+
+
+@pytest.mark.parametrize("args,needles", [
+    (["next", "zzzzz:BBBBB"], ["zzzzz", "not in the guess list"]),
+    (["next", "{g}:GGGGG"], ["no answer in the list fits"]),
+    (["next", "{g}:BBXQB"], ["not a mark"]),
+    (["next", "{g}"], ["GUESS:PATTERN"]),
+    (["next", "{g}:BBBBB", "--top", "-1"], ["--top"]),
+    (["next", "{a}:BBBBB,{a}:BBBBB,{a}:BBBBB", "--max-guesses", "2"], ["cap of 2"]),
+    (["tree", "zzzzz"], ["zzzzz"]),
+    (["simulate", "--strategy", "bogus"], ["unknown strategy", "entropy"]),
+    (["simulate", "--plot", "x.txt"], ["PNG"]),
+    (["score", "--top", "0"], ["--top"]),
+    (["score", "--position", "{a}:GGGGG"], ["already solved"]),
+    (["compare", "--openers", "zzzzz"], ["zzzzz"]),
+    (["play", "--answer", "zzzzz"], ["zzzzz", "answer list"]),
+])
+def test_bad_input_one_error_line(capsys, small, args, needles):
+    lists = small[0]
+    g = next(w for w in lists.guesses if w not in lists.answers)
+    a = lists.answers[0]
+    args = [x.format(g=g, a=a) for x in args]
+    one_error(*run(capsys, small, *args), *needles)
+
+
+def test_next_hard_mode_illegal_guess(capsys, small):
+    lists = small[0]
+    ans = lists.answers[4]
+    # a first guess with a green letter, then a second guess without it
+    for o in lists.guesses:
+        p = score(o, ans)
+        greens = [i for i in range(5) if (p // 3 ** i) % 3 == 2]
+        if greens and p != ALL_GREEN:
+            i = greens[0]
+            bad = next(w for w in lists.guesses if w[i] != o[i])
+            break
+    pos = f"{o}:{to_text(p)},{bad}:{to_text(score(bad, ans))}"
+    one_error(*run(capsys, small, "next", pos, "--mode", "hard"), "hard mode",
+              f"position {i + 1} must be")
+
+
+def test_next_issue_example_default_lists(capsys, tmp_path):
+    """Default lists, easy: after salet:BBBBB, 221 answers and total 609."""
+    rc = cli.main(["next", "salet:BBBBB", "--json", "--top", "1"])
+    d = json.loads(capsys.readouterr().out)
+    assert rc == 0 and d["candidates"] == 221 and d["best"]["total"] == 609
+    rc = cli.main(["next", "-"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "cluster job" in err and len(err.splitlines()) == 1
+
+
+# ---- result store ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def store(small, tmp_path_factory):
+    """A finished store for the small problem, written with the engine's values."""
+    lists = small[0]
+    solver = Solver(lists)
+    path = tmp_path_factory.mktemp("store") / "s.zarr"
+    st, _ = S.Store.open_or_create(path, lists, "easy", 6)
+    recs = []
+    for i, w in enumerate(lists.guesses):
+        r = solver.solve(w)
+        second = np.full(S.N_PATTERNS, -1, np.int32)
+        for p, g in solver.second_guesses(w).items():
+            second[p] = lists.guess_index[g]
+        recs.append(S.Record(i, S.STATUS_CODES[r.status], total=r.total or -1,
+                             depth=r.depth or -1, cpu_seconds=r.cpu_seconds,
+                             wall_seconds=r.seconds, nodes=r.nodes, rank=0,
+                             finished_at=time.time(), second=second))
+    st.write(recs)
+    st.unlock()
+    return str(path), solver
+
+
+def test_next_from_store(capsys, small, store):
+    path, solver = store
+    lists = small[0]
+    rc, out, _ = run(capsys, small, "next", "-", "--store", path, "--json", "--top", "2")
+    d = json.loads(out)
+    vals = sorted((solver.solve(w).total, w) for w in lists.guesses)
+    assert rc == 0 and d["best"]["total"] == vals[0][0]
+    assert [a["total"] for a in d["alternatives"]] == [v for v, _ in vals[1:3]]
+    opener = d["best"]["guess"]
+    pos = position_for(lists, lists.answers[2], [opener])
+    rc, out, _ = run(capsys, small, "next", pos, "--store", path, "--json")
+    d2 = json.loads(out)
+    p = score(opener, lists.answers[2])
+    assert d2["best"]["guess"] == solver.second_guesses(opener)[p] or d2["candidates"] == 1
+    # a store for another problem is refused in one line
+    one_error(*run(capsys, small, "next", "-", "--store", path, "--mode", "hard"),
+              "another problem")
+
+
+def test_query_plot(tmp_path, store):
+    pytest.importorskip("matplotlib")
+    path, _ = store
+    png = tmp_path / "q.png"
+    rc = cli.main(["query", "--store", path, "--plot", str(png), "--top", "1"])
+    assert rc == 0 and png_size(png) == (1000, 560)
+
+
+# ---- tree -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+def test_tree_json_and_text(capsys, small, tmp_path, mode):
+    lists = small[0]
+    opener = lists.guesses[1]
+    want = Solver(lists, mode=mode).solve(opener)
+    out_file = tmp_path / "t.json"
+    rc, out, err = run(capsys, small, "tree", opener, "--mode", mode, "--format", "json",
+                       "--out", str(out_file))
+    assert rc == 0 and out == "" and "wrote" in err
+    d = json.loads(out_file.read_text())
+    assert d["total"] == want.total and set(d["games"]) == set(lists.answers)
+    for a, steps in d["games"].items():
+        assert steps[-1] == f"{a}:GGGGG"
+        assert all(s.split(":")[1] == to_text(score(s.split(":")[0], a)) for s in steps)
+    rc, out, _ = run(capsys, small, "tree", opener, "--mode", mode)
+    lines = out.splitlines()
+    assert rc == 0 and f"total {want.total} " in lines[0] and len(lines) == 26
+
+
+# ---- simulate -------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+def test_simulate_optimal_equals_the_exact_value(capsys, small, mode):
+    lists = small[0]
+    opener = lists.guesses[5]
+    want = Solver(lists, mode=mode, max_guesses=0).solve(opener).total
+    rc, out, _ = run(capsys, small, "simulate", "--strategy", "optimal", "--opener", opener,
+                     "--mode", mode, "--max-guesses", "0", "--json")
+    d = json.loads(out)
+    assert rc == 0 and d["total"] == want and d["games"] == 25 and d["failures"] == 0
+    assert set(d) >= {"strategy", "opener", "mode", "games", "total", "mean", "stdev",
+                      "histogram", "failures"}
+    assert sum(int(k) * v for k, v in d["histogram"].items()) == want
+
+
+def test_simulate_all_strategies_csv_and_plot(capsys, small, tmp_path):
+    pytest.importorskip("matplotlib")
+    lists = small[0]
+    csv_file, png = tmp_path / "g.csv", tmp_path / "h.png"
+    rc, out, err = run(capsys, small, "simulate", "--strategy", "all", "--opener",
+                       lists.guesses[0], "--json", "--csv", str(csv_file), "--plot", str(png),
+                       "--mode", "hard")
+    assert rc == 0, err
+    rows = [json.loads(line) for line in out.splitlines()]
+    opt = rows[0]
+    assert opt["strategy"] == "optimal"
+    for r in rows:  # no strategy beats the optimum (the cap binds nobody here)
+        assert r["total"] >= opt["total"] or r["failures"] > 0
+        assert r["games"] == 25
+    with open(csv_file) as f:
+        games = list(csv.DictReader(f))
+    assert len(games) == 25 * len(rows)
+    for g in games:  # each game's steps are true feedback, and it ends solved
+        steps = g["steps"].split()
+        assert len(steps) == int(g["guesses"]) and steps[-1] == f"{g['answer']}:GGGGG"
+        assert all(s[6:] == to_text(score(s[:5], g["answer"])) for s in steps)
+    assert png_size(png) == (1000, 560)
+
+
+def test_simulate_default_lists_salet_is_7920(capsys):
+    rc = cli.main(["simulate", "--strategy", "optimal", "--opener", "salet", "--json"])
+    d = json.loads(capsys.readouterr().out)
+    assert rc == 0 and d["total"] == 7920 and d["games"] == 2315 and d["failures"] == 0
+
+
+# ---- score ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+def test_score_csv_is_sorted_and_complete(capsys, small, tmp_path, mode):
+    lists = small[0]
+    pos = position_for(lists, lists.answers[1], [lists.guesses[2]])
+    f = tmp_path / "s.csv"
+    rc, _, _ = run(capsys, small, "score", "--position", pos, "--csv", str(f), "--mode", mode)
+    assert rc == 0
+    with open(f) as fh:
+        rows = list(csv.DictReader(fh))
+    exp = [float(r["expected"]) for r in rows]
+    assert exp == sorted(exp)
+    if mode == "easy":
+        assert len(rows) == len(lists.guesses)
+    rc, out, _ = run(capsys, small, "score", "--position", pos, "--top", "3", "--mode", mode,
+                     "--sort", "entropy")
+    lines = out.splitlines()
+    assert rc == 0 and len(lines) == 5 and "sorted by entropy" in lines[0]
+
+
+def test_score_default_lists_hard(capsys, tmp_path):
+    """The full guess list scored from a hard-mode position; the top row's measures
+    recomputed with the plain feedback rule."""
+    f = tmp_path / "s.csv"
+    rc = cli.main(["score", "--position", "salet:BBYBG", "--mode", "hard", "--csv", str(f)])
+    assert rc == 0
+    with open(f) as fh:
+        rows = list(csv.DictReader(fh))
+    lists = WordLists.load()
+    cands = [a for a in lists.answers if score("salet", a) == score("salet", "quilt")]
+    assert all("l" in r["guess"] for r in rows)  # L was revealed
+    assert all(r["guess"][4] == "t" for r in rows)  # T is green in place
+    top = rows[0]["guess"]
+    sizes: dict[int, int] = {}
+    for a in cands:
+        sizes[score(top, a)] = sizes.get(score(top, a), 0) + 1
+    n = len(cands)
+    assert float(rows[0]["expected"]) == pytest.approx(sum(c * c for c in sizes.values()) / n,
+                                                       abs=1e-6)
+    assert int(rows[0]["worst"]) == max(sizes.values())
+    assert int(rows[0]["patterns"]) == len(sizes)
+    assert [float(r["expected"]) for r in rows] == sorted(float(r["expected"]) for r in rows)
+
+
+# ---- compare --------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", ["hard", "strict"])
+def test_compare_other_modes(capsys, small, mode):
+    lists = small[0]
+    rc, out, err = run(capsys, small, "compare", "--openers", lists.guesses[3], "--mode", mode,
+                       "--strategies", "patterns,entropy-cand", "--max-guesses", "0")
+    assert rc == 0, err
+    opt = Solver(lists, mode=mode, max_guesses=0).solve(lists.guesses[3]).total
+    assert f"exact optimum {opt} " in out
+    for line in out.splitlines()[2:]:
+        name, total, _mean, _over, regret, _per = line.split()
+        assert int(regret) == int(total) - opt >= 0
+
+
+@pytest.mark.slow
+def test_simulate_default_lists_salet_hard_is_8122(capsys):
+    rc = cli.main(["simulate", "--strategy", "optimal", "--opener", "salet", "--mode", "hard",
+                   "--json"])
+    d = json.loads(capsys.readouterr().out)
+    assert rc == 0 and d["total"] == 8122 and d["failures"] == 0
+
+
+def test_compare_regret_and_plot(capsys, small, tmp_path):
+    pytest.importorskip("matplotlib")
+    lists = small[0]
+    ops = lists.guesses[:2]
+    png = tmp_path / "r.png"
+    rc, out, err = run(capsys, small, "compare", "--openers", *ops, "--json",
+                       "--strategies", "entropy,minimax-cand,random", "--plot", str(png))
+    assert rc == 0, err
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == 6
+    solver = Solver(lists)
+    for r in rows:
+        assert r["optimum"] == solver.solve(r["opener"]).total
+        assert r["regret"] == r["total"] - r["optimum"] and r["regret"] >= 0
+    assert png_size(png) == (1000, 560)
+
+
+# ---- play -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+def test_play_answer_from_stdin_plays_to_the_end(capsys, small, monkeypatch, mode):
+    import io
+
+    lists = small[0]
+    ans = lists.answers[9]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    rc, out, _ = run(capsys, small, "play", "--answer", ans, "--mode", mode)
+    lines = out.splitlines()
+    assert rc == 0
+    k = sum(1 for line in lines if line.startswith("guess "))
+    assert lines[-1] == f"solved: {ans.upper()} in {k} guess{'es' if k != 1 else ''}"
+
+
+def test_play_with_typed_feedback(capsys, small, monkeypatch):
+    """The player reports the real game's feedback; bad lines are re-asked."""
+    import io
+
+    lists = small[0]
+    ans = lists.answers[12]
+    other = lists.guesses[7]
+    feed = ["nonsense words here", "GGGXQ", f"{other} {to_text(score(other, ans))}"]
+    # then accept suggestions, reporting their true feedback, found by replaying
+    from solver.game import Position, analyse
+
+    solver = Solver(lists)
+    pos = Position.start(lists).play(other, score(other, ans))
+    while not pos.solved:
+        g = analyse(solver, pos, top=0).best.guess
+        feed.append(to_text(score(g, ans)))
+        pos = pos.play(g, score(g, ans))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(feed) + "\n"))
+    rc, out, _ = run(capsys, small, "play")
+    assert rc == 0
+    assert out.count("! ") == 2  # two bad lines, each explained once
+    assert out.rstrip().endswith(f"solved: {ans.upper()} in {pos.guesses_made} guesses")
+
+
+def test_play_quit(capsys, small, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    rc, out, _ = run(capsys, small, "play")
+    assert rc == 0 and out.rstrip().endswith("quit")
+
+
+def test_play_in_a_pseudo_terminal(small, tmp_path):
+    """End to end in a real pty: prompts appear, Enter takes the suggestion."""
+    import pty
+    import select
+
+    lists, a, g, cache = small
+    ans = lists.answers[20]
+    master, slave = pty.openpty()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), WORDLE_DP_CACHE=cache)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solver", "play", "--answer", ans, "--answers", a,
+         "--guesses", g, "--cache-dir", cache],
+        stdin=slave, stdout=slave, stderr=slave, env=env, cwd=tmp_path, close_fds=True)
+    os.close(slave)
+    buf = b""
+    deadline = time.time() + 120
+    try:
+        while time.time() < deadline:
+            r, _, _ = select.select([master], [], [], 1.0)
+            if r:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                buf += chunk
+                if buf.rstrip().endswith(b"quits):"):
+                    os.write(master, b"\n")
+            if proc.poll() is not None and not r:
+                break
+    finally:
+        proc.kill() if proc.poll() is None else None
+        proc.wait()
+        os.close(master)
+    text = buf.decode("utf-8", "replace")
+    assert "(Enter = " in text  # it prompted: stdin was a terminal
+    assert f"solved: {ans.upper()} in " in text

@@ -1,0 +1,489 @@
+"""The web app's JSON API through FastAPI's TestClient, on small lists.
+
+Values are checked against the engine itself (a fresh Solver), the feedback
+rule, and the store that was written; bad input must give a 4xx JSON error."""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from solver import Solver, game  # noqa: E402
+from solver.feedback import parse, score, to_text  # noqa: E402
+from solver.web import service as service_mod  # noqa: E402
+from solver.web.app import MAX_BODY, create_app  # noqa: E402
+from solver.web.service import Service  # noqa: E402
+from tests.web_helpers import STORE_BOUND, STORE_EXACT, make_store, small_problem  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def problem(tmp_path_factory):
+    d = tmp_path_factory.mktemp("web")
+    lists, table = small_problem(d)
+    wrote = make_store(d / "s.zarr", lists, table)
+    return d, lists, table, wrote
+
+
+@pytest.fixture(scope="module")
+def ref(problem):
+    """An independent solver (own memo) for expected values."""
+    _, lists, table, _ = problem
+    return Solver(lists, table=table)
+
+
+@pytest.fixture(scope="module")
+def svc(problem):
+    _, lists, table, _ = problem
+    s = Service(lists, table=table)
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="module")
+def client(svc):
+    return TestClient(create_app(svc))
+
+
+@pytest.fixture(scope="module")
+def store_client(problem):
+    d, lists, table, _ = problem
+    s = Service(lists, table=table, stores=[str(d / "s.zarr")])
+    yield TestClient(create_app(s))
+    s.close()
+
+
+def _wait(client, jid, timeout=120.0):
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        j = client.get(f"/api/jobs/{jid}").json()
+        if j["state"] in ("done", "error", "cancelled"):
+            return j
+        time.sleep(0.02)
+    raise AssertionError(f"job {jid} did not finish")
+
+
+def test_info_and_words(client, problem):
+    _, lists, _, _ = problem
+    info = client.get("/api/info").json()
+    assert (info["answers"], info["guesses"]) == (len(lists.answers), len(lists.guesses))
+    assert info["mode"] == "easy" and info["max_guesses"] == 6 and info["stores"] == []
+    words = client.get("/api/words").json()
+    assert words["answers"] == lists.answers and words["guesses"] == lists.guesses
+
+
+def test_start_position_is_the_proven_best_opener(client, ref):
+    best = ref.best(top=4)
+    r = client.get("/api/next", params={"position": "-", "top": 3}).json()
+    assert r["candidates"] == len(ref.lists.answers) and r["source"] == "engine"
+    got = [r["best"]] + r["alternatives"]
+    assert [g["total"] for g in got] == [b.total for b in best]
+    for g in got:  # each shown value is the opener's own exact value
+        assert ref.solve(g["guess"]).total == g["total"] and g["status"] == "exact"
+    # the same choice (ties included) as the game layer's own analysis
+    want = game.analyse(ref, game.Position.start(ref.lists), top=3).to_dict()
+    assert [g["guess"] for g in got] == [want["best"]["guess"]] + [
+        a["guess"] for a in want["alternatives"]]
+
+
+def test_next_after_a_guess_matches_the_optimal_tree(client, ref):
+    opener = ref.best(1)[0].opener
+    root = ref.strategy(opener)
+    for code, child in list(root.children.items())[:6]:
+        pos = f"{opener}:{to_text(code)}"
+        r = client.get("/api/next", params={"position": pos}).json()
+        members = [a for a in ref.lists.answers if score(opener, a) == code]
+        assert r["candidates"] == len(members) == child.answers
+        if len(members) <= 20:
+            assert sorted(r["words"]) == sorted(members)
+        # the optimal tree's subtree below this feedback is an optimal play of the class
+        assert r["best"]["total"] == child.total
+        assert r["best"]["average"] == pytest.approx(child.total / len(members), abs=1e-6)
+        assert r["position"] == pos
+
+
+def test_strategy_is_complete_and_true(client, ref):
+    opener = ref.lists.guesses[3]
+    r = client.get("/api/strategy", params={"opener": opener.upper()}).json()
+    assert r["opener"] == opener
+    assert r["total"] == ref.solve(opener).total
+    n = len(ref.lists.answers)
+    assert sorted(r["games"]) == sorted(ref.lists.answers)
+    assert sum(r["histogram"].values()) == n
+    assert sum(int(k) * v for k, v in r["histogram"].items()) == r["total"]
+    assert r["depth"] == max(int(k) for k in r["histogram"]) <= 6
+    for answer, steps in r["games"].items():
+        assert steps[0].split(":")[0] == opener
+        for step in steps:
+            g, pat = step.split(":")
+            assert parse(pat) == score(g, answer)
+        assert steps[-1] == f"{answer}:GGGGG"
+    tree = r["tree"]
+    assert tree["guess"] == opener and tree["answers"] == n and tree["total"] == r["total"]
+
+    def walk(node):
+        assert node["total"] == node["answers"] + sum(c["total"] for c in node["children"])
+        for c in node["children"]:
+            walk(c)
+
+    walk(tree)
+
+
+def test_hard_mode_and_cap_are_separate_problems(client, ref, problem):
+    _, lists, table, _ = problem
+    opener = lists.guesses[5]
+    hard = Solver(lists, mode="hard", max_guesses=6, table=table).solve(opener).total
+    capped = Solver(lists, mode="easy", max_guesses=3, table=table).solve(opener)
+    r = client.get("/api/strategy", params={"opener": opener, "mode": "hard"}).json()
+    assert r["total"] == hard and r["mode"] == "hard"
+    r = client.get("/api/strategy", params={"opener": opener, "max_guesses": 3})
+    if capped.status == "infeasible":
+        assert r.status_code == 400
+        assert "no strategy solves every answer within 3" in r.json()["error"]
+    else:
+        assert r.json()["total"] == capped.total and r.json()["depth"] <= 3
+
+
+BAD = [
+    ("/api/next", {"position": "zzzzz:BBBBB"}, 400, "'zzzzz' is not in the guess list"),
+    ("/api/next", {"position": "aback:BBQBB"}, 400, "'Q' is not a mark"),
+    ("/api/next", {"position": "aback:BBBB"}, 400, "must have 5 marks"),
+    ("/api/next", {"position": "aback"}, 400, "must be GUESS:PATTERN"),
+    ("/api/next", {"position": "aback:GGGGB,aback:GGGGB"}, 400, "no answer in the list fits"),
+    ("/api/next", {"position": "aback:BBBBB," * 7}, 400, "more than the cap of 6"),
+    ("/api/next", {"position": "aback:GBBBB,doris:BBBBB", "mode": "hard"}, 400,
+     "not allowed in hard mode"),
+    ("/api/next", {"mode": "medium"}, 422, "mode: Input should be"),
+    ("/api/next", {"max_guesses": "six"}, 422, "max_guesses: Input should be a valid integer"),
+    ("/api/next", {"max_guesses": 99}, 422, "max_guesses: Input should be less than"),
+    ("/api/next", {"top": 1000}, 422, "top: Input should be less than"),
+    ("/api/next", {"position": "aback:BBBBB," * 60}, 422, "position: String should have at most"),
+    ("/api/strategy", {}, 422, "opener: Field required"),
+    ("/api/strategy", {"opener": "qqqqq"}, 400, "'qqqqq' is not in the guess list"),
+    ("/api/jobs/j999999", {}, 404, "no job 'j999999'"),
+    ("/api/stores/nope", {}, 404, "no store 'nope'"),
+    ("/api/nothing/here", {}, 404, "Not Found"),
+]
+
+
+@pytest.mark.parametrize("path,params,status,message", BAD)
+def test_bad_input_is_a_clear_4xx(client, path, params, status, message):
+    r = client.get(path, params=params)
+    assert r.status_code == status
+    body = r.json()
+    assert message in body["error"], body
+    assert "Traceback" not in r.text
+
+
+def test_bad_and_oversized_job_requests(client):
+    post = client.post
+    r = post("/api/jobs", json={"kind": "dance"})
+    assert r.status_code == 422
+    assert "kind: Input should be 'next' or 'strategy'" in r.json()["error"]
+    r = post("/api/jobs", json={"kind": "next", "extra": 1})
+    assert r.status_code == 422 and "extra" in r.json()["error"]
+    r = post("/api/jobs", json={"kind": "strategy"})
+    assert r.status_code == 422 and "opener" in r.json()["error"]
+    r = post("/api/jobs", json={"kind": "next", "position": "abcde:GGGGG"})
+    assert r.status_code == 400 and "not in the guess list" in r.json()["error"]
+    r = post("/api/jobs", content=b"{not json", headers={"content-type": "application/json"})
+    assert r.status_code == 422
+    big = b'{"kind": "next", "position": "' + b"x" * MAX_BODY + b'"}'
+    r = post("/api/jobs", content=big, headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "over" in r.json()["error"]
+
+    def chunks():  # no Content-Length: the limit must hold for streamed bodies too
+        for _ in range(40):
+            yield b"x" * 1024
+
+    r = post("/api/jobs", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413
+
+
+def test_job_result_equals_the_direct_answer(client, ref):
+    opener = ref.lists.guesses[0]
+    pos = f"{opener}:{to_text(score(opener, ref.lists.answers[9]))}"
+    direct = client.get("/api/next", params={"position": pos, "top": 2}).json()
+    r = client.post("/api/jobs", json={"kind": "next", "position": pos, "top": 2})
+    assert r.status_code == 202
+    j = _wait(client, r.json()["id"])
+    assert j["state"] == "done" and j["result"] == direct
+    r = client.post("/api/jobs", json={"kind": "strategy", "opener": opener})
+    j = _wait(client, r.json()["id"])
+    assert j["result"]["total"] == ref.solve(opener).total
+    classes = len({score(opener, a) for a in ref.lists.answers})
+    assert j["progress"] == {"done": classes, "total": classes, "message": "feedback classes"}
+
+
+def test_start_search_reports_progress(client, ref):
+    r = client.post("/api/jobs", json={"kind": "next", "mode": "strict"})
+    j = _wait(client, r.json()["id"])
+    assert j["state"] == "done"
+    n = len(ref.lists.guesses)
+    assert j["progress"]["done"] == j["progress"]["total"] == n
+    strict = Solver(ref.lists, mode="strict", table=ref.table).best(1)[0]
+    assert j["result"]["best"]["total"] == strict.total
+
+
+def test_cancel_queued_and_running_jobs(client, svc):
+    with svc.lock:  # the solver is busy: the first job runs but waits, the second queues
+        a = client.post("/api/jobs", json={"kind": "next", "mode": "hard"}).json()
+        t0 = time.monotonic()
+        while client.get(f"/api/jobs/{a['id']}").json()["state"] != "running":
+            assert time.monotonic() - t0 < 30
+            time.sleep(0.01)
+        b = client.post("/api/jobs", json={"kind": "next", "mode": "hard"}).json()
+        assert client.get(f"/api/jobs/{b['id']}").json()["state"] == "queued"
+        assert client.delete(f"/api/jobs/{b['id']}").json()["state"] == "cancelled"
+        client.delete(f"/api/jobs/{a['id']}")
+    assert _wait(client, a["id"])["state"] == "cancelled"
+    assert "result" not in client.get(f"/api/jobs/{a['id']}").json()
+    # the worker is free again
+    c = client.post("/api/jobs", json={"kind": "next", "position": "-"}).json()
+    assert _wait(client, c["id"])["state"] == "done"
+
+
+def test_full_queue_is_429(client, svc):
+    with svc.lock:
+        ids = [client.post("/api/jobs", json={"kind": "next"}).json()["id"]]
+        time.sleep(0.2)  # the first one is taken by the worker
+        for _ in range(service_mod.MAX_JOBS_QUEUED):
+            r = client.post("/api/jobs", json={"kind": "next"})
+            if r.status_code == 202:
+                ids.append(r.json()["id"])
+        r = client.post("/api/jobs", json={"kind": "next"})
+        assert r.status_code == 429 and "waiting" in r.json()["error"]
+        for jid in ids:
+            client.delete(f"/api/jobs/{jid}")
+
+
+def test_concurrent_requests_give_the_sequential_answers(problem, ref, monkeypatch):
+    """Many threads on one service (one shared memo per problem) at once: no two
+    may be inside the search kernel together, and every answer must equal the one
+    a lone solver gives."""
+    from solver.search import kernels
+
+    _, lists, table, _ = problem
+    svc = Service(lists, table=table, max_solvers=2)
+    app = create_app(svc)
+    openers = lists.guesses[10:18]
+    want = {w: ref.solve(w).total for w in openers}
+    hard = Solver(lists, mode="hard", table=table)
+    want_hard = {w: hard.solve(w).total for w in openers[:4]}
+
+    inside, overlaps, guard = [0], [0], threading.Lock()
+    node = kernels.node
+
+    def spy(*args):  # the kernel, slowed so that unserialised callers would overlap
+        with guard:
+            inside[0] += 1
+            overlaps[0] += inside[0] > 1
+        try:
+            time.sleep(0.0002)  # releases the GIL: other threads get to run here
+            return node(*args)
+        finally:
+            with guard:
+                inside[0] -= 1
+
+    monkeypatch.setattr(kernels, "node", spy)
+    start = threading.Barrier(8)
+
+    def work(k):
+        c = TestClient(app)
+        start.wait()
+        out = []
+        for i, w in enumerate(openers):
+            if (i + k) % 3 == 0 and w in want_hard:
+                r = c.get("/api/strategy", params={"opener": w, "mode": "hard"})
+                out.append(("hard", w, r.json()["total"]))
+            else:
+                r = c.get("/api/strategy", params={"opener": w})
+                out.append(("easy", w, r.json()["total"]))
+            pos = f"{w}:{to_text(score(w, lists.answers[(i + k) % len(lists.answers)]))}"
+            if not pos.endswith("GGGGG"):
+                r = c.get("/api/next", params={"position": pos})
+                assert r.status_code == 200, r.text
+        return out
+
+    try:
+        with ThreadPoolExecutor(8) as ex:
+            results = list(ex.map(work, range(8)))
+    finally:
+        svc.close()
+    assert overlaps[0] == 0
+    for out in results:
+        for mode, w, total in out:
+            assert total == (want_hard[w] if mode == "hard" else want[w]), (mode, w)
+
+
+def test_store_views(store_client, problem):
+    d, lists, _, wrote = problem
+    c = store_client
+    stores = c.get("/api/stores").json()
+    assert len(stores) == 1 and stores[0]["id"] == "s.zarr" and stores[0]["matches_lists"]
+    prog = stores[0]["progress"]
+    assert prog["done"] == STORE_EXACT + STORE_BOUND and prog["selected"] == len(lists.guesses)
+    assert prog["counts"]["exact"] == STORE_EXACT and prog["counts"]["lower_bound"] == STORE_BOUND
+    exact = sorted((t, w) for w, (s, t) in wrote.items() if s == "exact")
+    assert prog["best"]["opener"] == exact[0][1] and prog["best"]["total"] == exact[0][0]
+
+    r = c.get("/api/stores/s.zarr/openers", params={"limit": 5}).json()
+    assert r["total_rows"] == len(lists.guesses)
+    assert [(x["total"], x["opener"]) for x in r["rows"]] == exact[:5]
+    assert r["rows"][0]["rank"] == 1
+    r = c.get("/api/stores/s.zarr/openers", params={"sort": "opener", "limit": 1000}).json()
+    assert [x["opener"] for x in r["rows"]] == sorted(lists.guesses)
+    r = c.get("/api/stores/s.zarr/openers", params={"status": "lower_bound"}).json()
+    assert {x["opener"]: x["total"] for x in r["rows"]} == {
+        w: t for w, (s, t) in wrote.items() if s == "lower_bound"}
+    w0 = exact[0][1]
+    r = c.get("/api/stores/s.zarr/openers", params={"q": w0[1:4].upper()}).json()
+    assert w0 in [x["opener"] for x in r["rows"]]
+    assert all(w0[1:4] in x["opener"] for x in r["rows"])
+    r = c.get("/api/stores/s.zarr/openers", params={"offset": 80, "limit": 10}).json()
+    assert len(r["rows"]) == len(lists.guesses) - 80
+    r = c.get("/api/stores/s.zarr/openers", params={"sort": "total", "limit": 1000}).json()
+    st = [x["status"] for x in r["rows"]]  # values, then bounds, then the unknown
+    n_done = STORE_EXACT + STORE_BOUND
+    assert st == ["exact"] * STORE_EXACT + ["lower_bound"] * STORE_BOUND + ["pending"] * (
+        len(lists.guesses) - n_done)
+    r = c.get("/api/stores/s.zarr/openers", params={"sort": "total", "desc": True}).json()
+    assert (r["rows"][0]["total"], r["rows"][0]["opener"]) == max(exact)
+
+    dist = c.get("/api/stores/s.zarr/distribution", params={"bins": 7}).json()
+    assert dist["values"] == STORE_EXACT
+    assert sum(b["count"] for b in dist["bins"]) == STORE_EXACT
+    assert dist["bins"][0]["from"] == exact[0][0] and dist["bins"][-1]["to"] >= exact[-1][0]
+    assert dist["best"]["opener"] == exact[0][1]
+
+    for bad, status in [({"sort": "colour"}, 422), ({"q": "ab1"}, 422), ({"limit": 0}, 422),
+                        ({"status": "done"}, 422)]:
+        r = c.get("/api/stores/s.zarr/openers", params=bad)
+        assert r.status_code == status and "error" in r.json()
+
+
+def test_start_move_comes_from_a_complete_matching_store(store_client, problem, ref):
+    d, lists, table, _ = problem
+    # the partial store proves nothing about the openers it lacks: searched
+    r = store_client.get("/api/next", params={"top": 2}).json()
+    assert r["source"] == "engine" and r["best"]["total"] == ref.best(1)[0].total
+    wrote = make_store(d / "full.zarr", lists, table, complete=True)
+    s = Service(lists, table=table, stores=[str(d / "full.zarr")])
+    try:
+        c = TestClient(create_app(s))
+        r = c.get("/api/next", params={"top": 2}).json()
+        exact = sorted((t, w) for w, (_s, t) in wrote.items())
+        assert r["source"] == "store" and "note" not in r
+        assert (r["best"]["total"], r["best"]["guess"]) == exact[0]
+        assert [(a["total"], a["guess"]) for a in r["alternatives"]] == exact[1:3]
+        # another mode has no store: searched instead
+        assert c.get("/api/next", params={"mode": "hard"}).json()["source"] == "engine"
+    finally:
+        s.close()
+
+
+def test_solved_position_says_so(client, ref):
+    w = ref.lists.answers[0]
+    r = client.get("/api/next", params={"position": f"{w}:GGGGG"}).json()
+    assert r["best"] == {"guess": None, "total": 0, "status": "solved", "average": 0.0}
+    assert r["candidates"] == 1 and r["words"] == [w]
+
+
+def test_next_equals_the_game_layer_for_every_mode(client, problem):
+    """The page's numbers are the CLI's: `next --json` for the same position."""
+    _, lists, table, _ = problem
+    opener = lists.guesses[7]
+    for mode in ("easy", "hard", "strict"):
+        s = Solver(lists, mode=mode, table=table)
+        for a in lists.answers[::9]:
+            pos = f"{opener}:{to_text(score(opener, a))}"
+            want = game.analyse(s, game.Position.parse(pos, lists, mode), top=4).to_dict()
+            got = client.get("/api/next", params={"position": pos, "mode": mode,
+                                                  "top": 4}).json()
+            assert got.pop("source") == "engine"
+            assert got == want
+
+
+def test_strategy_agrees_with_the_game_tree(client, ref):
+    opener = ref.lists.guesses[2]
+    got = client.get("/api/strategy", params={"opener": opener}).json()
+    want = game.tree(ref, opener).to_dict()
+    assert got["total"] == want["total"] and got["histogram"] == want["histogram"]
+
+
+def _cli(*args, **kw):
+    import subprocess
+    import sys
+
+    return subprocess.Popen([sys.executable, "-m", "solver", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kw)
+
+
+def test_serve_command_starts_answers_and_stops(problem):
+    import json
+    import signal
+    import urllib.request
+
+    d, lists, _, _ = problem
+    p = _cli("serve", "--port", "0", "--answers", lists.answers_source, "--guesses",
+             lists.guesses_source, "--cache-dir", str(d / "cache"), "--store", str(d / "s.zarr"),
+             "--mode", "hard")
+    try:
+        line = p.stdout.readline()
+        assert line.startswith("wordle-dp: serving on http://127.0.0.1:"), line
+        url = line.split()[3]
+        with urllib.request.urlopen(url + "api/info", timeout=60) as r:
+            info = json.load(r)
+        assert info["mode"] == "hard" and info["answers"] == len(lists.answers)
+        assert info["stores"][0]["id"] == "s.zarr"
+        with urllib.request.urlopen(url, timeout=60) as r:
+            assert b"<title>wordle-dp</title>" in r.read()
+        p.send_signal(signal.SIGINT)
+        assert p.wait(60) == 0
+        assert "server stopped" in p.stderr.read()
+    finally:
+        p.kill()
+        p.wait()
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--port", "70000"], "--port must be 0..65535"),
+    (["--store", "/nonexistent/s.zarr"], "no result store at /nonexistent/s.zarr"),
+    (["--max-guesses", "21"], "--max-guesses must be 0..20"),  # -1: refused by its type
+    (["--host", "nosuchhost.invalid"], "cannot listen on nosuchhost.invalid"),
+])
+def test_serve_command_errors(problem, args, message):
+    d, lists, _, _ = problem
+    p = _cli("serve", "--port", "0", "--answers", lists.answers_source, "--guesses",
+             lists.guesses_source, "--cache-dir", str(d / "cache"), *args)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 2
+    assert err.startswith("wordle-dp: error: ") and message in err and err.count("\n") == 1
+
+
+def test_other_commands_do_not_import_the_web_framework():
+    import subprocess
+    import sys
+
+    code = ("import sys, solver.cli as c; c.build_parser(); "
+            "print('fastapi' in sys.modules, 'uvicorn' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["False", "False"]
+
+
+def test_opening_search_on_big_lists_is_refused_at_once(client, monkeypatch):
+    """Choosing the opener over many answers is a cluster job: refused before any
+    search, also when asked as a job (the page says to type the first guess)."""
+    from solver.web import adapter
+
+    monkeypatch.setattr(adapter, "EMPTY_EXACT_LIMIT", 10)  # as if the lists were big
+    for r in (client.get("/api/next"), client.post("/api/jobs", json={"kind": "next"})):
+        assert r.status_code == 400
+        assert r.json()["error"].startswith("choosing the opener over 40 answers is a cluster")
+    assert client.get("/api/next", params={"position": "aback:GBBBB"}).status_code == 200

@@ -1,0 +1,277 @@
+"""The page in a real headless Chromium (Debian's chromium + chromium-driver),
+driven by Selenium against a real uvicorn server on small lists.
+
+Skips cleanly when the browser, its driver or Selenium is missing."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+webdriver = pytest.importorskip("selenium.webdriver")
+
+from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from solver import Solver  # noqa: E402
+from solver.feedback import colours_of, score, to_text  # noqa: E402
+from solver.web.app import create_app  # noqa: E402
+from solver.web.service import Service  # noqa: E402
+from tests.web_helpers import STORE_BOUND, STORE_EXACT, make_store, small_problem  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+if not (CHROMIUM and DRIVER):
+    pytest.skip("headless browser tests need chromium and chromedriver "
+                "(apt-get install chromium chromium-driver)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def problem(tmp_path_factory):
+    d = tmp_path_factory.mktemp("webb")
+    lists, table = small_problem(d)
+    wrote = make_store(d / "s.zarr", lists, table)
+    return d, lists, table, wrote
+
+
+RUNNING: dict = {}
+
+
+@pytest.fixture(scope="module")
+def server(problem):
+    import uvicorn
+
+    d, lists, table, _ = problem
+    svc = Service(lists, table=table, stores=[str(d / "s.zarr")])
+    config = uvicorn.Config(create_app(svc), host="127.0.0.1", port=0, log_level="warning")
+    srv = uvicorn.Server(config)
+    t = threading.Thread(target=srv.run, daemon=True)
+    t.start()
+    t0 = time.monotonic()
+    while not srv.started:
+        assert time.monotonic() - t0 < 60 and t.is_alive(), "server did not start"
+        time.sleep(0.05)
+    port = srv.servers[0].sockets[0].getsockname()[1]
+    RUNNING["service"] = svc  # tests hold its lock to make a search "long"
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    t.join(10)
+    svc.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service as DriverService
+
+    opts = Options()
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              "--window-size=1280,900"):
+        opts.add_argument(a)
+    opts.binary_location = CHROMIUM
+    try:
+        drv = webdriver.Chrome(options=opts, service=DriverService(DRIVER))
+    except WebDriverException as exc:
+        pytest.skip(f"chromium did not start: {exc.msg}")
+    yield drv
+    drv.quit()
+
+
+def _wait(drv, cond, timeout=60):
+    return WebDriverWait(drv, timeout, poll_frequency=0.05).until(cond)
+
+
+def _row_tiles(drv, row: int):
+    return drv.find_elements(By.CSS_SELECTOR, f'#board .row[data-row="{row}"] .tile')
+
+
+def _colour(tile) -> int | None:
+    for c in (0, 1, 2):
+        if f"c{c}" in tile.get_attribute("class").split():
+            return c
+    return None
+
+
+def _suggestion(drv, position: str = "-") -> str:
+    """Wait for the analysis of `position`; the suggested guess."""
+    sel = f'#analysis-body[data-position="{position}"] #take'
+    _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, sel))
+    best = drv.find_element(By.CSS_SELECTOR, "#analysis .best .word")
+    return "".join(t.text for t in best.find_elements(By.CLASS_NAME, "tile")).lower()
+
+
+def test_play_a_full_game_by_clicks(server, browser, problem):
+    """From the first guess to all green: first row typed on the keyboard with the
+    colours set by the 1-5 keys, later rows by 'Use this guess' and tile clicks."""
+    _, lists, table, _ = problem
+    drv = browser
+    answer = lists.answers[17]
+    drv.get(server + "/#play")
+    _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+    ref = Solver(lists, table=table)
+    rows = 0
+    history = []
+    while True:
+        guess = _suggestion(drv, ",".join(history) or "-")
+        if rows == 0:
+            assert guess == ref.best(1)[0].opener  # the store's / the proven best opener
+            body = drv.find_element(By.TAG_NAME, "body")
+            body.send_keys(guess)
+            for i, c in enumerate(colours_of(score(guess, answer))):
+                body.send_keys(str(i + 1) * c)
+        else:
+            drv.find_element(By.ID, "take").click()
+            tiles = _row_tiles(drv, rows)
+            for i, c in enumerate(colours_of(score(guess, answer))):
+                for _ in range(c):
+                    tiles[i].click()
+                    tiles = _row_tiles(drv, rows)  # the row is redrawn on each click
+        tiles = _row_tiles(drv, rows)
+        assert "".join(t.text for t in tiles).lower() == guess
+        assert [_colour(t) for t in tiles] == colours_of(score(guess, answer))
+        drv.find_element(By.ID, "btn-submit").click()
+        rows += 1
+        history.append(f"{guess}:{to_text(score(guess, answer))}")
+        if guess == answer:
+            break
+        assert rows < 6, "the optimal strategy solves every answer within the cap"
+    msg = _wait(drv, lambda d: d.find_element(By.ID, "play-msg").text)
+    assert msg == f"Solved in {rows} guess{'es' if rows > 1 else ''}!"
+    assert [_colour(t) for t in _row_tiles(drv, rows - 1)] == [2] * 5
+    steps = len(ref.strategy(_first_guess(drv)).paths()[answer])
+    assert rows == steps  # optimal play from each position = the optimal tree's path
+
+
+def _first_guess(drv) -> str:
+    return "".join(t.text for t in _row_tiles(drv, 0)).lower()
+
+
+def test_impossible_feedback_shows_an_error(server, browser, problem):
+    drv = browser
+    drv.get(server + "/#play")
+    drv.refresh()
+    guess = _suggestion(drv)
+    _, lists, _, _ = problem
+    seen = {score(guess, a) for a in lists.answers}
+    nobody = next(p for p in range(243) if p not in seen)  # feedback no answer gives
+    body = drv.find_element(By.TAG_NAME, "body")
+    body.send_keys(guess)
+    for i, c in enumerate(colours_of(nobody)):
+        body.send_keys(str(i + 1) * c)
+    drv.find_element(By.ID, "btn-submit").click()
+    sel = f'#analysis-body[data-position="{guess}:{to_text(nobody)}"] .err'
+    err = _wait(drv, lambda d: d.find_element(By.CSS_SELECTOR, sel).text)
+    assert err.startswith(f"no answer in the list fits {guess}:")
+    drv.find_element(By.ID, "btn-undo").click()
+    assert _suggestion(drv) == guess  # back at the start
+
+
+def test_results_table_from_a_store(server, browser, problem):
+    _, lists, _, wrote = problem
+    drv = browser
+    drv.get(server + "/#results")
+    _wait(drv, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#openers tbody tr")) > 0)
+    rows = drv.find_elements(By.CSS_SELECTOR, "#openers tbody tr")
+    exact = sorted((t, w) for w, (s, t) in wrote.items() if s == "exact")
+    cells = [[td.text for td in r.find_elements(By.TAG_NAME, "td")] for r in rows[:3]]
+    assert [(int(c[3]), c[1].lower()) for c in cells] == exact[:3]
+    assert cells[0][0] == "1" and cells[0][2] == "EXACT"
+    assert drv.find_element(By.ID, "rows-info").text == f"1–{len(rows)} of {len(lists.guesses)}"
+    prog = drv.find_element(By.ID, "progress-text").text
+    assert prog.startswith(f"{STORE_EXACT + STORE_BOUND} / {len(lists.guesses)}")
+    assert drv.find_elements(By.CSS_SELECTOR, "#dist svg rect")
+
+    # bounds are marked as bounds
+    from selenium.webdriver.support.ui import Select
+
+    Select(drv.find_element(By.ID, "status-filter")).select_by_value("lower_bound")
+    _wait(drv, lambda d: d.find_element(By.ID, "rows-info").text == f"1–{STORE_BOUND} of "
+          f"{STORE_BOUND}")
+    for r in drv.find_elements(By.CSS_SELECTOR, "#openers tbody tr"):
+        tds = r.find_elements(By.TAG_NAME, "td")
+        assert tds[2].text == "LOWER BOUND" and tds[3].text.startswith("≥ ")
+        assert int(tds[3].text[2:]) == wrote[tds[1].text.lower()][1]
+    Select(drv.find_element(By.ID, "status-filter")).select_by_value("")
+
+    # search, then the link to the strategy of the best opener
+    best = exact[0][1]
+    q = drv.find_element(By.ID, "q")
+    q.send_keys(best)
+    _wait(drv, lambda d: d.find_element(By.ID, "rows-info").text == "1–1 of 1")
+    drv.find_element(By.CSS_SELECTOR, "#openers tbody a").click()
+    total = _wait(drv, lambda d: d.find_element(By.ID, "st-total").text)
+    assert int(total) == exact[0][0]
+    assert drv.find_elements(By.CSS_SELECTOR, "#tree details")
+    path = drv.find_element(By.ID, "path-answer")
+    path.send_keys(lists.answers[3])
+    steps = drv.find_elements(By.CSS_SELECTOR, "#path-out .step")
+    assert steps and "".join(
+        t.text for t in steps[-1].find_elements(By.CLASS_NAME, "tile")).lower() == lists.answers[3]
+
+
+def test_play_a_hidden_answer(server, browser, problem):
+    """Play mode: the page colours the tiles itself (its JavaScript feedback rule),
+    taking the suggestion each turn solves the hidden answer."""
+    _, lists, _, _ = problem
+    drv = browser
+    answer = lists.answers[29]
+    drv.get(server + "/#results")  # a hash change to the play link starts the game
+    drv.get(server + f"/#play?answer={answer}")
+    drv.refresh()
+    history = []
+    for row in range(6):
+        guess = _suggestion(drv, ",".join(history) or "-")
+        drv.find_element(By.ID, "take").click()
+        drv.find_element(By.TAG_NAME, "body").send_keys("\n")
+        tiles = _row_tiles(drv, row)
+        assert [_colour(t) for t in tiles] == colours_of(score(guess, answer))
+        history.append(f"{guess}:{to_text(score(guess, answer))}")
+        if guess == answer:
+            break
+    assert drv.find_element(By.ID, "play-msg").text.startswith(f"Solved in {row + 1} guess")
+
+
+def test_page_feedback_rule_is_the_engine_rule(server, browser, problem):
+    """The page's JavaScript rule against solver.feedback.score on every answer x
+    a spread of guesses (repeated letters included)."""
+    _, lists, _, _ = problem
+    drv = browser
+    drv.get(server + "/#play")
+    _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+    guesses = lists.guesses + ["eerie", "geese", "llama", "sassy", "abbey", "aaaaa"]
+    pairs = [(g, a) for g in guesses for a in lists.answers[::3]]
+    got = drv.execute_script("return arguments[0].map(p => feedback(p[0], p[1]));", pairs)
+    assert got == [colours_of(score(g, a)) for g, a in pairs]
+
+
+def test_a_long_search_shows_progress_and_cancels(server, browser, problem):
+    """While the solver is busy the page stays usable: the job shows its state and
+    elapsed time, Cancel ends it at once, and the page still takes input."""
+    _, lists, _, _ = problem
+    drv = browser
+    drv.get(server + "/#play")
+    drv.refresh()
+    _suggestion(drv)
+    with RUNNING["service"].lock:  # the solver is busy: the strategy job cannot finish
+        drv.get(server + f"/#strategy?opener={lists.guesses[4]}")
+        box = _wait(drv, lambda d: d.find_element(By.ID, "job-strategy").is_displayed()
+                    and d.find_element(By.ID, "job-strategy"))
+        first = box.text
+        assert "Cancel" in first
+        assert "waiting for the solver" in first or "searching" in first
+        _wait(drv, lambda d: d.find_element(By.ID, "job-strategy").text != first)  # polled
+        drv.find_element(By.CSS_SELECTOR, "#job-strategy .cancel").click()
+        assert not drv.find_element(By.ID, "job-strategy").is_displayed()
+        opener = drv.find_element(By.ID, "opener")
+        opener.clear()
+        opener.send_keys("abcde")  # the page still takes input
+        assert opener.get_attribute("value") == "abcde"
+    assert not drv.find_elements(By.CSS_SELECTOR, "#strategy-out:not([hidden])")
