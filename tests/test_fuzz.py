@@ -393,6 +393,25 @@ def _misc_cases() -> list[Case]:
     return out
 
 
+def _game_number_cases() -> list[Case]:
+    """Numeric options of the game commands (next, score, simulate, compare, play)."""
+    lists = ["--answers", "{A}", "--guesses", "{G}", "--cache-dir", "{C}"]
+    cmds = {
+        "next-top": ["next", "-", "--top"],
+        "score-top": ["score", "--top"],
+        "simulate-seed": ["simulate", "--strategy", "random", "--seed"],
+        "compare-seed": ["compare", "--seed"],
+        "play-seed": ["play", "--random", "--seed"],
+    }
+    out = []
+    for (name, argv), v in itertools.product(cmds.items(), ["-1", HUGE, "x", "1.5", ""]):
+        if v == "-1" and name.endswith("top"):
+            v = "0"
+        opt = argv[-1]
+        out.append(Case(f"{name}={v[:8]!r}", [*argv, v, *lists], opt))
+    return out
+
+
 def _subprocess_cases() -> list[Case]:
     """Only what needs a fresh interpreter: numba's import, real blocking reads."""
     lists = ["--answers", "{A}", "--guesses", "{G}", "--cache-dir", "{C}"]
@@ -445,7 +464,7 @@ def _tolerated_cases() -> list[Case]:
 
 
 CASES: list[Case] = (_list_cases() + _number_cases() + _store_cases() + _misc_cases()
-                     + _subprocess_cases() + _tolerated_cases())
+                     + _game_number_cases() + _subprocess_cases() + _tolerated_cases())
 
 
 # ----------------------------------------------------------------- harness

@@ -80,7 +80,7 @@ def register(sub) -> None:
                    help=f"the K best openers (default {DEFAULT_TOP} when no WORD is given)")
     q.add_argument("--progress", action="store_true",
                    help="only the run's progress (one JSON object with --json)")
-    q.add_argument("--plot", metavar="FILE.png", help="distribution of the finished "
+    q.add_argument("--plot", type=path_arg, metavar="FILE.png", help="distribution of the finished "
                    "openers' values, the best marked")
     fmt = q.add_mutually_exclusive_group()
     fmt.add_argument("--csv", action="store_true", help="CSV rows on stdout")
@@ -229,6 +229,7 @@ def _plot_openers(path, store, snap) -> None:
     plots.opener_values(avg, (store.words[int(order[0])], float(avg[0])), path,
                         f"{len(order)} openers, {p.n_answers} answers, {p.mode}, "
                         f"max {p.max_guesses or 'no cap'}", p.n_answers)
+
 
 def _inside(path: Path, folder: Path) -> bool:
     try:

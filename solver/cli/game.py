@@ -8,7 +8,17 @@ import sys
 import time
 
 from ..errors import UsageError
-from .common import add_backend, add_lists, add_memo, add_problem, load_lists, make_solver
+from .common import (
+    INT32_MAX,
+    SEED_MAX,
+    add_backend,
+    add_lists,
+    add_memo,
+    add_problem,
+    int_range,
+    load_lists,
+    make_solver,
+)
 
 DEFAULT_OPENERS = ("salet", "crane", "trace")
 SCORE_KEYS = ("guess", "expected", "entropy", "worst", "patterns", "candidate",
@@ -314,7 +324,7 @@ def register(sub) -> None:
         "mode, max_guesses",
     )
     n.add_argument("position", metavar="POSITION")
-    n.add_argument("--top", type=int, default=5, metavar="K",
+    n.add_argument("--top", type=int_range(1, INT32_MAX), default=5, metavar="K",
                    help="alternatives to value exactly (default 5)")
     n.add_argument("--json", action="store_true", help="one JSON object")
     _common(n, store=True)
@@ -344,7 +354,7 @@ def register(sub) -> None:
     who = p.add_mutually_exclusive_group()
     who.add_argument("--answer", metavar="WORD", help="the hidden answer")
     who.add_argument("--random", action="store_true", help="a random hidden answer")
-    p.add_argument("--seed", type=int, help="seed for --random")
+    p.add_argument("--seed", type=int_range(0, SEED_MAX), help="seed for --random")
     p.add_argument("--opener", metavar="W", help="first guess to suggest (default: the "
                    "store's best, the exact best on small lists, else highest entropy)")
     _common(p, store=True)
@@ -362,7 +372,8 @@ def register(sub) -> None:
     s.add_argument("--opener", metavar="W", help="first guess (default: the strategy's own)")
     s.add_argument("--position", default="-", metavar="P", help="simulate the candidates "
                    "of this position instead of every answer")
-    s.add_argument("--seed", type=int, default=0, help="seed of the random strategy")
+    s.add_argument("--seed", type=int_range(0, SEED_MAX), default=0,
+                   help="seed of the random strategy")
     s.add_argument("--json", action="store_true", help="one JSON object per strategy")
     s.add_argument("--csv", metavar="FILE", help="every game: strategy, answer, guesses, steps")
     s.add_argument("--plot", metavar="FILE.png", help="histograms side by side")
@@ -378,7 +389,8 @@ def register(sub) -> None:
     c.add_argument("--position", default="-", metavar="P")
     c.add_argument("--sort", choices=SORTS, default="expected",
                    help="measure to rank by (default expected)")
-    c.add_argument("--top", type=int, metavar="K", help="rows shown (default 20; CSV: all)")
+    c.add_argument("--top", type=int_range(1, INT32_MAX), metavar="K",
+                   help="rows shown (default 20; CSV: all)")
     c.add_argument("--csv", metavar="FILE", help="write CSV ('-': stdout)")
     _common(c)
     c.set_defaults(func=_cmd_score)
@@ -392,7 +404,8 @@ def register(sub) -> None:
                    help=f"openers (default {' '.join(DEFAULT_OPENERS)})")
     m.add_argument("--strategies", metavar="S[,S...]", help="heuristics to compare "
                    "(default: all)")
-    m.add_argument("--seed", type=int, default=0, help="seed of the random strategy")
+    m.add_argument("--seed", type=int_range(0, SEED_MAX), default=0,
+                   help="seed of the random strategy")
     m.add_argument("--json", action="store_true", help="one JSON object per row")
     m.add_argument("--plot", metavar="FILE.png", help="regret bars")
     _common(m)
