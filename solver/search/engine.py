@@ -125,7 +125,9 @@ class Solver:
         pools[0] = np.arange(n_g, dtype=np.int32)
         npool = np.zeros(d, np.int64)
         npool[0] = n_g
-        params = np.array([MODES[self.mode], self.beam or 0, int(dedup), memo - 1], np.int64)
+        params = np.array(
+            [MODES[self.mode], self.beam or 0, int(dedup), memo - 1, self.depth_limit], np.int64
+        )
         return K.Ctx(
             tbl=self.table,
             tblT=np.ascontiguousarray(self.table.T),
@@ -248,11 +250,14 @@ class Solver:
         total = lb
         depth = 1
         status = "exact"
+        searched = False  # a status from the search (not from the partition bound alone)
+        tainted = False  # some class value depends on the depth limit
         if self.depth_limit < 2 and classes:
             status = "infeasible"
         elif total >= beta:
             status = "lower_bound"
         else:
+            searched = True
             last = time.perf_counter()
             for i, (p, m) in enumerate(classes):
                 if progress is not None and time.perf_counter() - last > PROGRESS_EVERY:
@@ -262,6 +267,7 @@ class Solver:
                           file=progress, flush=True)
                 lbc = 2 * len(m) - 1
                 v, flags, h, _ = self._solve_class(gid, p, m, beta - (total - lbc))
+                tainted = tainted or bool(flags & K.TAINT)
                 total += int(v) - lbc
                 if v >= K.INF and flags & K.EXACT:
                     status = "infeasible"
@@ -270,12 +276,11 @@ class Solver:
                     status = "lower_bound"
                     break
                 depth = max(depth, int(h) + 1)
-        if self.beam and status == "exact":
-            status = "upper_bound"
+        status, note = self._label(status, searched, tainted, cutoff)
         return SolveResult(
             opener=word,
             status=status,
-            total=None if status == "infeasible" else int(total),
+            total=None if status in ("infeasible", "not_found") else int(total),
             answers=n_a,
             depth=depth if status in ("exact", "upper_bound") else None,
             seconds=time.perf_counter() - t0,
@@ -283,7 +288,27 @@ class Solver:
             mode=self.mode,
             max_guesses=self.max_guesses,
             cpu_seconds=time.process_time() - c0,
+            note=note,
         )
+
+    def _label(self, status: str, searched: bool, tainted: bool, cutoff) -> tuple[str, str]:
+        """What a root result proves. A beam search only finds strategies: its totals
+        are upper bounds, and its failures (infeasible, or nothing under the cutoff)
+        prove nothing. Uncapped means a depth limit of UNCAPPED_DEPTH: if the limit
+        was used anywhere (TAINT at the root), the same holds."""
+        under = " under the cutoff" if status == "lower_bound" else ""
+        if self.beam:
+            if status == "exact":
+                return "upper_bound", ""
+            if searched:
+                return "not_found", f"none found within a beam of {self.beam}{under}"
+        elif not self.max_guesses and tainted:
+            limit = f"the uncapped search reached its limit of {self.depth_limit} guesses"
+            if status == "exact":
+                return "upper_bound", f"{limit}: a strategy within it achieves this total"
+            if searched:
+                return "not_found", f"{limit}: none found within it{under}"
+        return status, ""
 
     def estimate(self, opener: str) -> float:
         """Cheap promise of an opener (smaller is better), from its partition alone."""

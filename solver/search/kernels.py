@@ -9,8 +9,14 @@ and bound). Values >= INF mean infeasible within the cap.
 Each result carries flags: EXACT (the value is the optimum, not just a bound) and
 TAINT (the cap was used somewhere in the proof). An untainted exact value is the
 uncapped optimum and holds for any b >= the height of its strategy; a tainted one
-holds only for the b it was computed with (as a lower bound, for fewer guesses).
-Reusing capped results across depths without this distinction is the classic bug.
+holds only for the b it was computed with, and as a lower bound for fewer guesses
+left (memo_probe reads those of up to TAINT_REUSE more guesses left). Reusing capped
+results across depths without this distinction is the classic bug.
+
+With a beam (params[1] > 0) every value is that of the beam-restricted problem (the
+beam of a set depends on the set alone, so the memo stays consistent): a value under
+the budget is a real strategy's total, but a bound or "infeasible" proves nothing
+about the unrestricted problem. The engine labels root results accordingly.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ TAINT = 2
 GREEN = 242
 EASY, HARD, STRICT = 0, 1, 2
 DEDUP_MAX_SET = 16
+TAINT_REUSE = 2  # memo_probe also reads tainted entries of up to this many more guesses
 
 # stats slots
 ST_NODES, ST_HITS, ST_STORES, ST_EVICT, ST_SCANNED, ST_GEN = 0, 1, 2, 3, 4, 5
@@ -70,7 +77,7 @@ Ctx = namedtuple(
         "mmeta",  # int64 [M]
         "mbest",  # int32 [M]
         "stats",  # int64 [N_STATS]
-        "params",  # int64 [4]: mode, beam (0 = all), dedup on/off, memo mask
+        "params",  # int64 [5]: mode, beam (0 = all), dedup on/off, memo mask, depth limit
         "dkey",  # uint64 [H] dedup hash set (pattern-vector hashes)
         "dgid",  # int32 [H]
         "dgen",  # int64 [H] generation stamp: slot valid only for the current node
@@ -195,8 +202,9 @@ def memo_store(ctx, k1, k2, tag, val, exact, height, best, n):
     victim = -1
     vsize = np.int64(1) << 62
     for s in range(base, base + 4):
-        if ctx.mk1[s] == k1 and ctx.mk2[s] == k2 and (ctx.mmeta[s] & 255) == tag:
-            victim = s
+        if (ctx.mk1[s] == k1 and ctx.mk2[s] == k2 and (ctx.mmeta[s] & 255) == tag
+                and (ctx.mmeta[s] >> 32) == n):
+            victim = s  # the same entry (matched exactly as memo_find matches it)
             break
         if ctx.mk1[s] == 0 and ctx.mk2[s] == 0:
             if vsize > -1:
@@ -208,9 +216,11 @@ def memo_store(ctx, k1, k2, tag, val, exact, height, best, n):
                 victim = s
                 vsize = sz
     s = victim
-    if ctx.mk1[s] != 0 and not (ctx.mk1[s] == k1 and ctx.mk2[s] == k2):
+    same = (ctx.mk1[s] == k1 and ctx.mk2[s] == k2 and (ctx.mmeta[s] & 255) == tag
+            and (ctx.mmeta[s] >> 32) == n)
+    if ctx.mk1[s] != 0 and not same:
         ctx.stats[ST_EVICT] += 1
-    elif ctx.mk1[s] == k1 and ctx.mk2[s] == k2 and not exact:
+    elif same and not exact:
         # never let a bound overwrite an exact value, or a weaker bound a stronger one
         if ctx.mmeta[s] & _KIND_EXACT or ctx.mval[s] >= val:
             return
@@ -244,6 +254,18 @@ def memo_probe(ctx, k1, k2, b, n):
         if ctx.mval[s] > known:
             known = ctx.mval[s]
             taint = np.int64(TAINT)
+    # A value found with more guesses left (b' > b) bounds this one from below: fewer
+    # guesses only remove strategies, and infeasible with b' left is infeasible here.
+    top = min(b + TAINT_REUSE, ctx.params[4])
+    for t in range(b + 1, top + 1):
+        s = memo_find(ctx, k1, k2, t, n)
+        if s >= 0:
+            v = ctx.mval[s]
+            if v >= INF and ctx.mmeta[s] & _KIND_EXACT:
+                return np.int64(INF), np.int64(EXACT | TAINT), np.int64(0), np.int64(-1)
+            if v > known:
+                known = v
+                taint = np.int64(TAINT)
     return known, taint, np.int64(0), np.int64(-1)
 
 
