@@ -14,6 +14,7 @@ from typing import TextIO
 import numpy as np
 
 from ..feedback import ALL_GREEN
+from ..shared_table import registered_transpose
 from ..table import get_table
 from ..words import WordLists, encode_words
 from . import kernels as K
@@ -30,6 +31,13 @@ def memo_entries_for(mb: float) -> int:
     """Memo entries that fit in `mb` megabytes (rounded down to a power of two)."""
     n = max(16, int(mb * 2**20 / MEMO_ENTRY_BYTES))
     return 1 << (n.bit_length() - 1)
+
+
+def partition_bound(n_answers: int, sizes) -> int:
+    """Admissible bound on the total after a guess splitting n_answers into non-green
+    classes of these sizes: everyone pays the guess, and a class of c answers needs
+    at least 2c - 1 more (one guess for each, a second for all but one)."""
+    return int(n_answers + sum(2 * int(c) - 1 for c in sizes))
 
 
 def _class_cost_estimate(n_answers: int) -> np.ndarray:
@@ -86,6 +94,7 @@ class Solver:
         memo_entries: int = DEFAULT_MEMO_ENTRIES,
         dedup: bool = True,
         seed: int = 20260101,
+        table_t: np.ndarray | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r} (easy, hard or strict)")
@@ -101,6 +110,12 @@ class Solver:
         if table.shape != (n_g, n_a):
             raise ValueError(f"table shape {table.shape} does not match the lists ({n_g}, {n_a})")
         self.table = np.ascontiguousarray(table, dtype=np.uint8)
+        if table_t is None:
+            table_t = registered_transpose(table)  # shared by the ranks of a node
+        if table_t is None or table_t.shape != (n_a, n_g):
+            table_t = np.empty((n_a, n_g), np.uint8)
+            K.transpose_u8(self.table, table_t)
+        self._table_t = table_t
         self.depth_limit = max_guesses if max_guesses else UNCAPPED_DEPTH
         self._ctx = self._make_ctx(memo_entries, dedup, seed)
         self._class_cost = _class_cost_estimate(n_a)
@@ -130,7 +145,7 @@ class Solver:
         )
         return K.Ctx(
             tbl=self.table,
-            tblT=np.ascontiguousarray(self.table.T),
+            tblT=self._table_t,
             agid=self.lists.answer_guess_ids,
             arena=np.zeros(n_a * (d + 2), np.int32),
             larena=np.zeros(n_a * (d + 2), np.int32),
@@ -140,6 +155,7 @@ class Solver:
             srcidx=np.zeros((d, n_g), np.int32),
             pools=pools,
             npool=npool,
+            kmax=np.full(d, 243, np.int64),
             lbs=np.zeros((d, n_g), np.int64),
             ests=np.zeros((d, n_g), np.float64),
             cnt=np.zeros((d, 243), np.int32),
@@ -204,6 +220,14 @@ class Solver:
     def _root_classes(self, gid: int) -> list[tuple[int, np.ndarray]]:
         return self._classes(gid, np.arange(len(self.lists.answers), dtype=np.int32))
 
+    def _child_sets(self, gid: int, members: np.ndarray, cons):
+        """The non-green classes of `members` under guess gid, largest first, as
+        (pattern, answer ids, hard-mode constraint after it; None in other modes)."""
+        hard = self.mode == "hard"
+        for p, m in self._classes(gid, members):
+            if p != ALL_GREEN:
+                yield p, m, self._constraint_after(cons, gid, p) if hard else None
+
     def _constraint_after(self, cons, gid: int, pattern: int):
         """Hard-mode constraint (greens, minimum counts) after guess gid with
         `pattern`, from constraint `cons` (None = no constraint yet)."""
@@ -245,9 +269,9 @@ class Solver:
         c0 = time.process_time()
         nodes0 = int(self._ctx.stats[K.ST_NODES])
         beta = K.INF if cutoff is None else int(cutoff)
-        classes = [(p, m) for p, m in self._root_classes(gid) if p != ALL_GREEN]
-        lb = n_a + sum(2 * len(m) - 1 for _, m in classes)
-        total = lb
+        all_answers = np.arange(n_a, dtype=np.int32)
+        classes = list(self._child_sets(gid, all_answers, None))
+        total = partition_bound(n_a, [len(m) for _, m, _ in classes])
         depth = 1
         status = "exact"
         searched = False  # a status from the search (not from the partition bound alone)
@@ -259,14 +283,15 @@ class Solver:
         else:
             searched = True
             last = time.perf_counter()
-            for i, (p, m) in enumerate(classes):
+            for i, (_p, m, cons) in enumerate(classes):
                 if progress is not None and time.perf_counter() - last > PROGRESS_EVERY:
                     last = time.perf_counter()
                     print(f"{word}: {i}/{len(classes)} feedback classes solved, "
                           f"{last - t0:.0f} s, {self.stats['nodes'] - nodes0} nodes",
                           file=progress, flush=True)
-                lbc = 2 * len(m) - 1
-                v, flags, h, _ = self._solve_class(gid, p, m, beta - (total - lbc))
+                lbc = partition_bound(0, [len(m)])
+                budget = beta - (total - lbc)
+                v, flags, h, _ = self._solve_set(m, self.depth_limit - 1, cons, budget)
                 tainted = tainted or bool(flags & K.TAINT)
                 total += int(v) - lbc
                 if v >= K.INF and flags & K.EXACT:
@@ -324,18 +349,16 @@ class Solver:
         gid = self._gid(opener)
         counts = np.bincount(self.table[gid], minlength=243)
         counts[ALL_GREEN] = 0
-        nz = counts[counts > 0]
-        return int(len(self.lists.answers) + (2 * nz - 1).sum())
+        return partition_bound(len(self.lists.answers), counts[counts > 0])
 
     def second_guesses(self, opener: str) -> dict[int, str]:
         """Best second guess for every first-feedback pattern of `opener` (from the
         optimal strategy; the solved answer itself for singleton classes)."""
         gid = self._gid(opener)
         out: dict[int, str] = {}
-        for p, m in self._root_classes(gid):
-            if p == ALL_GREEN:
-                continue
-            v, flags, _h, g = self._solve_class(gid, p, m, K.INF)
+        members = np.arange(len(self.lists.answers), dtype=np.int32)
+        for p, m, cons in self._child_sets(gid, members, None):
+            v, flags, _h, g = self._solve_set(m, self.depth_limit - 1, cons)
             if g >= 0 and v < K.INF:
                 out[p] = self.lists.guesses[int(g)]
         return out
@@ -348,12 +371,8 @@ class Solver:
         return self._subtree(gid, members, self.depth_limit, None)
 
     def _subtree(self, gid: int, members: np.ndarray, left: int, cons) -> StrategyNode:
-        hard = self.mode == "hard"
         node = StrategyNode(self.lists.guesses[gid], len(members), len(members), {})
-        for p, m in self._classes(gid, members):
-            if p == ALL_GREEN:
-                continue
-            child_cons = self._constraint_after(cons, gid, p) if hard else None
+        for p, m, child_cons in self._child_sets(gid, members, cons):
             v, _flags, _h, g = self._solve_set(m, left - 1, child_cons)
             if v >= K.INF or g < 0:
                 raise ValueError(f"{node.guess}: no strategy within the cap")

@@ -61,6 +61,7 @@ Ctx = namedtuple(
         "srcidx",  # int32 [D, G] row of each pool guess in the parent's pool
         "pools",  # int32 [D, G] useful guesses per depth
         "npool",  # int64 [D]
+        "kmax",  # int64 [D] most feedback classes of any pool guess on the node's set
         "lbs",  # int64 [D, G] lower bound per pool guess
         "ests",  # float64 [D, G] promise per pool guess (smaller is better)
         "cnt",  # int32 [D, 243] scratch class counts (kept zero between uses)
@@ -90,6 +91,20 @@ Ctx = namedtuple(
         "cz2",  # uint64 [...]
     ],
 )
+
+
+@njit(cache=True)
+def transpose_u8(src, dst):
+    """dst = src.T in 64 x 64 tiles (3-5x faster than numpy's strided copy, which
+    was a fifth of `wordle-dp solve salet`'s start-up)."""
+    rows, cols = src.shape
+    for i0 in range(0, rows, 64):
+        i1 = min(i0 + 64, rows)
+        for j0 in range(0, cols, 64):
+            j1 = min(j0 + 64, cols)
+            for i in range(i0, i1):
+                for j in range(j0, j1):
+                    dst[j, i] = src[i, j]
 
 
 @njit(cache=True)
@@ -318,6 +333,39 @@ def _popcount(x):
 
 
 @njit(cache=True)
+def class_lb(c, k):
+    """Least total for a set of c answers when no guess gives more than k feedback
+    classes on it (green included): guess t can finish at most k**(t-1) answers, one
+    per position at that level. Equals 2c-1 while c <= k+1; grows to about 3c - k
+    beyond, where the plain 2c-1 bound is weak."""
+    if c <= k + 1:
+        return np.int64(2 * c - 1)
+    total = np.int64(0)
+    t = np.int64(1)
+    width = np.int64(1)
+    rem = np.int64(c)
+    while rem > 0:
+        take = min(width, rem)
+        total += t * take
+        rem -= take
+        width *= k
+        t += 1
+    return total
+
+
+@njit(cache=True)
+def _parent_table(ctx, d):
+    """Where scan_pool and prepare_children read the patterns of depth d's pool
+    guesses: the parent's local table (use it, its offset and row length) when it
+    has one, else the global answer-major table (strict mode always: its pool is the
+    set itself)."""
+    use = ctx.params[0] != STRICT and d >= 2 and ctx.ltoff[d - 1] >= 0
+    if use:
+        return True, ctx.ltoff[d - 1], ctx.ltn[d - 1]
+    return False, np.int64(0), np.int64(0)
+
+
+@njit(cache=True)
 def scan_pool(ctx, off, n, d):
     """Find the useful guesses for S among the parent's pool; fill pools[d],
     srcidx[d] (each one's row in the parent's pool) and lbs[d].
@@ -354,12 +402,11 @@ def scan_pool(ctx, off, n, d):
     letters = ctx.letters
     lcount = ctx.lcount
     lbs = ctx.lbs[d]
-    use_parent = mode != STRICT and d >= 2 and ctx.ltoff[d - 1] >= 0
-    pbase = ctx.ltoff[d - 1] if use_parent else 0
-    pstride = ctx.ltn[d - 1] if use_parent else 0
+    use_parent, pbase, pstride = _parent_table(ctx, d)
     srcidx = ctx.srcidx[d]
     one = np.uint64(1)
     scanned = 0
+    kmax = 1
     for j in range(nsrc):
         if mode == STRICT:
             g = agid[arena[off + j]]
@@ -395,14 +442,20 @@ def scan_pool(ctx, off, n, d):
         out[m] = g
         srcidx[m] = j
         lbs[m] = 3 * n - 2 * ins - (k - ins)
+        if k > kmax:
+            kmax = k
         m += 1
     ctx.stats[ST_SCANNED] += scanned
+    # every descendant's pool is a subset of this one and its sets are subsets of S,
+    # so no guess below gives more than kmax classes (see class_lb)
+    ctx.kmax[d] = kmax
     return m, -1
 
 
 @njit(cache=True)
 def prepare_children(ctx, off, n, d, m, tfree):
-    """For a node that will search: promise of each pool guess (ests[d]), drop
+    """For a node that will search: a stronger bound per pool guess (lbs[d]: its
+    classes larger than kmax+1 valued by class_lb), promise (ests[d]), drop
     guesses equivalent on S to an earlier one (easy mode; identical feedback on
     every member, verified byte by byte), and write this node's local table (the
     patterns of its pool guesses on its members, row-major at ltab[tfree:]) so
@@ -429,18 +482,17 @@ def prepare_children(ctx, off, n, d, m, tfree):
     mask = dkey.shape[0] - 1
     ctx.stats[ST_GEN] += 1
     gen = ctx.stats[ST_GEN]
-    use_parent = mode != STRICT and d >= 2 and ctx.ltoff[d - 1] >= 0
-    pbase = ctx.ltoff[d - 1] if use_parent else 0
-    pstride = ctx.ltn[d - 1] if use_parent else 0
+    use_parent, pbase, pstride = _parent_table(ctx, d)
+    kmax = ctx.kmax[d]
     kept = 0
     for j in range(m):
         g = pool[j]
         w = tfree + kept * n
         row = ctx.prow[d]
         for i in range(n):
-            if mode == STRICT:
-                p = ctx.tbl[g, arena[off + i]]
-            elif use_parent:
+            # the same lookup as scan_pool's (written out: a shared helper here
+            # doubled the search time, inlined or not)
+            if use_parent:
                 p = ltab[pbase + srcidx[j] * pstride + larena[off + i]]
             else:
                 p = tblT[arena[off + i], g]
@@ -455,12 +507,18 @@ def prepare_children(ctx, off, n, d, m, tfree):
             p = row[i]
             acc += lnc[cnt[p]]
             h += np.uint64(p + 1) * rpos[i]
+        extra = np.int64(0)
         for i in range(n):
-            cnt[row[i]] = 0
+            p = row[i]
+            c = cnt[p]
+            if c > kmax + 1:  # the class's first member (later ones see 0)
+                extra += class_lb(c, kmax) - (2 * c - 1)
+            cnt[p] = 0
+        lbj = lbs[j] + extra
         if build:
             for i in range(n):
                 ltab[w + i] = row[i]
-        est = lbs[j] + 0.25 * acc - (0.5 if ins else 0.0)
+        est = lbj + 0.25 * acc - (0.5 if ins else 0.0)
         if dedup:
             s = np.int64(h & np.uint64(mask))
             dup = False
@@ -482,7 +540,7 @@ def prepare_children(ctx, off, n, d, m, tfree):
             dkey[s] = h
             dgid[s] = kept
         pool[kept] = g
-        lbs[kept] = lbs[j]
+        lbs[kept] = lbj
         ests[kept] = est
         kept += 1
     ctx.ltoff[d] = tfree if build else -1
@@ -536,30 +594,10 @@ def class_order(ctx, d):
 
 
 @njit(cache=True)
-def node(ctx, off, n, b, beta, d, free, tfree):
-    """Optimal total for the set arena[off:off+n] with b guesses left, or a lower
-    bound >= beta. Returns (value, flags, height, best guess)."""
-    ctx.stats[ST_NODES] += 1
-    if n == 1:
-        return np.int64(1), EXACT, np.int64(1), np.int64(ctx.agid[ctx.arena[off]])
-    if b <= 1:
-        return np.int64(INF), EXACT | TAINT, np.int64(0), np.int64(-1)
-    if n == 2:
-        return np.int64(3), EXACT, np.int64(2), np.int64(ctx.agid[ctx.arena[off]])
-
-    k1, k2 = set_key(ctx, off, n, d)
-    val, fl, height, bg = memo_probe(ctx, k1, k2, b, n)
-    if fl & EXACT or val >= beta:
-        ctx.stats[ST_HITS] += 1
-        return val, fl, height, bg
-
-    g = _in_set_full_split(ctx, off, n, d)
-    if g >= 0:
-        memo_store(ctx, k1, k2, 0, 2 * n - 1, True, 2, g, n)
-        return np.int64(2 * n - 1), EXACT, np.int64(2), np.int64(g)
-    if 2 * n >= beta:
-        # no member separates S, so every guess costs at least 2n: fail high unscanned
-        return np.int64(2 * n), np.int64(0), np.int64(0), np.int64(-1)
+def _scan_node(ctx, off, n, b, d, k1, k2):
+    """Scan the pool for a node that must search (profile counters included).
+    Returns (m, done, value, flags, height, guess): done when the scan settles S
+    (a guess separating every member, or nothing useful with b guesses left)."""
     ctx.stats[ST_DEPTH + 4 * d] += 1
     sc0 = ctx.stats[ST_SCANNED]
     m, full = scan_pool(ctx, off, n, d)
@@ -567,25 +605,20 @@ def node(ctx, off, n, b, beta, d, free, tfree):
     ctx.stats[ST_DEPTH + 4 * d + 2] += (ctx.stats[ST_SCANNED] - sc0) * n
     if full >= 0:
         memo_store(ctx, k1, k2, 0, 2 * n, True, 2, full, n)
-        return np.int64(2 * n), EXACT, np.int64(2), np.int64(full)
+        return m, True, np.int64(2 * n), np.int64(EXACT), np.int64(2), np.int64(full)
     if b == 2 or m == 0:
         memo_store(ctx, k1, k2, b, INF, True, 0, -1, n)
-        return np.int64(INF), EXACT | TAINT, np.int64(0), np.int64(-1)
+        return m, True, np.int64(INF), np.int64(EXACT | TAINT), np.int64(0), np.int64(-1)
     ctx.npool[d] = m
+    return m, False, np.int64(0), np.int64(0), np.int64(0), np.int64(-1)
 
+
+@njit(cache=True)
+def _candidates(ctx, d, m, beta):
+    """Pool rows worth evaluating (bound under the budget; the beam's only, if one),
+    most promising first, and the least bound among the others (INF if none).
+    Only these are sorted: a full sort of thousands of guesses per node dominated."""
     lbs = ctx.lbs[d]
-    minlb = lbs[0]
-    for j in range(1, m):
-        if lbs[j] < minlb:
-            minlb = lbs[j]
-    if minlb >= beta:
-        memo_store(ctx, k1, k2, 0, minlb, False, 0, -1, n)
-        return minlb, np.int64(0), np.int64(0), np.int64(-1)
-    m = prepare_children(ctx, off, n, d, m, tfree)
-    tnext = tfree + m * n if ctx.ltoff[d] >= 0 else tfree
-
-    # Only guesses whose bound is under the budget can matter: sort just those by
-    # promise (a full sort of thousands of guesses per node dominated the run time).
     beam = ctx.params[1]
     fail_lb = np.int64(INF)
     if beam > 0 and m > beam:
@@ -601,77 +634,134 @@ def node(ctx, off, n, b, beta, d, free, tfree):
         elif lbs[j] < fail_lb:
             fail_lb = lbs[j]
     cand = cand[:nc]
-    order = cand[np.argsort(ctx.ests[d][cand])]
+    return cand[np.argsort(ctx.ests[d][cand])], fail_lb
+
+
+@njit(cache=True)
+def _quick_pass(ctx, g, classes, sizes, lbg, b, d, free):
+    """Cheap facts for every class of guess g (partitioned at arena[free:]) before
+    any is searched: qval/qflag[d] per class (exact, or a bound at least
+    class_lb(size, kmax)). Returns (running bound of g, height so far, taint)."""
+    qv = ctx.qval[d]
+    qf = ctx.qflag[d]
+    kmax = ctx.kmax[d]
+    hard = ctx.params[0] == HARD
+    h = np.int64(3 if sizes.max() >= 2 else 2)
+    if sizes.max() == 0:
+        h = 1
+    taint = 0
+    running = lbg  # lbg counts every class at class_lb(size, kmax)
+    for p in classes:
+        sz = sizes[p]
+        if hard:
+            hard_child_constraint(ctx, g, p, d)
+        v, fl, ch = quick_bound(ctx, free + ctx.cstart[d, p], sz, b - 1, d + 1)
+        clb = class_lb(sz, kmax)
+        if v < clb and not fl & EXACT:
+            v = clb
+        qv[p] = v
+        qf[p] = fl
+        running += v - clb
+        if fl & TAINT:
+            taint = TAINT
+        if fl & EXACT and ch + 1 > h:
+            h = ch + 1
+    return running, h, taint
+
+
+@njit(cache=True)
+def _settle(ctx, k1, k2, b, n, beta, best, best_g, best_h, fail_lb, taint):
+    """Store and return a searched node's result: exact if a guess came under the
+    budget, else infeasible (no guess had a finite bound) or the least bound."""
+    tag = b if taint else 0
+    if best < beta:
+        memo_store(ctx, k1, k2, tag, best, True, best_h, best_g, n)
+        return best, np.int64(EXACT | taint), best_h, best_g
+    if fail_lb >= INF:
+        memo_store(ctx, k1, k2, b, INF, True, 0, -1, n)
+        return np.int64(INF), np.int64(EXACT | TAINT), np.int64(0), np.int64(-1)
+    memo_store(ctx, k1, k2, tag, fail_lb, False, 0, -1, n)
+    return fail_lb, np.int64(taint), np.int64(0), np.int64(-1)
+
+
+@njit(cache=True)
+def node(ctx, off, n, b, beta, d, free, tfree):
+    """Optimal total for the set arena[off:off+n] with b guesses left, or a lower
+    bound >= beta. Returns (value, flags, height, best guess)."""
+    ctx.stats[ST_NODES] += 1
+    if n == 1:
+        return np.int64(1), np.int64(EXACT), np.int64(1), np.int64(ctx.agid[ctx.arena[off]])
+    if b <= 1:
+        return np.int64(INF), np.int64(EXACT | TAINT), np.int64(0), np.int64(-1)
+    if n == 2:
+        return np.int64(3), np.int64(EXACT), np.int64(2), np.int64(ctx.agid[ctx.arena[off]])
+
+    k1, k2 = set_key(ctx, off, n, d)
+    val, fl, height, bg = memo_probe(ctx, k1, k2, b, n)
+    if fl & EXACT or val >= beta:
+        ctx.stats[ST_HITS] += 1
+        return val, fl, height, bg
+    g = _in_set_full_split(ctx, off, n, d)
+    if g >= 0:
+        memo_store(ctx, k1, k2, 0, 2 * n - 1, True, 2, g, n)
+        return np.int64(2 * n - 1), np.int64(EXACT), np.int64(2), np.int64(g)
+    if 2 * n >= beta:
+        # no member separates S, so every guess costs at least 2n: fail high unscanned
+        return np.int64(2 * n), np.int64(0), np.int64(0), np.int64(-1)
+    m, done, val, fl, height, g = _scan_node(ctx, off, n, b, d, k1, k2)
+    if done:
+        return val, fl, height, g
+    lbs = ctx.lbs[d]
+    minlb = lbs[:m].min()
+    if minlb >= beta:
+        memo_store(ctx, k1, k2, 0, minlb, False, 0, -1, n)
+        return minlb, np.int64(0), np.int64(0), np.int64(-1)
+    m = prepare_children(ctx, off, n, d, m, tfree)
+    tnext = tfree + m * n if ctx.ltoff[d] >= 0 else tfree
+    order, fail_lb = _candidates(ctx, d, m, beta)
+
     best = np.int64(INF)
     best_g = np.int64(-1)
     best_h = np.int64(0)
     taint = 0
     hard = ctx.params[0] == HARD
+    qv = ctx.qval[d]
+    qf = ctx.qflag[d]
     for j in order:
         lbg = lbs[j]
         cut = min(best, beta)
         if lbg >= cut:
-            if lbg < fail_lb:
-                fail_lb = lbg
+            fail_lb = min(fail_lb, lbg)
             continue
         g = ctx.pools[d, j]
         ctx.stats[ST_DEPTH + 4 * d + 3] += 1
         partition(ctx, g, off, n, free, d)
         classes, sizes = class_order(ctx, d)
-        h = np.int64(3 if sizes.max() >= 2 else 2)
-        if sizes.max() == 0:
-            h = 1
-        # quick pass: cheap bounds for every class before any child is searched
-        qv = ctx.qval[d]
-        qf = ctx.qflag[d]
-        running = lbg
-        for p in classes:
-            sz = sizes[p]
-            if hard:
-                hard_child_constraint(ctx, g, p, d)
-            v, fl, ch = quick_bound(ctx, free + ctx.cstart[d, p], sz, b - 1, d + 1)
-            qv[p] = v
-            qf[p] = fl
-            running += v - (2 * sz - 1)
-            if fl & TAINT:
-                taint = TAINT
-            if fl & EXACT and ch + 1 > h:
-                h = ch + 1
+        running, h, t = _quick_pass(ctx, g, classes, sizes, lbg, b, d, free)
+        taint |= t
         ok = running < cut
         if ok:
+            # search the classes the quick pass left open, largest first; descendants
+            # use the arena above free + n, so g's classes stay intact at arena[free:]
             for p in classes:
                 if qf[p] & EXACT:
                     continue
-                sz = sizes[p]
                 if hard:
                     hard_child_constraint(ctx, g, p, d)
                 v, fl, ch, _bg = node(
-                    ctx, free + ctx.cstart[d, p], sz, b - 1, cut - (running - qv[p]), d + 1,
-                    free + n, tnext,
+                    ctx, free + ctx.cstart[d, p], sizes[p], b - 1, cut - (running - qv[p]),
+                    d + 1, free + n, tnext,
                 )
-                if fl & TAINT:
-                    taint = TAINT
+                taint |= fl & TAINT
                 running += v - qv[p]
                 if running >= cut:
                     ok = False
                     break
-                if ch + 1 > h:
-                    h = ch + 1
-                # descendants use the arena above free + n, so the remaining classes
-                # of g are still intact in arena[free:free+n]
+                h = max(h, ch + 1)
         if ok:
             best = running
             best_g = g
             best_h = h
-        elif running < fail_lb:
-            fail_lb = running
-    if best < beta:
-        tag = b if taint else 0
-        memo_store(ctx, k1, k2, tag, best, True, best_h, best_g, n)
-        return best, EXACT | taint, best_h, best_g
-    if fail_lb >= INF:
-        memo_store(ctx, k1, k2, b, INF, True, 0, -1, n)
-        return np.int64(INF), EXACT | TAINT, np.int64(0), np.int64(-1)
-    tag = b if taint else 0
-    memo_store(ctx, k1, k2, tag, fail_lb, False, 0, -1, n)
-    return fail_lb, taint, np.int64(0), np.int64(-1)
+        else:
+            fail_lb = min(fail_lb, running)
+    return _settle(ctx, k1, k2, b, n, beta, best, best_g, best_h, fail_lb, taint)
