@@ -141,12 +141,18 @@ def load(path: Path, key: str, shape: tuple[int, int]) -> np.ndarray | None:
             magic, fkey, rows, cols, digest = _HEADER.unpack(head)
             if magic != _MAGIC or fkey != key.encode() or (rows, cols) != shape:
                 return None
-            payload = np.fromfile(f, dtype=np.uint8)
-    except OSError:
+            if os.fstat(f.fileno()).st_size != _HEADER.size + rows * cols:
+                return None
+        # Map the payload instead of copying it: processes on one machine then share
+        # the page cache's copy. Copy-on-write keeps the array writable, so numba sees
+        # the same array type as for a freshly built table (no second compilation).
+        payload = np.memmap(path, dtype=np.uint8, mode="c", offset=_HEADER.size,
+                            shape=(rows * cols,))
+    except (OSError, ValueError):
         return None
-    if payload.size != rows * cols or hashlib.sha256(payload.data).digest() != digest:
+    if hashlib.sha256(payload).digest() != digest:
         return None
-    return payload.reshape(rows, cols)
+    return np.asarray(payload).reshape(rows, cols)
 
 
 @dataclass
