@@ -94,20 +94,6 @@ Ctx = namedtuple(
 
 
 @njit(cache=True)
-def transpose_u8(src, dst):
-    """dst = src.T in 64 x 64 tiles (3-5x faster than numpy's strided copy, which
-    was a fifth of `wordle-dp solve salet`'s start-up)."""
-    rows, cols = src.shape
-    for i0 in range(0, rows, 64):
-        i1 = min(i0 + 64, rows)
-        for j0 in range(0, cols, 64):
-            j1 = min(j0 + 64, cols)
-            for i in range(i0, i1):
-                for j in range(j0, j1):
-                    dst[j, i] = src[i, j]
-
-
-@njit(cache=True)
 def hard_rules(ctx, d, req_pos, req_letter, req_count):
     """The hard-mode constraint at depth d as short lists: fixed positions
     (req_pos[i] >= 0 with its letter) and letters with a minimum count.
