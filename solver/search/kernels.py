@@ -494,12 +494,16 @@ def prepare_children(ctx, off, n, d, m, tfree):
             acc += lnc[cnt[p]]
             h += np.uint64(p + 1) * rpos[i]
         extra = np.int64(0)
-        for i in range(n):
-            p = row[i]
-            c = cnt[p]
-            if c > kmax + 1:  # the class's first member (later ones see 0)
-                extra += class_lb(c, kmax) - (2 * c - 1)
-            cnt[p] = 0
+        if n > kmax + 1:  # else no class can exceed kmax + 1 (most nodes)
+            for i in range(n):
+                p = row[i]
+                c = cnt[p]
+                if c > kmax + 1:  # the class's first member (later ones see 0)
+                    extra += class_lb(c, kmax) - (2 * c - 1)
+                cnt[p] = 0
+        else:
+            for i in range(n):
+                cnt[row[i]] = 0
         lbj = lbs[j] + extra
         if build:
             for i in range(n):
