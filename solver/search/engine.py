@@ -90,7 +90,9 @@ class Solver:
     """Exact optimal values of openers for one problem (lists, mode, cap).
 
     max_guesses=0 means no cap. beam=N restricts every position to the N most
-    promising guesses: results are then upper bounds, never exact.
+    promising guesses: results are then upper bounds (or not_found), never exact.
+    table_t: the answer-major transpose of `table` when the caller already has one
+    (an MPI node's shared copy); else it is looked up (shared_table) or made here.
     """
 
     def __init__(
@@ -311,7 +313,7 @@ class Solver:
                     status = "lower_bound"
                     break
                 depth = max(depth, int(h) + 1)
-        status, note = self._label(status, searched, tainted, cutoff)
+        status, note = self._label(status, searched, tainted)
         return SolveResult(
             opener=word,
             status=status,
@@ -326,7 +328,7 @@ class Solver:
             note=note,
         )
 
-    def _label(self, status: str, searched: bool, tainted: bool, cutoff) -> tuple[str, str]:
+    def _label(self, status: str, searched: bool, tainted: bool) -> tuple[str, str]:
         """What a root result proves. A beam search only finds strategies: its totals
         are upper bounds, and its failures (infeasible, or nothing under the cutoff)
         prove nothing. Uncapped means a depth limit of UNCAPPED_DEPTH: if the limit
