@@ -605,6 +605,9 @@ def run(cfg: RunConfig) -> RunSummary:
             comm.bcast((err is None, cfg.cutoff), root=0)
         if err is not None:
             raise err
+        if size > 1:  # one copy of the tables per node (rank 0 fills its node's)
+            shared = _node_table(comm, MPI, lambda: table)
+            table = table if shared is None else shared
     else:
         ok, cfg.cutoff = comm.bcast(None, root=0)
         if not ok:
@@ -762,14 +765,26 @@ def _coordinate(co: _Coordinator, comm, MPI) -> None:
         co.tick()
 
 
+def _node_table(comm, MPI, make):  # noqa: N803
+    """The pattern table in node-shared memory (None: each rank loads its own)."""
+    from .shared_table import node_tables
+
+    return node_tables(comm, MPI, make)
+
+
 def _worker_main(cfg: RunConfig, comm, MPI, rank: int) -> RunSummary:
     from .table import get_table
     from .words import WordLists
 
+    def load_table():
+        lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True)
+        return get_table(lists, "numpy", cfg.cache_dir)[0]
+
+    shared = _node_table(comm, MPI, load_table)  # collective: before anything can fail
     sigs = _Signals().install()
     try:
         lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True)
-        table, _ = get_table(lists, "numpy", cfg.cache_dir)
+        table = shared if shared is not None else get_table(lists, "numpy", cfg.cache_dir)[0]
         worker = _Worker(cfg, lists, table, rank)
     except Exception as exc:
         comm.send(("failed", f"{type(exc).__name__}: {exc}"), dest=0, tag=TAG_REQ)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import struct
 import tempfile
 import time
@@ -23,7 +24,7 @@ import numpy as np
 
 from .errors import BackendError, WordListError
 from .feedback import letter_counts, pattern_rows
-from .words import WordLists, encode_words, read_regular
+from .words import WordLists, encode_words
 
 BACKENDS = ("auto", "numpy", "cupy")
 _MAGIC = b"WDPTABLE1\n"
@@ -161,20 +162,35 @@ def save(path: Path, table: np.ndarray, key: str) -> None:
 
 def load(path: Path, key: str, shape: tuple[int, int]) -> np.ndarray | None:
     """Read a cached table; None if missing, truncated, corrupt or for other lists."""
-    try:  # a FIFO or device in place of the file is not read (it could block)
-        data = read_regular(path, _HEADER.size + shape[0] * shape[1])
+    # A FIFO or device in place of the file is never read (it could block): open it
+    # without blocking and look at what it is first.
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return None
-    head = data[: _HEADER.size]
-    if len(head) != _HEADER.size:
+    try:
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                return None
+            head = f.read(_HEADER.size)
+            if len(head) != _HEADER.size:
+                return None
+            magic, fkey, rows, cols, digest = _HEADER.unpack(head)
+            if magic != _MAGIC or fkey != key.encode() or (rows, cols) != shape:
+                return None
+            if st.st_size != _HEADER.size + rows * cols:
+                return None
+            # Map the payload instead of copying it: processes on one machine then share
+            # the page cache's copy. Copy-on-write keeps the array writable, so numba sees
+            # the same array type as for a freshly built table (no second compilation).
+            payload = np.memmap(f, dtype=np.uint8, mode="c", offset=_HEADER.size,
+                                shape=(rows * cols,))
+    except (OSError, ValueError):
         return None
-    magic, fkey, rows, cols, digest = _HEADER.unpack(head)
-    if magic != _MAGIC or fkey != key.encode() or (rows, cols) != shape:
+    if hashlib.sha256(payload).digest() != digest:
         return None
-    payload = np.frombuffer(bytearray(data), dtype=np.uint8, offset=_HEADER.size)  # writable
-    if payload.size != rows * cols or hashlib.sha256(payload.data).digest() != digest:
-        return None
-    return payload.reshape(rows, cols)
+    return np.asarray(payload).reshape(rows, cols)
 
 
 @dataclass

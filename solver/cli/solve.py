@@ -47,8 +47,6 @@ def _cmd_table(args) -> int:
 
 def _cmd_solve(args) -> int:
     lists = load_lists(args)
-    if args.beam is not None and args.beam < 1:
-        raise UsageError("--beam must be >= 1")
     for w in args.words:
         lists.guess_id(w)  # validate every opener before any long work
     solver = make_solver(args, lists)
@@ -90,11 +88,12 @@ def register(sub) -> None:
         "solve", help="exact value of one or more openers",
         description="Compute, for each opening guess, the exact minimum total number of "
         "guesses over all answers (status 'exact'), or prove that no strategy meets the "
-        "guess cap ('infeasible'). With --beam the search is restricted and the value is "
-        "only an 'upper_bound'.",
+        "guess cap ('infeasible'). With --beam the search is restricted: the value is "
+        "only an 'upper_bound', or 'not_found' when no strategy was found within the beam "
+        "(which proves nothing about the opener).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="output fields (--json): opener, status, total, answers, average, depth, "
-        "seconds, nodes, mode, max_guesses",
+        "seconds, nodes, mode, max_guesses (and note, when there is one)",
     )
     s.add_argument("words", nargs="+", metavar="WORD", help="opening guess(es)")
     add_lists(s)
@@ -103,7 +102,7 @@ def register(sub) -> None:
     add_memo(s)
     s.add_argument("--beam", type=int_range(1, INT32_MAX), metavar="N",
                    help="only the N most promising guesses per position: fast, reported "
-                   "as upper_bound, never exact")
+                   "as upper_bound (or not_found), never exact")
     s.add_argument("--json", action="store_true", help="one JSON object per line")
     s.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     s.set_defaults(func=_cmd_solve)

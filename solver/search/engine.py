@@ -14,6 +14,7 @@ from typing import TextIO
 import numpy as np
 
 from ..feedback import ALL_GREEN
+from ..shared_table import registered_transpose
 from ..table import get_table
 from ..words import WordLists, encode_words
 from . import kernels as K
@@ -30,6 +31,24 @@ def memo_entries_for(mb: float) -> int:
     """Memo entries that fit in `mb` megabytes (rounded down to a power of two)."""
     n = max(16, int(mb * 2**20 / MEMO_ENTRY_BYTES))
     return 1 << (n.bit_length() - 1)
+
+
+def _transpose(table: np.ndarray, block: int = 256) -> np.ndarray:
+    """table.T, contiguous, copied in blocks of rows (whose transposes stay in cache):
+    0.04 s instead of 0.13 s for numpy's one strided copy of the default table (a
+    numba kernel was as fast once loaded, but loading it from numba's cache took
+    0.15 s of start-up)."""
+    out = np.empty(table.shape[::-1], table.dtype)
+    for i in range(0, table.shape[0], block):
+        out[:, i : i + block] = table[i : i + block].T
+    return out
+
+
+def partition_bound(n_answers: int, sizes) -> int:
+    """Admissible bound on the total after a guess splitting n_answers into non-green
+    classes of these sizes: everyone pays the guess, and a class of c answers needs
+    at least 2c - 1 more (one guess for each, a second for all but one)."""
+    return int(n_answers + sum(2 * int(c) - 1 for c in sizes))
 
 
 def _class_cost_estimate(n_answers: int) -> np.ndarray:
@@ -71,7 +90,9 @@ class Solver:
     """Exact optimal values of openers for one problem (lists, mode, cap).
 
     max_guesses=0 means no cap. beam=N restricts every position to the N most
-    promising guesses: results are then upper bounds, never exact.
+    promising guesses: results are then upper bounds (or not_found), never exact.
+    table_t: the answer-major transpose of `table` when the caller already has one
+    (an MPI node's shared copy); else it is looked up (shared_table) or made here.
     """
 
     def __init__(
@@ -86,6 +107,7 @@ class Solver:
         memo_entries: int = DEFAULT_MEMO_ENTRIES,
         dedup: bool = True,
         seed: int = 20260101,
+        table_t: np.ndarray | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r} (easy, hard or strict)")
@@ -101,6 +123,11 @@ class Solver:
         if table.shape != (n_g, n_a):
             raise ValueError(f"table shape {table.shape} does not match the lists ({n_g}, {n_a})")
         self.table = np.ascontiguousarray(table, dtype=np.uint8)
+        if table_t is None:
+            table_t = registered_transpose(table)  # shared by the ranks of a node
+        if table_t is None or table_t.shape != (n_a, n_g):
+            table_t = _transpose(self.table)
+        self._table_t = table_t
         self.depth_limit = max_guesses if max_guesses else UNCAPPED_DEPTH
         self._ctx = self._make_ctx(memo_entries, dedup, seed)
         self._class_cost = _class_cost_estimate(n_a)
@@ -125,10 +152,12 @@ class Solver:
         pools[0] = np.arange(n_g, dtype=np.int32)
         npool = np.zeros(d, np.int64)
         npool[0] = n_g
-        params = np.array([MODES[self.mode], self.beam or 0, int(dedup), memo - 1], np.int64)
+        params = np.array(
+            [MODES[self.mode], self.beam or 0, int(dedup), memo - 1, self.depth_limit], np.int64
+        )
         return K.Ctx(
             tbl=self.table,
-            tblT=np.ascontiguousarray(self.table.T),
+            tblT=self._table_t,
             agid=self.lists.answer_guess_ids,
             arena=np.zeros(n_a * (d + 2), np.int32),
             larena=np.zeros(n_a * (d + 2), np.int32),
@@ -138,6 +167,7 @@ class Solver:
             srcidx=np.zeros((d, n_g), np.int32),
             pools=pools,
             npool=npool,
+            kmax=np.full(d, 243, np.int64),
             lbs=np.zeros((d, n_g), np.int64),
             ests=np.zeros((d, n_g), np.float64),
             cnt=np.zeros((d, 243), np.int32),
@@ -202,6 +232,14 @@ class Solver:
     def _root_classes(self, gid: int) -> list[tuple[int, np.ndarray]]:
         return self._classes(gid, np.arange(len(self.lists.answers), dtype=np.int32))
 
+    def _child_sets(self, gid: int, members: np.ndarray, cons):
+        """The non-green classes of `members` under guess gid, largest first, as
+        (pattern, answer ids, hard-mode constraint after it; None in other modes)."""
+        hard = self.mode == "hard"
+        for p, m in self._classes(gid, members):
+            if p != ALL_GREEN:
+                yield p, m, self._constraint_after(cons, gid, p) if hard else None
+
     def _constraint_after(self, cons, gid: int, pattern: int):
         """Hard-mode constraint (greens, minimum counts) after guess gid with
         `pattern`, from constraint `cons` (None = no constraint yet)."""
@@ -243,25 +281,30 @@ class Solver:
         c0 = time.process_time()
         nodes0 = int(self._ctx.stats[K.ST_NODES])
         beta = K.INF if cutoff is None else int(cutoff)
-        classes = [(p, m) for p, m in self._root_classes(gid) if p != ALL_GREEN]
-        lb = n_a + sum(2 * len(m) - 1 for _, m in classes)
-        total = lb
+        all_answers = np.arange(n_a, dtype=np.int32)
+        classes = list(self._child_sets(gid, all_answers, None))
+        total = partition_bound(n_a, [len(m) for _, m, _ in classes])
         depth = 1
         status = "exact"
+        searched = False  # a status from the search (not from the partition bound alone)
+        tainted = False  # some class value depends on the depth limit
         if self.depth_limit < 2 and classes:
             status = "infeasible"
         elif total >= beta:
             status = "lower_bound"
         else:
+            searched = True
             last = time.perf_counter()
-            for i, (p, m) in enumerate(classes):
+            for i, (_p, m, cons) in enumerate(classes):
                 if progress is not None and time.perf_counter() - last > PROGRESS_EVERY:
                     last = time.perf_counter()
                     print(f"{word}: {i}/{len(classes)} feedback classes solved, "
                           f"{last - t0:.0f} s, {self.stats['nodes'] - nodes0} nodes",
                           file=progress, flush=True)
-                lbc = 2 * len(m) - 1
-                v, flags, h, _ = self._solve_class(gid, p, m, beta - (total - lbc))
+                lbc = partition_bound(0, [len(m)])
+                budget = beta - (total - lbc)
+                v, flags, h, _ = self._solve_set(m, self.depth_limit - 1, cons, budget)
+                tainted = tainted or bool(flags & K.TAINT)
                 total += int(v) - lbc
                 if v >= K.INF and flags & K.EXACT:
                     status = "infeasible"
@@ -270,12 +313,11 @@ class Solver:
                     status = "lower_bound"
                     break
                 depth = max(depth, int(h) + 1)
-        if self.beam and status == "exact":
-            status = "upper_bound"
+        status, note = self._label(status, searched, tainted)
         return SolveResult(
             opener=word,
             status=status,
-            total=None if status == "infeasible" else int(total),
+            total=None if status in ("infeasible", "not_found") else int(total),
             answers=n_a,
             depth=depth if status in ("exact", "upper_bound") else None,
             seconds=time.perf_counter() - t0,
@@ -283,7 +325,27 @@ class Solver:
             mode=self.mode,
             max_guesses=self.max_guesses,
             cpu_seconds=time.process_time() - c0,
+            note=note,
         )
+
+    def _label(self, status: str, searched: bool, tainted: bool) -> tuple[str, str]:
+        """What a root result proves. A beam search only finds strategies: its totals
+        are upper bounds, and its failures (infeasible, or nothing under the cutoff)
+        prove nothing. Uncapped means a depth limit of UNCAPPED_DEPTH: if the limit
+        was used anywhere (TAINT at the root), the same holds."""
+        under = " under the cutoff" if status == "lower_bound" else ""
+        if self.beam:
+            if status == "exact":
+                return "upper_bound", ""
+            if searched:
+                return "not_found", f"none found within a beam of {self.beam}{under}"
+        elif not self.max_guesses and tainted:
+            limit = f"the uncapped search reached its limit of {self.depth_limit} guesses"
+            if status == "exact":
+                return "upper_bound", f"{limit}: a strategy within it achieves this total"
+            if searched:
+                return "not_found", f"{limit}: none found within it{under}"
+        return status, ""
 
     def estimate(self, opener: str) -> float:
         """Cheap promise of an opener (smaller is better), from its partition alone."""
@@ -299,18 +361,16 @@ class Solver:
         gid = self._gid(opener)
         counts = np.bincount(self.table[gid], minlength=243)
         counts[ALL_GREEN] = 0
-        nz = counts[counts > 0]
-        return int(len(self.lists.answers) + (2 * nz - 1).sum())
+        return partition_bound(len(self.lists.answers), counts[counts > 0])
 
     def second_guesses(self, opener: str) -> dict[int, str]:
         """Best second guess for every first-feedback pattern of `opener` (from the
         optimal strategy; the solved answer itself for singleton classes)."""
         gid = self._gid(opener)
         out: dict[int, str] = {}
-        for p, m in self._root_classes(gid):
-            if p == ALL_GREEN:
-                continue
-            v, flags, _h, g = self._solve_class(gid, p, m, K.INF)
+        members = np.arange(len(self.lists.answers), dtype=np.int32)
+        for p, m, cons in self._child_sets(gid, members, None):
+            v, flags, _h, g = self._solve_set(m, self.depth_limit - 1, cons)
             if g >= 0 and v < K.INF:
                 out[p] = self.lists.guesses[int(g)]
         return out
@@ -323,12 +383,8 @@ class Solver:
         return self._subtree(gid, members, self.depth_limit, None)
 
     def _subtree(self, gid: int, members: np.ndarray, left: int, cons) -> StrategyNode:
-        hard = self.mode == "hard"
         node = StrategyNode(self.lists.guesses[gid], len(members), len(members), {})
-        for p, m in self._classes(gid, members):
-            if p == ALL_GREEN:
-                continue
-            child_cons = self._constraint_after(cons, gid, p) if hard else None
+        for p, m, child_cons in self._child_sets(gid, members, cons):
             v, _flags, _h, g = self._solve_set(m, left - 1, child_cons)
             if v >= K.INF or g < 0:
                 raise ValueError(f"{node.guess}: no strategy within the cap")

@@ -9,8 +9,14 @@ and bound). Values >= INF mean infeasible within the cap.
 Each result carries flags: EXACT (the value is the optimum, not just a bound) and
 TAINT (the cap was used somewhere in the proof). An untainted exact value is the
 uncapped optimum and holds for any b >= the height of its strategy; a tainted one
-holds only for the b it was computed with (as a lower bound, for fewer guesses).
-Reusing capped results across depths without this distinction is the classic bug.
+holds only for the b it was computed with, and as a lower bound for fewer guesses
+left (memo_probe reads those of up to TAINT_REUSE more guesses left). Reusing capped
+results across depths without this distinction is the classic bug.
+
+With a beam (params[1] > 0) every value is that of the beam-restricted problem (the
+beam of a set depends on the set alone, so the memo stays consistent): a value under
+the budget is a real strategy's total, but a bound or "infeasible" proves nothing
+about the unrestricted problem. The engine labels root results accordingly.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ TAINT = 2
 GREEN = 242
 EASY, HARD, STRICT = 0, 1, 2
 DEDUP_MAX_SET = 16
+TAINT_REUSE = 2  # memo_probe also reads tainted entries of up to this many more guesses
 
 # stats slots
 ST_NODES, ST_HITS, ST_STORES, ST_EVICT, ST_SCANNED, ST_GEN = 0, 1, 2, 3, 4, 5
@@ -54,6 +61,7 @@ Ctx = namedtuple(
         "srcidx",  # int32 [D, G] row of each pool guess in the parent's pool
         "pools",  # int32 [D, G] useful guesses per depth
         "npool",  # int64 [D]
+        "kmax",  # int64 [D] most feedback classes of any pool guess on the node's set
         "lbs",  # int64 [D, G] lower bound per pool guess
         "ests",  # float64 [D, G] promise per pool guess (smaller is better)
         "cnt",  # int32 [D, 243] scratch class counts (kept zero between uses)
@@ -70,7 +78,7 @@ Ctx = namedtuple(
         "mmeta",  # int64 [M]
         "mbest",  # int32 [M]
         "stats",  # int64 [N_STATS]
-        "params",  # int64 [4]: mode, beam (0 = all), dedup on/off, memo mask
+        "params",  # int64 [5]: mode, beam (0 = all), dedup on/off, memo mask, depth limit
         "dkey",  # uint64 [H] dedup hash set (pattern-vector hashes)
         "dgid",  # int32 [H]
         "dgen",  # int64 [H] generation stamp: slot valid only for the current node
@@ -85,7 +93,7 @@ Ctx = namedtuple(
 )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def hard_rules(ctx, d, req_pos, req_letter, req_count):
     """The hard-mode constraint at depth d as short lists: fixed positions
     (req_pos[i] >= 0 with its letter) and letters with a minimum count.
@@ -107,7 +115,7 @@ def hard_rules(ctx, d, req_pos, req_letter, req_count):
     return ng, nm
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def hard_legal(letters, lcount, g, ng, nm, req_pos, req_letter, req_count):
     """Is guess g legal under the rules from hard_rules?"""
     for t in range(ng):
@@ -119,7 +127,7 @@ def hard_legal(letters, lcount, g, ng, nm, req_pos, req_letter, req_count):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def hard_child_constraint(ctx, g, p, d):
     """Constraint at depth d+1 after guessing g with pattern p at depth d."""
     cg = ctx.cgreen
@@ -148,7 +156,7 @@ def hard_child_constraint(ctx, g, p, d):
                 cm[d + 1, letter] = seen
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def set_key(ctx, off, n, d):
     """128-bit key of the set (and, in hard mode, of the constraint at depth d)."""
     k1 = np.uint64(0)
@@ -175,7 +183,7 @@ def set_key(ctx, off, n, d):
     return k1 | np.uint64(1), k2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def memo_find(ctx, k1, k2, tag, n):
     """Slot holding (key, tag) for a set of n answers, or -1. The set size is
     checked too, on top of the 128-bit key."""
@@ -189,14 +197,15 @@ def memo_find(ctx, k1, k2, tag, n):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def memo_store(ctx, k1, k2, tag, val, exact, height, best, n):
     base = np.int64(k1 & np.uint64(ctx.params[3])) & ~np.int64(3)
     victim = -1
     vsize = np.int64(1) << 62
     for s in range(base, base + 4):
-        if ctx.mk1[s] == k1 and ctx.mk2[s] == k2 and (ctx.mmeta[s] & 255) == tag:
-            victim = s
+        if (ctx.mk1[s] == k1 and ctx.mk2[s] == k2 and (ctx.mmeta[s] & 255) == tag
+                and (ctx.mmeta[s] >> 32) == n):
+            victim = s  # the same entry (matched exactly as memo_find matches it)
             break
         if ctx.mk1[s] == 0 and ctx.mk2[s] == 0:
             if vsize > -1:
@@ -208,9 +217,11 @@ def memo_store(ctx, k1, k2, tag, val, exact, height, best, n):
                 victim = s
                 vsize = sz
     s = victim
-    if ctx.mk1[s] != 0 and not (ctx.mk1[s] == k1 and ctx.mk2[s] == k2):
+    same = (ctx.mk1[s] == k1 and ctx.mk2[s] == k2 and (ctx.mmeta[s] & 255) == tag
+            and (ctx.mmeta[s] >> 32) == n)
+    if ctx.mk1[s] != 0 and not same:
         ctx.stats[ST_EVICT] += 1
-    elif ctx.mk1[s] == k1 and ctx.mk2[s] == k2 and not exact:
+    elif same and not exact:
         # never let a bound overwrite an exact value, or a weaker bound a stronger one
         if ctx.mmeta[s] & _KIND_EXACT or ctx.mval[s] >= val:
             return
@@ -222,7 +233,7 @@ def memo_store(ctx, k1, k2, tag, val, exact, height, best, n):
     ctx.stats[ST_STORES] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def memo_probe(ctx, k1, k2, b, n):
     """What the memo knows of a set with b guesses left: (value, flags, height,
     best guess); flags has EXACT for a usable exact value, else value is the best
@@ -244,10 +255,22 @@ def memo_probe(ctx, k1, k2, b, n):
         if ctx.mval[s] > known:
             known = ctx.mval[s]
             taint = np.int64(TAINT)
+    # A value found with more guesses left (b' > b) bounds this one from below: fewer
+    # guesses only remove strategies, and infeasible with b' left is infeasible here.
+    top = min(b + TAINT_REUSE, ctx.params[4])
+    for t in range(b + 1, top + 1):
+        s = memo_find(ctx, k1, k2, t, n)
+        if s >= 0:
+            v = ctx.mval[s]
+            if v >= INF and ctx.mmeta[s] & _KIND_EXACT:
+                return np.int64(INF), np.int64(EXACT | TAINT), np.int64(0), np.int64(-1)
+            if v > known:
+                known = v
+                taint = np.int64(TAINT)
     return known, taint, np.int64(0), np.int64(-1)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def quick_bound(ctx, off, n, b, d):
     """Cheap facts about a child set before any scan: exact (memo, or a member that
     separates it: 2n-1) or a lower bound (2n, or a better one from the memo)."""
@@ -262,7 +285,7 @@ def quick_bound(ctx, off, n, b, d):
     return np.int64(2 * n), np.int64(0), np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _in_set_full_split(ctx, off, n, d):
     """A member of S whose feedback separates all of S (then 2n-1 is optimal)."""
     cnt = ctx.cnt[d]
@@ -287,7 +310,7 @@ def _in_set_full_split(ctx, off, n, d):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _popcount(x):
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
@@ -295,7 +318,40 @@ def _popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
+def class_lb(c, k):
+    """Least total for a set of c answers when no guess gives more than k feedback
+    classes on it (green included): guess t can finish at most k**(t-1) answers, one
+    per position at that level. Equals 2c-1 while c <= k+1; grows to about 3c - k
+    beyond, where the plain 2c-1 bound is weak."""
+    if c <= k + 1:
+        return np.int64(2 * c - 1)
+    total = np.int64(0)
+    t = np.int64(1)
+    width = np.int64(1)
+    rem = np.int64(c)
+    while rem > 0:
+        take = min(width, rem)
+        total += t * take
+        rem -= take
+        width *= k
+        t += 1
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _parent_table(ctx, d):
+    """Where scan_pool and prepare_children read the patterns of depth d's pool
+    guesses: the parent's local table (use it, its offset and row length) when it
+    has one, else the global answer-major table (strict mode always: its pool is the
+    set itself)."""
+    use = ctx.params[0] != STRICT and d >= 2 and ctx.ltoff[d - 1] >= 0
+    if use:
+        return True, ctx.ltoff[d - 1], ctx.ltn[d - 1]
+    return False, np.int64(0), np.int64(0)
+
+
+@njit(cache=True, nogil=True)
 def scan_pool(ctx, off, n, d):
     """Find the useful guesses for S among the parent's pool; fill pools[d],
     srcidx[d] (each one's row in the parent's pool) and lbs[d].
@@ -332,12 +388,11 @@ def scan_pool(ctx, off, n, d):
     letters = ctx.letters
     lcount = ctx.lcount
     lbs = ctx.lbs[d]
-    use_parent = mode != STRICT and d >= 2 and ctx.ltoff[d - 1] >= 0
-    pbase = ctx.ltoff[d - 1] if use_parent else 0
-    pstride = ctx.ltn[d - 1] if use_parent else 0
+    use_parent, pbase, pstride = _parent_table(ctx, d)
     srcidx = ctx.srcidx[d]
     one = np.uint64(1)
     scanned = 0
+    kmax = 1
     for j in range(nsrc):
         if mode == STRICT:
             g = agid[arena[off + j]]
@@ -373,14 +428,20 @@ def scan_pool(ctx, off, n, d):
         out[m] = g
         srcidx[m] = j
         lbs[m] = 3 * n - 2 * ins - (k - ins)
+        if k > kmax:
+            kmax = k
         m += 1
     ctx.stats[ST_SCANNED] += scanned
+    # every descendant's pool is a subset of this one and its sets are subsets of S,
+    # so no guess below gives more than kmax classes (see class_lb)
+    ctx.kmax[d] = kmax
     return m, -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def prepare_children(ctx, off, n, d, m, tfree):
-    """For a node that will search: promise of each pool guess (ests[d]), drop
+    """For a node that will search: a stronger bound per pool guess (lbs[d]: its
+    classes larger than kmax+1 valued by class_lb), promise (ests[d]), drop
     guesses equivalent on S to an earlier one (easy mode; identical feedback on
     every member, verified byte by byte), and write this node's local table (the
     patterns of its pool guesses on its members, row-major at ltab[tfree:]) so
@@ -407,18 +468,17 @@ def prepare_children(ctx, off, n, d, m, tfree):
     mask = dkey.shape[0] - 1
     ctx.stats[ST_GEN] += 1
     gen = ctx.stats[ST_GEN]
-    use_parent = mode != STRICT and d >= 2 and ctx.ltoff[d - 1] >= 0
-    pbase = ctx.ltoff[d - 1] if use_parent else 0
-    pstride = ctx.ltn[d - 1] if use_parent else 0
+    use_parent, pbase, pstride = _parent_table(ctx, d)
+    kmax = ctx.kmax[d]
     kept = 0
     for j in range(m):
         g = pool[j]
         w = tfree + kept * n
         row = ctx.prow[d]
         for i in range(n):
-            if mode == STRICT:
-                p = ctx.tbl[g, arena[off + i]]
-            elif use_parent:
+            # the same lookup as scan_pool's (written out: a shared helper here
+            # doubled the search time, inlined or not)
+            if use_parent:
                 p = ltab[pbase + srcidx[j] * pstride + larena[off + i]]
             else:
                 p = tblT[arena[off + i], g]
@@ -433,12 +493,22 @@ def prepare_children(ctx, off, n, d, m, tfree):
             p = row[i]
             acc += lnc[cnt[p]]
             h += np.uint64(p + 1) * rpos[i]
-        for i in range(n):
-            cnt[row[i]] = 0
+        extra = np.int64(0)
+        if n > kmax + 1:  # else no class can exceed kmax + 1 (most nodes)
+            for i in range(n):
+                p = row[i]
+                c = cnt[p]
+                if c > kmax + 1:  # the class's first member (later ones see 0)
+                    extra += class_lb(c, kmax) - (2 * c - 1)
+                cnt[p] = 0
+        else:
+            for i in range(n):
+                cnt[row[i]] = 0
+        lbj = lbs[j] + extra
         if build:
             for i in range(n):
                 ltab[w + i] = row[i]
-        est = lbs[j] + 0.25 * acc - (0.5 if ins else 0.0)
+        est = lbj + 0.25 * acc - (0.5 if ins else 0.0)
         if dedup:
             s = np.int64(h & np.uint64(mask))
             dup = False
@@ -460,7 +530,7 @@ def prepare_children(ctx, off, n, d, m, tfree):
             dkey[s] = h
             dgid[s] = kept
         pool[kept] = g
-        lbs[kept] = lbs[j]
+        lbs[kept] = lbj
         ests[kept] = est
         kept += 1
     ctx.ltoff[d] = tfree if build else -1
@@ -469,7 +539,7 @@ def prepare_children(ctx, off, n, d, m, tfree):
     return kept
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def partition(ctx, g, off, n, dst, d):
     """Counting-sort S by the feedback of g into arena[dst:dst+n] (and each
     member's position in S into larena); class starts (by pattern) go to
@@ -497,7 +567,7 @@ def partition(ctx, g, off, n, dst, d):
         cnt[p] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def class_order(ctx, d):
     """Non-green patterns of the last partition at depth d with >= 3 answers,
     largest class first (the biggest are most likely to exceed the budget)."""
@@ -513,31 +583,11 @@ def class_order(ctx, d):
     return order[:k], sizes
 
 
-@njit(cache=True)
-def node(ctx, off, n, b, beta, d, free, tfree):
-    """Optimal total for the set arena[off:off+n] with b guesses left, or a lower
-    bound >= beta. Returns (value, flags, height, best guess)."""
-    ctx.stats[ST_NODES] += 1
-    if n == 1:
-        return np.int64(1), EXACT, np.int64(1), np.int64(ctx.agid[ctx.arena[off]])
-    if b <= 1:
-        return np.int64(INF), EXACT | TAINT, np.int64(0), np.int64(-1)
-    if n == 2:
-        return np.int64(3), EXACT, np.int64(2), np.int64(ctx.agid[ctx.arena[off]])
-
-    k1, k2 = set_key(ctx, off, n, d)
-    val, fl, height, bg = memo_probe(ctx, k1, k2, b, n)
-    if fl & EXACT or val >= beta:
-        ctx.stats[ST_HITS] += 1
-        return val, fl, height, bg
-
-    g = _in_set_full_split(ctx, off, n, d)
-    if g >= 0:
-        memo_store(ctx, k1, k2, 0, 2 * n - 1, True, 2, g, n)
-        return np.int64(2 * n - 1), EXACT, np.int64(2), np.int64(g)
-    if 2 * n >= beta:
-        # no member separates S, so every guess costs at least 2n: fail high unscanned
-        return np.int64(2 * n), np.int64(0), np.int64(0), np.int64(-1)
+@njit(cache=True, nogil=True)
+def _scan_node(ctx, off, n, b, d, k1, k2):
+    """Scan the pool for a node that must search (profile counters included).
+    Returns (m, done, value, flags, height, guess): done when the scan settles S
+    (a guess separating every member, or nothing useful with b guesses left)."""
     ctx.stats[ST_DEPTH + 4 * d] += 1
     sc0 = ctx.stats[ST_SCANNED]
     m, full = scan_pool(ctx, off, n, d)
@@ -545,25 +595,20 @@ def node(ctx, off, n, b, beta, d, free, tfree):
     ctx.stats[ST_DEPTH + 4 * d + 2] += (ctx.stats[ST_SCANNED] - sc0) * n
     if full >= 0:
         memo_store(ctx, k1, k2, 0, 2 * n, True, 2, full, n)
-        return np.int64(2 * n), EXACT, np.int64(2), np.int64(full)
+        return m, True, np.int64(2 * n), np.int64(EXACT), np.int64(2), np.int64(full)
     if b == 2 or m == 0:
         memo_store(ctx, k1, k2, b, INF, True, 0, -1, n)
-        return np.int64(INF), EXACT | TAINT, np.int64(0), np.int64(-1)
+        return m, True, np.int64(INF), np.int64(EXACT | TAINT), np.int64(0), np.int64(-1)
     ctx.npool[d] = m
+    return m, False, np.int64(0), np.int64(0), np.int64(0), np.int64(-1)
 
+
+@njit(cache=True, nogil=True)
+def _candidates(ctx, d, m, beta):
+    """Pool rows worth evaluating (bound under the budget; the beam's only, if one),
+    most promising first, and the least bound among the others (INF if none).
+    Only these are sorted: a full sort of thousands of guesses per node dominated."""
     lbs = ctx.lbs[d]
-    minlb = lbs[0]
-    for j in range(1, m):
-        if lbs[j] < minlb:
-            minlb = lbs[j]
-    if minlb >= beta:
-        memo_store(ctx, k1, k2, 0, minlb, False, 0, -1, n)
-        return minlb, np.int64(0), np.int64(0), np.int64(-1)
-    m = prepare_children(ctx, off, n, d, m, tfree)
-    tnext = tfree + m * n if ctx.ltoff[d] >= 0 else tfree
-
-    # Only guesses whose bound is under the budget can matter: sort just those by
-    # promise (a full sort of thousands of guesses per node dominated the run time).
     beam = ctx.params[1]
     fail_lb = np.int64(INF)
     if beam > 0 and m > beam:
@@ -579,77 +624,134 @@ def node(ctx, off, n, b, beta, d, free, tfree):
         elif lbs[j] < fail_lb:
             fail_lb = lbs[j]
     cand = cand[:nc]
-    order = cand[np.argsort(ctx.ests[d][cand])]
+    return cand[np.argsort(ctx.ests[d][cand])], fail_lb
+
+
+@njit(cache=True, nogil=True)
+def _quick_pass(ctx, g, classes, sizes, lbg, b, d, free):
+    """Cheap facts for every class of guess g (partitioned at arena[free:]) before
+    any is searched: qval/qflag[d] per class (exact, or a bound at least
+    class_lb(size, kmax)). Returns (running bound of g, height so far, taint)."""
+    qv = ctx.qval[d]
+    qf = ctx.qflag[d]
+    kmax = ctx.kmax[d]
+    hard = ctx.params[0] == HARD
+    h = np.int64(3 if sizes.max() >= 2 else 2)
+    if sizes.max() == 0:
+        h = 1
+    taint = 0
+    running = lbg  # lbg counts every class at class_lb(size, kmax)
+    for p in classes:
+        sz = sizes[p]
+        if hard:
+            hard_child_constraint(ctx, g, p, d)
+        v, fl, ch = quick_bound(ctx, free + ctx.cstart[d, p], sz, b - 1, d + 1)
+        clb = class_lb(sz, kmax)
+        if v < clb and not fl & EXACT:
+            v = clb
+        qv[p] = v
+        qf[p] = fl
+        running += v - clb
+        if fl & TAINT:
+            taint = TAINT
+        if fl & EXACT and ch + 1 > h:
+            h = ch + 1
+    return running, h, taint
+
+
+@njit(cache=True, nogil=True)
+def _settle(ctx, k1, k2, b, n, beta, best, best_g, best_h, fail_lb, taint):
+    """Store and return a searched node's result: exact if a guess came under the
+    budget, else infeasible (no guess had a finite bound) or the least bound."""
+    tag = b if taint else 0
+    if best < beta:
+        memo_store(ctx, k1, k2, tag, best, True, best_h, best_g, n)
+        return best, np.int64(EXACT | taint), best_h, best_g
+    if fail_lb >= INF:
+        memo_store(ctx, k1, k2, b, INF, True, 0, -1, n)
+        return np.int64(INF), np.int64(EXACT | TAINT), np.int64(0), np.int64(-1)
+    memo_store(ctx, k1, k2, tag, fail_lb, False, 0, -1, n)
+    return fail_lb, np.int64(taint), np.int64(0), np.int64(-1)
+
+
+@njit(cache=True, nogil=True)
+def node(ctx, off, n, b, beta, d, free, tfree):
+    """Optimal total for the set arena[off:off+n] with b guesses left, or a lower
+    bound >= beta. Returns (value, flags, height, best guess)."""
+    ctx.stats[ST_NODES] += 1
+    if n == 1:
+        return np.int64(1), np.int64(EXACT), np.int64(1), np.int64(ctx.agid[ctx.arena[off]])
+    if b <= 1:
+        return np.int64(INF), np.int64(EXACT | TAINT), np.int64(0), np.int64(-1)
+    if n == 2:
+        return np.int64(3), np.int64(EXACT), np.int64(2), np.int64(ctx.agid[ctx.arena[off]])
+
+    k1, k2 = set_key(ctx, off, n, d)
+    val, fl, height, bg = memo_probe(ctx, k1, k2, b, n)
+    if fl & EXACT or val >= beta:
+        ctx.stats[ST_HITS] += 1
+        return val, fl, height, bg
+    g = _in_set_full_split(ctx, off, n, d)
+    if g >= 0:
+        memo_store(ctx, k1, k2, 0, 2 * n - 1, True, 2, g, n)
+        return np.int64(2 * n - 1), np.int64(EXACT), np.int64(2), np.int64(g)
+    if 2 * n >= beta:
+        # no member separates S, so every guess costs at least 2n: fail high unscanned
+        return np.int64(2 * n), np.int64(0), np.int64(0), np.int64(-1)
+    m, done, val, fl, height, g = _scan_node(ctx, off, n, b, d, k1, k2)
+    if done:
+        return val, fl, height, g
+    lbs = ctx.lbs[d]
+    minlb = lbs[:m].min()
+    if minlb >= beta:
+        memo_store(ctx, k1, k2, 0, minlb, False, 0, -1, n)
+        return minlb, np.int64(0), np.int64(0), np.int64(-1)
+    m = prepare_children(ctx, off, n, d, m, tfree)
+    tnext = tfree + m * n if ctx.ltoff[d] >= 0 else tfree
+    order, fail_lb = _candidates(ctx, d, m, beta)
+
     best = np.int64(INF)
     best_g = np.int64(-1)
     best_h = np.int64(0)
     taint = 0
     hard = ctx.params[0] == HARD
+    qv = ctx.qval[d]
+    qf = ctx.qflag[d]
     for j in order:
         lbg = lbs[j]
         cut = min(best, beta)
         if lbg >= cut:
-            if lbg < fail_lb:
-                fail_lb = lbg
+            fail_lb = min(fail_lb, lbg)
             continue
         g = ctx.pools[d, j]
         ctx.stats[ST_DEPTH + 4 * d + 3] += 1
         partition(ctx, g, off, n, free, d)
         classes, sizes = class_order(ctx, d)
-        h = np.int64(3 if sizes.max() >= 2 else 2)
-        if sizes.max() == 0:
-            h = 1
-        # quick pass: cheap bounds for every class before any child is searched
-        qv = ctx.qval[d]
-        qf = ctx.qflag[d]
-        running = lbg
-        for p in classes:
-            sz = sizes[p]
-            if hard:
-                hard_child_constraint(ctx, g, p, d)
-            v, fl, ch = quick_bound(ctx, free + ctx.cstart[d, p], sz, b - 1, d + 1)
-            qv[p] = v
-            qf[p] = fl
-            running += v - (2 * sz - 1)
-            if fl & TAINT:
-                taint = TAINT
-            if fl & EXACT and ch + 1 > h:
-                h = ch + 1
+        running, h, t = _quick_pass(ctx, g, classes, sizes, lbg, b, d, free)
+        taint |= t
         ok = running < cut
         if ok:
+            # search the classes the quick pass left open, largest first; descendants
+            # use the arena above free + n, so g's classes stay intact at arena[free:]
             for p in classes:
                 if qf[p] & EXACT:
                     continue
-                sz = sizes[p]
                 if hard:
                     hard_child_constraint(ctx, g, p, d)
                 v, fl, ch, _bg = node(
-                    ctx, free + ctx.cstart[d, p], sz, b - 1, cut - (running - qv[p]), d + 1,
-                    free + n, tnext,
+                    ctx, free + ctx.cstart[d, p], sizes[p], b - 1, cut - (running - qv[p]),
+                    d + 1, free + n, tnext,
                 )
-                if fl & TAINT:
-                    taint = TAINT
+                taint |= fl & TAINT
                 running += v - qv[p]
                 if running >= cut:
                     ok = False
                     break
-                if ch + 1 > h:
-                    h = ch + 1
-                # descendants use the arena above free + n, so the remaining classes
-                # of g are still intact in arena[free:free+n]
+                h = max(h, ch + 1)
         if ok:
             best = running
             best_g = g
             best_h = h
-        elif running < fail_lb:
-            fail_lb = running
-    if best < beta:
-        tag = b if taint else 0
-        memo_store(ctx, k1, k2, tag, best, True, best_h, best_g, n)
-        return best, EXACT | taint, best_h, best_g
-    if fail_lb >= INF:
-        memo_store(ctx, k1, k2, b, INF, True, 0, -1, n)
-        return np.int64(INF), EXACT | TAINT, np.int64(0), np.int64(-1)
-    tag = b if taint else 0
-    memo_store(ctx, k1, k2, tag, fail_lb, False, 0, -1, n)
-    return fail_lb, taint, np.int64(0), np.int64(-1)
+        else:
+            fail_lb = min(fail_lb, running)
+    return _settle(ctx, k1, k2, b, n, beta, best, best_g, best_h, fail_lb, taint)

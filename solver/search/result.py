@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-STATUSES = ("exact", "infeasible", "upper_bound", "lower_bound")
+STATUSES = ("exact", "infeasible", "upper_bound", "lower_bound", "not_found")
 
 
 @dataclass
@@ -13,7 +13,10 @@ class SolveResult:
 
     status: exact (total is the proven optimum), infeasible (no strategy meets the
     cap; total None), upper_bound (a strategy achieving total exists, e.g. --beam),
-    lower_bound (the optimum is at least total, e.g. cut off by --cutoff).
+    lower_bound (the optimum is at least total, e.g. cut off by --cutoff),
+    not_found (a restricted search, --beam or the uncapped search's depth limit, found
+    no strategy, or none under the cutoff; that proves nothing: total None).
+    note: why a result is weaker than asked for (empty when it is not).
     """
 
     opener: str
@@ -26,6 +29,7 @@ class SolveResult:
     mode: str
     max_guesses: int
     cpu_seconds: float = 0.0
+    note: str = ""
 
     @property
     def average(self) -> float | None:
@@ -36,14 +40,19 @@ class SolveResult:
         d["average"] = None if self.average is None else round(self.average, 6)
         d["seconds"] = round(self.seconds, 4)
         d["cpu_seconds"] = round(self.cpu_seconds, 4)
+        if not self.note:
+            del d["note"]
         return d
 
     def describe(self) -> str:
         if self.status == "infeasible":
             value = f"infeasible within {self.max_guesses} guesses"
+        elif self.status == "not_found":
+            value = "no strategy found"
         else:
             rel = {"exact": "", "upper_bound": "<= ", "lower_bound": ">= "}[self.status]
             value = f"{rel}{self.total} ({rel}{self.average:.4f} avg)"
         depth = f", depth {self.depth}" if self.depth else ""
+        note = f" ({self.note})" if self.note else ""
         return (f"{self.opener} {self.status}: {value} over {self.answers} answers"
-                f"{depth} [{self.mode}, {self.nodes} nodes, {self.seconds:.2f} s]")
+                f"{depth} [{self.mode}, {self.nodes} nodes, {self.seconds:.2f} s]{note}")
