@@ -17,6 +17,7 @@ MAX_GUESSES_LIMIT = 64  # above any strategy's depth; the store keeps depth as i
 INT32_MAX = 2**31 - 1
 INT62_MAX = 2**62  # totals are int64 in the store
 SECONDS_MAX = 366 * 86400  # a year: beyond it a duration is a typo
+SEED_MAX = 2**32 - 1  # the range every numpy generator accepts
 
 
 def launcher_rank() -> int:
