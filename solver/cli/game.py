@@ -160,7 +160,7 @@ def _cmd_simulate(args) -> int:
     start = _position(args, lists)
     if start.solved:
         raise UsageError(f"{start} is already solved: no game to simulate")
-    if args.opener:
+    if args.opener is not None:  # an empty one too: it would mean the default
         start.check_guess(args.opener)
     sims = []
     for s in strategies:
@@ -257,7 +257,7 @@ def _cmd_compare(args) -> int:
     check_output("--plot", args.plot, ".png")
     lists, solver = _setup(args)
     openers = [lists.guesses[lists.guess_id(w)] for w in (args.openers or DEFAULT_OPENERS)]
-    names = (_strategies(args.strategies) if args.strategies
+    names = (_strategies(args.strategies) if args.strategies is not None
              else [*HEURISTICS, "random"] + [f"{h}-cand" for h in HEURISTICS])
     strategies = [make_strategy(n, solver, None, args.seed) for n in names if n != "optimal"]
     rows = []

@@ -128,6 +128,9 @@ class Position:
                              "or '-' for the start)")
         if max_guesses and len(steps) > max_guesses:
             raise UsageError(f"{len(steps)} guesses given: more than the cap of {max_guesses}")
+        if not max_guesses and len(steps) >= UNCAPPED:
+            raise UsageError(f"{len(steps)} guesses given: without a cap a position holds at "
+                             f"most {UNCAPPED - 1} (the search's depth limit)")
         for step in steps:
             word, sep, pat = step.partition(":")
             if not sep or not word or not pat:
@@ -150,6 +153,9 @@ class Position:
         if self.max_guesses and n > self.max_guesses:
             raise UsageError(f"guess {n} ({w}): more guesses than the cap of "
                              f"{self.max_guesses}")
+        if not self.max_guesses and n >= UNCAPPED:
+            raise UsageError(f"guess {n} ({w}): without a cap a position holds at most "
+                             f"{UNCAPPED - 1} guesses (the search's depth limit)")
         if self.mode == "hard":
             why = hard_violation(self.cons, w)
             if why:
@@ -161,11 +167,12 @@ class Position:
         row = pattern_rows(np, encode_words([w]), encode_words(
             [self.lists.answers[i] for i in self.members]))[0]
         members = self.members[row == pattern]
-        steps = ",".join(f"{g}:{to_text(p)}" for g, p in self.history + ((w, pattern),))
         if len(members) == 0:
+            steps = ",".join(f"{g}:{to_text(p)}" for g, p in self.history + ((w, pattern),))
             raise UsageError(f"no answer in the list fits {steps} (check the feedback of "
                              f"guess {n})")
         if self.max_guesses and n == self.max_guesses and pattern != ALL_GREEN:
+            steps = ",".join(f"{g}:{to_text(p)}" for g, p in self.history + ((w, pattern),))
             raise UsageError(f"{steps}: all {self.max_guesses} guesses are used and the "
                              "game is not solved")
         cons = constraint_after(self.cons, w, pattern) if self.mode == "hard" else None
