@@ -42,7 +42,8 @@ def check_output(option: str, path: str | None, suffix: str | None = None) -> No
         return
     name = quote(path)
     if suffix and not path.lower().endswith(suffix):
-        raise UsageError(f"{option} {name}: the file must be named *{suffix}")
+        raise UsageError(f"{option} {name}: name the file *{suffix} (it is written as "
+                         f"{suffix[1:].upper()})")
     if path == "-":
         return
     target = Path(path)

@@ -804,3 +804,38 @@ def test_enough_cases():
     assert set(sub.choices) <= commands, "a command without fuzz cases"
     assert sum(c.argv[0] in ("next", "tree", "play", "simulate", "score", "compare", "serve")
                for c in CASES) >= 300
+
+
+def test_play_bad_lines_are_explained_and_asked_again(world, capsys, monkeypatch):
+    """Issue 7: bad input in `play` re-prompts with a one-line reason (each bad line
+    one '! ...' line, then the same guess is asked again), never exits or crashes."""
+    bad = ["zzzzz BBBBB", f"{KELVIN} GGGGG", f"{FULLWIDTH} BBBBB", "GGGGGG", "salet",
+           "salet BBBBB extra", "\u0660\u0660\u0660\u0660\u0660", "x" * 100_000,
+           "crane GGGGG",  # no answer fits
+           ]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join([*bad, "q"]) + "\n"))
+    rc = cli.main(["play", "--answers", str(world["A"]), "--guesses", str(world["G"]),
+                   "--cache-dir", str(world["C"])])
+    cap = capsys.readouterr()
+    assert rc == 0 and cap.err == "" and "Traceback" not in cap.out
+    reasons = [line for line in cap.out.split("q quits: ") if line.startswith("! ")]
+    assert len(reasons) == len(bad), cap.out[:3000]
+    assert all(len(r) < 400 and r.count("\n") == 1 for r in reasons), reasons
+    assert "KELVIN SIGN" in reasons[1] and "no answer in the list fits" in reasons[-1]
+    assert cap.out.count("guess 1: play") == len(bad) + 1  # asked again, still guess 1
+    assert cap.out.rstrip().endswith("quit")
+
+
+def test_play_with_answer_bad_lines_in_a_hard_game(world, capsys, monkeypatch):
+    """With a known answer in a terminal-like loop (stdin is read because the test
+    says it is a tty): a hard-mode-illegal guess is explained and asked again."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("salet\ncrane\nzzzzz\nq\n"))
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    rc = cli.main(["play", "--answer", "blush", "--mode", "hard", "--opener", "SALET",
+                   "--answers", str(world["A"]), "--guesses", str(world["G"]),
+                   "--cache-dir", str(world["C"])])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert f"guess 1: SALET  {_pat('salet', 'blush')}" in out
+    assert "! crane is not allowed in hard mode" in out and "! 'zzzzz' is not in" in out
+    assert out.count("guess 2 (Enter") == 3 and "the answer was" not in out

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import PatternError, UsageError, quote
+from ..errors import PatternError, UsageError, WordListError, quote
 from ..feedback import ALL_GREEN, colours_of, pattern_rows, to_text
 from ..feedback import parse as parse_pattern
 from ..search.engine import MODES as ENGINE_MODES
@@ -217,7 +217,10 @@ class Position:
     def _word(self, word: str) -> str:
         """`word` as it is in the guess list (non-ASCII refused before case folding:
         the Kelvin sign lower-cases to 'k'); error quoting at most a few characters."""
-        return self.lists.guesses[self.lists.guess_id(word)]
+        try:
+            return self.lists.guesses[self.lists.guess_id(word)]
+        except WordListError as exc:  # the game API's contract: UsageError
+            raise UsageError(str(exc)) from None
 
     def check_guess(self, word: str) -> int:
         """Guess id of `word` if it may be played now, else UsageError saying why."""
