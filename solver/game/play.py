@@ -17,7 +17,7 @@ from collections.abc import Callable
 from ..errors import UsageError, WordleDPError, quote
 from ..feedback import ALL_GREEN, score, to_squares, to_text
 from ..feedback import parse as parse_pattern
-from .analysis import WORDS_SHOWN, analyse
+from .analysis import WORDS_SHOWN, _check_store, analyse
 from .position import Position
 from .strategies import make_strategy
 
@@ -36,6 +36,8 @@ class Game:
         self.store = store
         self.reveal = reveal  # False with --random: the answer stays hidden until the end
         self.pos = Position.start(solver.lists, solver.mode, solver.max_guesses)
+        if store is not None:  # a store for another problem is refused, not ignored
+            _check_store(store, self.pos)
         if answer is not None:  # ASCII checked before case folding (the Kelvin sign)
             a = answer.strip()
             if not a.isascii() or a.lower() not in solver.lists.answer_index:
