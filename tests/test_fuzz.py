@@ -397,6 +397,25 @@ def _misc_cases() -> list[Case]:
     return out
 
 
+def _game_number_cases() -> list[Case]:
+    """Numeric options of the game commands (next, score, simulate, compare, play)."""
+    lists = ["--answers", "{A}", "--guesses", "{G}", "--cache-dir", "{C}"]
+    cmds = {
+        "next-top": ["next", "-", "--top"],
+        "score-top": ["score", "--top"],
+        "simulate-seed": ["simulate", "--strategy", "random", "--seed"],
+        "compare-seed": ["compare", "--seed"],
+        "play-seed": ["play", "--random", "--seed"],
+    }
+    out = []
+    for (name, argv), v in itertools.product(cmds.items(), ["-1", HUGE, "x", "1.5", ""]):
+        if v == "-1" and name.endswith("top"):
+            v = "0"
+        opt = argv[-1]
+        out.append(Case(f"{name}={v[:8]!r}", [*argv, v, *lists], opt))
+    return out
+
+
 def _subprocess_cases() -> list[Case]:
     """Only what needs a fresh interpreter: numba's import, real blocking reads."""
     lists = ["--answers", "{A}", "--guesses", "{G}", "--cache-dir", "{C}"]
@@ -597,7 +616,7 @@ def _game_cases() -> list[Case]:
         out.append(Case(f"{label.replace(' ', '')}={v[:12]!r}", [*argv, v], label.split()[1]))
     out.append(Case("score--top='0'", [*numbers["score --top"], "0"], "--top"))
     for cmd in ("play", "simulate", "compare"):
-        out.append(Case(f"{cmd}--seed=2**32", [*numbers[f"{cmd} --seed"], str(2**32)],
+        out.append(Case(f"{cmd}--seed=2**63", [*numbers[f"{cmd} --seed"], str(2**63)],
                         "--seed"))
     for cmd, v in itertools.product(("next", "tree", "play", "simulate", "score", "compare"),
                                     ["65", "-1", HUGE, "x"]):
@@ -663,8 +682,8 @@ def _serve_cases() -> list[Case]:
 
 
 CASES: list[Case] = (_list_cases() + _number_cases() + _store_cases() + _misc_cases()
-                     + _subprocess_cases() + _tolerated_cases() + _game_cases()
-                     + _serve_cases())
+                     + _game_number_cases() + _subprocess_cases() + _tolerated_cases()
+                     + _game_cases() + _serve_cases())
 
 
 # ----------------------------------------------------------------- harness

@@ -228,6 +228,7 @@ def _plot_openers(path, store, snap) -> None:
                         f"{len(order)} openers, {p.n_answers} answers, {p.mode}, "
                         f"max {p.max_guesses or 'no cap'}", p.n_answers)
 
+
 def _inside(path: Path, folder: Path) -> bool:
     try:
         return path.resolve().is_relative_to(folder.resolve())

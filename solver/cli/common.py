@@ -16,8 +16,8 @@ EXIT_USAGE = 2
 MAX_GUESSES_LIMIT = 64  # above any strategy's depth; the store keeps depth as int16
 INT32_MAX = 2**31 - 1
 INT62_MAX = 2**62  # totals are int64 in the store
+SEED_MAX = 2**63 - 1  # numpy and random both take any non-negative int64
 SECONDS_MAX = 366 * 86400  # a year: beyond it a duration is a typo
-SEED_MAX = 2**32 - 1  # the range every numpy generator accepts
 
 
 def launcher_rank() -> int:
@@ -97,12 +97,13 @@ def memo_mb(text: str) -> float:
 def add_lists(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("word lists")
     g.add_argument(
-        "--answers", type=path_arg, metavar="FILE", help="possible answers, one word per line "
-        "(default: the 2315 original Wordle answers shipped with the package)"
+        "--answers", type=path_arg, metavar="FILE", help="possible answers, one word per "
+        "line (default: the 2315 original Wordle answers shipped with the package)"
     )
     g.add_argument(
-        "--guesses", type=path_arg, metavar="FILE", help="allowed guesses (default: the 12972 "
-        "original allowed words, shipped with the package); answers missing from it are added"
+        "--guesses", type=path_arg, metavar="FILE", help="allowed guesses (default: the "
+        "12972 original allowed words, shipped with the package); answers missing from it "
+        "are added"
     )
     g.add_argument(
         "--cache-dir", type=path_arg, metavar="DIR", help="pattern-table cache folder "

@@ -313,7 +313,7 @@ def register(sub) -> None:
         "mode, max_guesses",
     )
     n.add_argument("position", metavar="POSITION")
-    n.add_argument("--top", type=int_range(0, INT32_MAX), default=5, metavar="K",
+    n.add_argument("--top", type=int_range(1, INT32_MAX), default=5, metavar="K",
                    help="alternatives to value exactly (default 5)")
     n.add_argument("--json", action="store_true", help="one JSON object")
     _common(n, store=True)
