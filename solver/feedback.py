@@ -9,7 +9,7 @@ pattern is one byte in 0..242 and all-green is 242.
 
 from __future__ import annotations
 
-from .errors import PatternError
+from .errors import PatternError, quote
 
 GREY, YELLOW, GREEN = 0, 1, 2
 N_PATTERNS = 243
@@ -65,13 +65,15 @@ def parse(text: str) -> int:
     s = text.strip()
     if len(s) != 5:
         raise PatternError(
-            f"feedback {text!r} must have 5 marks (G green, Y yellow, B/X/. grey), got {len(s)}"
+            f"feedback {quote(text)} must have 5 marks (G green, Y yellow, B/X/. grey), "
+            f"got {len(s)}"
         )
     code = 0
     for ch, w in zip(s, WEIGHTS, strict=True):
         if ch not in _CHAR_VALUE:
             raise PatternError(
-                f"feedback {text!r}: {ch!r} is not a mark (use G/Y/B, X . - _ , 2/1/0 or squares)"
+                f"feedback {quote(text)}: {ch!r} is not a mark "
+                "(use G/Y/B, X . - _ , 2/1/0 or squares)"
             )
         code += _CHAR_VALUE[ch] * w
     return code

@@ -6,11 +6,12 @@ Every figure is FIG_SIZE inches at DPI, i.e. 1000 x 560 pixels.
 
 from __future__ import annotations
 
-from pathlib import Path
+import io
 
 import numpy as np
 
 from .errors import UsageError
+from .output import write_output
 
 FIG_SIZE = (10.0, 5.6)
 DPI = 100
@@ -28,15 +29,15 @@ def _plt():
 
 
 def _save(fig, path) -> None:
-    path = Path(path)
+    """Render to memory, then write atomically: a failed write leaves no half PNG."""
+    buf = io.BytesIO()
     try:
-        fig.savefig(path, dpi=DPI, format="png")
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+        fig.savefig(buf, dpi=DPI, format="png")
     finally:
         import matplotlib.pyplot as plt
 
         plt.close(fig)
+    write_output("--plot", str(path), lambda f: f.write(buf.getvalue()), binary=True)
 
 
 def histograms(series: list[tuple[str, dict[int, int]]], path, title: str,

@@ -221,6 +221,7 @@ class WordLists:
         w = word.strip(_SPACE)
         i = self.guess_index.get(w.lower()) if w.isascii() else None
         if i is None:
-            msg = f"{quote(word)} is not in the guess list {self.guesses_source}"
+            msg = (f"{quote(word)} is not in the guess list {self.guesses_source}"
+                   f"{_first_non_ascii(w)}")
             raise WordListError(msg)
         return i

@@ -452,10 +452,10 @@ def test_serve_command_starts_answers_and_stops(problem):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--port", "70000"], "--port must be 0..65535"),
+    (["--port", "70000"], "--port: '70000' is not an integer from 0 to 65535"),
     (["--store", "/nonexistent/s.zarr"], "no result store at /nonexistent/s.zarr"),
     (["--max-guesses", "-1"], "is not an integer from 0 to 64"),
-    (["--max-guesses", "21"], "--max-guesses must be 0..20"),
+    (["--max-guesses", "21"], "--max-guesses 21: the web app allows 0..20"),
     (["--host", "nosuchhost.invalid"], "cannot listen on nosuchhost.invalid"),
 ])
 def test_serve_command_errors(problem, args, message):

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import csv
-import errno
 import json
 import math
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from ..errors import StoreError, UsageError, WordListError
+from ..output import check_output
+from ..output import write_atomically as _write_atomically
 from .common import (
     INT32_MAX,
     INT62_MAX,
@@ -185,6 +184,7 @@ def _cmd_query(args) -> int:
 
     store = Store.open(args.store, read_only=True)
     idx = [store.index_of(w) for w in args.words]  # validate first
+    check_output("--plot", args.plot, ".png")
     snap = store.snapshot()
     prog = snap.progress()
     if args.progress:
@@ -219,8 +219,6 @@ def _cmd_query(args) -> int:
 def _plot_openers(path, store, snap) -> None:
     from .. import plots
 
-    if not str(path).lower().endswith(".png"):
-        raise UsageError(f"--plot {path}: the plot is a PNG file (name it *.png)")
     order = snap.order()
     if len(order) == 0:
         raise UsageError("--plot: the store has no finished exact openers yet")
@@ -246,6 +244,7 @@ def _cmd_export(args) -> int:
     if target is not None and _inside(target, store.path):
         raise StoreError(f"--csv {args.csv} is inside the store it exports ({store.path}); "
                          "write it somewhere else")
+    check_output("--csv", args.csv)
     snap = store.snapshot()
     ranks = snap.ranks()
 
@@ -267,39 +266,6 @@ def _cmd_export(args) -> int:
     print(f"wrote {len(snap.status)} openers ({c['pending']} pending) to {args.csv}",
           file=sys.stderr)
     return 0
-
-
-def _write_atomically(target: Path, write) -> None:
-    """A regular file (or a new one) is written to a temporary file and renamed, so a
-    failed export never leaves half a file; a device (/dev/null, /dev/full) or FIFO is
-    written in place (it cannot be renamed over)."""
-    if target.is_symlink():  # replace the file it points to, not the link
-        target = target.resolve()
-    if target.exists() and not target.is_file():
-        if target.is_dir():
-            raise OSError(0, "it is a folder")
-        try:  # O_NONBLOCK: a FIFO nobody reads fails (ENXIO) instead of blocking
-            fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
-        except OSError as exc:
-            if exc.errno == errno.ENXIO:
-                raise OSError(0, "a FIFO that no process is reading") from None
-            raise
-        os.set_blocking(fd, True)
-        with os.fdopen(fd, "w", newline="") as f:
-            write(f)
-        return
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                               dir=target.parent if str(target.parent) else ".")
-    try:
-        with os.fdopen(fd, "w", newline="") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _cmd_repair(args) -> int:

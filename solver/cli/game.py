@@ -8,6 +8,7 @@ import sys
 import time
 
 from ..errors import UsageError
+from ..output import check_output, write_output
 from .common import (
     INT32_MAX,
     SEED_MAX,
@@ -18,6 +19,7 @@ from .common import (
     int_range,
     load_lists,
     make_solver,
+    path_arg,
 )
 
 DEFAULT_OPENERS = ("salet", "crane", "trace")
@@ -46,28 +48,15 @@ def _position(args, lists):
                           args.max_guesses)
 
 
-def _open_out(path):
-    if path in (None, "-"):
-        return sys.stdout
-    try:
-        return open(path, "w", newline="")
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
-
-
 def _common(p, store: bool = False) -> None:
     add_lists(p)
     add_problem(p)
     add_backend(p)
     add_memo(p)
     if store:
-        p.add_argument("--store", metavar="PATH", help="result store of the same problem "
-                       "('wordle-dp run'): the opener and second guess come from it")
-
-
-def _check_plot(path) -> None:
-    if path is not None and not str(path).lower().endswith(".png"):
-        raise UsageError(f"--plot {path}: the plot is a PNG file (name it *.png)")
+        p.add_argument("--store", type=path_arg, metavar="PATH",
+                       help="result store of the same problem ('wordle-dp run'): the opener "
+                       "and second guess come from it")
 
 
 # ---- next ---------------------------------------------------------------------------
@@ -75,8 +64,6 @@ def _check_plot(path) -> None:
 def _cmd_next(args) -> int:
     from ..game import analyse
 
-    if args.top < 0:
-        raise UsageError("--top must be >= 0")
     lists, solver = _setup(args)
     pos = _position(args, lists)
     res = analyse(solver, pos, top=args.top, store=_store(args))
@@ -92,20 +79,20 @@ def _cmd_next(args) -> int:
 def _cmd_tree(args) -> int:
     from ..game import tree
 
+    check_output("--out", args.out)  # before the search: it may take a while
     lists, solver = _setup(args)
     pos = _position(args, lists)
     t = tree(solver, args.opener, pos)
-    out = _open_out(args.out)
-    try:
+
+    def write(out) -> None:
         if args.format == "json":
             json.dump(t.to_dict(), out)
             out.write("\n")
         else:
             out.write(t.text() + "\n")
-    finally:
-        if out is not sys.stdout:
-            out.close()
-    if out is not sys.stdout:
+
+    write_output("--out", args.out, write)
+    if args.out not in (None, "-"):
         print(f"wrote the {t.opener} tree ({len(t.games)} games, total {t.total}) to "
               f"{args.out}", file=sys.stderr)
     return 0
@@ -119,7 +106,7 @@ def _cmd_play(args) -> int:
     from ..game.play import Game
 
     lists, solver = _setup(args)
-    answer = args.answer.strip().lower() if args.answer else None
+    answer = args.answer  # Game checks it (ASCII before case folding)
     if args.random:
         answer = random.Random(args.seed).choice(lists.answers)
     tty = sys.stdin.isatty()
@@ -132,6 +119,10 @@ def _cmd_play(args) -> int:
             return input(prompt)
         except EOFError:
             print()
+            if not tty:  # a script's input ran out: not a player's quit
+                raise UsageError("play: the input ended before the game was over (type q "
+                                 "to quit; with --answer a non-terminal input plays it "
+                                 "out)") from None
             return None
 
     game = Game(solver, say, ask, answer=answer, opener=args.opener, store=_store(args),
@@ -160,12 +151,17 @@ def _cmd_simulate(args) -> int:
     from ..game.simulate import simulate
     from ..game.strategies import make_strategy
 
-    _check_plot(args.plot)
+    check_output("--csv", args.csv)  # before the games: they may take a while
+    check_output("--plot", args.plot, ".png")
     lists, solver = _setup(args)
     names = _strategies(args.strategy)
     store = _store(args)
     strategies = [make_strategy(n, solver, store, args.seed) for n in names]  # validate
     start = _position(args, lists)
+    if start.solved:
+        raise UsageError(f"{start} is already solved: no game to simulate")
+    if args.opener is not None:  # an empty one too: it would mean the default
+        start.check_guess(args.opener)
     sims = []
     for s in strategies:
         sim = simulate(solver, s, args.opener, start)
@@ -175,16 +171,14 @@ def _cmd_simulate(args) -> int:
         else:
             print(sim.describe(), flush=True)
     if args.csv:
-        out = _open_out(args.csv)
-        try:
+        def write(out) -> None:
             w = csv.writer(out, lineterminator="\n")
             w.writerow(["strategy", "answer", "guesses", "steps"])
             for sim in sims:
                 for a, k, steps in sim.rows():
                     w.writerow([sim.strategy, a, k, steps])
-        finally:
-            if out is not sys.stdout:
-                out.close()
+
+        write_output("--csv", args.csv, write)
     if args.plot:
         from .. import plots
 
@@ -223,8 +217,7 @@ def score_rows(solver, pos, sort: str = "expected") -> list[dict]:
 
 
 def _cmd_score(args) -> int:
-    if args.top is not None and args.top < 1:
-        raise UsageError("--top must be >= 1")
+    check_output("--csv", args.csv)
     lists, solver = _setup(args)
     pos = _position(args, lists)
     if pos.solved:
@@ -233,15 +226,13 @@ def _cmd_score(args) -> int:
     rows = score_rows(solver, pos, args.sort)
     cpu = time.process_time() - c0
     if args.csv:
-        out = _open_out(args.csv)
-        try:
+        def write(out) -> None:
             w = csv.DictWriter(out, fieldnames=list(SCORE_KEYS), lineterminator="\n")
             w.writeheader()
             w.writerows(rows[: args.top] if args.top else rows)
-        finally:
-            if out is not sys.stdout:
-                out.close()
-        if out is not sys.stdout:
+
+        write_output("--csv", args.csv, write)
+        if args.csv != "-":
             print(f"wrote {len(rows[: args.top] if args.top else rows)} guesses to "
                   f"{args.csv}", file=sys.stderr)
         return 0
@@ -263,12 +254,10 @@ def _cmd_compare(args) -> int:
     from ..game.simulate import simulate
     from ..game.strategies import HEURISTICS, make_strategy
 
-    _check_plot(args.plot)
+    check_output("--plot", args.plot, ".png")
     lists, solver = _setup(args)
-    openers = [w.strip().lower() for w in (args.openers or DEFAULT_OPENERS)]
-    for w in openers:
-        lists.guess_id(w)
-    names = (_strategies(args.strategies) if args.strategies
+    openers = [lists.guesses[lists.guess_id(w)] for w in (args.openers or DEFAULT_OPENERS)]
+    names = (_strategies(args.strategies) if args.strategies is not None
              else [*HEURISTICS, "random"] + [f"{h}-cand" for h in HEURISTICS])
     strategies = [make_strategy(n, solver, None, args.seed) for n in names if n != "optimal"]
     rows = []
@@ -340,7 +329,8 @@ def register(sub) -> None:
     t.add_argument("--position", default="-", metavar="P",
                    help="start from this position instead (OPENER is then the next guess)")
     t.add_argument("--format", choices=("text", "json"), default="text")
-    t.add_argument("--out", metavar="FILE", help="write to FILE (default: stdout)")
+    t.add_argument("--out", type=path_arg, metavar="FILE", help="write to FILE (default: "
+                   "stdout; written to a temporary file and renamed)")
     _common(t)
     t.set_defaults(func=_cmd_tree)
 
@@ -354,7 +344,8 @@ def register(sub) -> None:
     who = p.add_mutually_exclusive_group()
     who.add_argument("--answer", metavar="WORD", help="the hidden answer")
     who.add_argument("--random", action="store_true", help="a random hidden answer")
-    p.add_argument("--seed", type=int_range(0, SEED_MAX), help="seed for --random")
+    p.add_argument("--seed", type=int_range(0, SEED_MAX), metavar="N",
+                   help=f"seed for --random (0..{SEED_MAX})")
     p.add_argument("--opener", metavar="W", help="first guess to suggest (default: the "
                    "store's best, the exact best on small lists, else highest entropy)")
     _common(p, store=True)
@@ -372,11 +363,12 @@ def register(sub) -> None:
     s.add_argument("--opener", metavar="W", help="first guess (default: the strategy's own)")
     s.add_argument("--position", default="-", metavar="P", help="simulate the candidates "
                    "of this position instead of every answer")
-    s.add_argument("--seed", type=int_range(0, SEED_MAX), default=0,
-                   help="seed of the random strategy")
+    s.add_argument("--seed", type=int_range(0, SEED_MAX), default=0, metavar="N",
+                   help=f"seed of the random strategy (0..{SEED_MAX}, default 0)")
     s.add_argument("--json", action="store_true", help="one JSON object per strategy")
-    s.add_argument("--csv", metavar="FILE", help="every game: strategy, answer, guesses, steps")
-    s.add_argument("--plot", metavar="FILE.png", help="histograms side by side")
+    s.add_argument("--csv", type=path_arg, metavar="FILE",
+                   help="every game: strategy, answer, guesses, steps ('-': stdout)")
+    s.add_argument("--plot", type=path_arg, metavar="FILE.png", help="histograms side by side")
     _common(s, store=True)
     s.set_defaults(func=_cmd_simulate)
 
@@ -391,7 +383,7 @@ def register(sub) -> None:
                    help="measure to rank by (default expected)")
     c.add_argument("--top", type=int_range(1, INT32_MAX), metavar="K",
                    help="rows shown (default 20; CSV: all)")
-    c.add_argument("--csv", metavar="FILE", help="write CSV ('-': stdout)")
+    c.add_argument("--csv", type=path_arg, metavar="FILE", help="write CSV ('-': stdout)")
     _common(c)
     c.set_defaults(func=_cmd_score)
 
@@ -404,9 +396,9 @@ def register(sub) -> None:
                    help=f"openers (default {' '.join(DEFAULT_OPENERS)})")
     m.add_argument("--strategies", metavar="S[,S...]", help="heuristics to compare "
                    "(default: all)")
-    m.add_argument("--seed", type=int_range(0, SEED_MAX), default=0,
-                   help="seed of the random strategy")
+    m.add_argument("--seed", type=int_range(0, SEED_MAX), default=0, metavar="N",
+                   help=f"seed of the random strategy (0..{SEED_MAX}, default 0)")
     m.add_argument("--json", action="store_true", help="one JSON object per row")
-    m.add_argument("--plot", metavar="FILE.png", help="regret bars")
+    m.add_argument("--plot", type=path_arg, metavar="FILE.png", help="regret bars")
     _common(m)
     m.set_defaults(func=_cmd_compare)

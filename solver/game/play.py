@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..errors import PatternError, UsageError
+from ..errors import UsageError, WordleDPError, quote
 from ..feedback import ALL_GREEN, score, to_squares, to_text
 from ..feedback import parse as parse_pattern
-from .analysis import WORDS_SHOWN, analyse
+from .analysis import WORDS_SHOWN, _check_store, analyse
 from .position import Position
 from .strategies import make_strategy
 
@@ -36,11 +36,16 @@ class Game:
         self.store = store
         self.reveal = reveal  # False with --random: the answer stays hidden until the end
         self.pos = Position.start(solver.lists, solver.mode, solver.max_guesses)
-        if answer is not None and answer not in solver.lists.answer_index:
-            raise UsageError(f"{answer!r} is not in the answer list "
-                             f"{solver.lists.answers_source}")
-        if opener is not None:
-            self.pos.check_guess(opener)
+        if store is not None:  # a store for another problem is refused, not ignored
+            _check_store(store, self.pos)
+        if answer is not None:  # ASCII checked before case folding (the Kelvin sign)
+            a = answer.strip()
+            if not a.isascii() or a.lower() not in solver.lists.answer_index:
+                raise UsageError(f"{quote(answer)} is not in the answer list "
+                                 f"{solver.lists.answers_source}")
+            self.answer = a.lower()
+        if opener is not None:  # as the list spells it ('SALET' is 'salet')
+            self.opener = solver.lists.guesses[self.pos.check_guess(opener)]
 
     # ---- suggestions -------------------------------------------------------------
 
@@ -130,7 +135,7 @@ class Game:
                 return 0
             try:
                 word, pattern = self._read(line, guess)
-            except (UsageError, PatternError) as exc:
+            except WordleDPError as exc:  # unknown word, bad feedback, illegal guess
                 self.say(f"! {exc}")
                 continue
             cap = pos.max_guesses
@@ -141,7 +146,7 @@ class Game:
                 return k
             try:
                 self.step(word, pattern)
-            except UsageError as exc:
+            except WordleDPError as exc:
                 self.say(f"! {exc}")
                 continue
             if self.finished():
@@ -150,17 +155,17 @@ class Game:
 
     def _read(self, line: str, suggested: str) -> tuple[str, int]:
         parts = line.split()
+        words = self.solver.lists.guesses
         if self.answer is not None:
-            word = parts[0].lower() if parts else suggested
             if len(parts) > 1:
                 raise UsageError("type one guess (or Enter for the suggestion)")
-            self.pos.check_guess(word)
+            word = words[self.pos.check_guess(parts[0] if parts else suggested)]
             return word, score(word, self.answer)
         if len(parts) == 1:
             word, text = suggested, parts[0]
         elif len(parts) == 2:
-            word, text = parts[0].lower(), parts[1]
+            word, text = parts
         else:
             raise UsageError("type the feedback (e.g. BBYBG) or 'WORD FEEDBACK'")
-        self.pos.check_guess(word)
+        word = words[self.pos.check_guess(word)]
         return word, parse_pattern(text)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import PatternError, UsageError
+from ..errors import PatternError, UsageError, WordListError, quote
 from ..feedback import ALL_GREEN, colours_of, pattern_rows, to_text
 from ..feedback import parse as parse_pattern
 from ..search.engine import MODES as ENGINE_MODES
@@ -123,25 +123,29 @@ class Position:
         if s in ("", "-"):
             return pos
         steps = [t for t in re.split(r"[,\s]+", s) if t]
+        if not steps:
+            raise UsageError(f"position {quote(text)} has no step (give GUESS:PATTERN,... "
+                             "or '-' for the start)")
         if max_guesses and len(steps) > max_guesses:
             raise UsageError(f"{len(steps)} guesses given: more than the cap of {max_guesses}")
+        if not max_guesses and len(steps) >= UNCAPPED:
+            raise UsageError(f"{len(steps)} guesses given: without a cap a position holds at "
+                             f"most {UNCAPPED - 1} (the search's depth limit)")
         for step in steps:
             word, sep, pat = step.partition(":")
             if not sep or not word or not pat:
-                raise UsageError(f"position step {step!r} must be GUESS:PATTERN "
+                raise UsageError(f"position step {quote(step)} must be GUESS:PATTERN "
                                  "(e.g. salet:BBYBG)")
             try:
                 code = parse_pattern(pat)
             except PatternError as exc:
-                raise PatternError(f"position step {step!r}: {exc}") from None
+                raise PatternError(f"position step {quote(step)}: {exc}") from None
             pos = pos.play(word, code)
         return pos
 
     def play(self, word: str, pattern: int) -> Position:
         """The position after guessing `word` and seeing `pattern`."""
-        w = word.strip().lower()
-        if w not in self.lists.guess_index:
-            raise UsageError(f"{word!r} is not in the guess list {self.lists.guesses_source}")
+        w = self._word(word)
         n = len(self.history) + 1
         if self.solved:
             raise UsageError(f"guess {n} ({w}): the game was already solved at guess "
@@ -149,6 +153,9 @@ class Position:
         if self.max_guesses and n > self.max_guesses:
             raise UsageError(f"guess {n} ({w}): more guesses than the cap of "
                              f"{self.max_guesses}")
+        if not self.max_guesses and n >= UNCAPPED:
+            raise UsageError(f"guess {n} ({w}): without a cap a position holds at most "
+                             f"{UNCAPPED - 1} guesses (the search's depth limit)")
         if self.mode == "hard":
             why = hard_violation(self.cons, w)
             if why:
@@ -160,11 +167,12 @@ class Position:
         row = pattern_rows(np, encode_words([w]), encode_words(
             [self.lists.answers[i] for i in self.members]))[0]
         members = self.members[row == pattern]
-        steps = ",".join(f"{g}:{to_text(p)}" for g, p in self.history + ((w, pattern),))
         if len(members) == 0:
+            steps = ",".join(f"{g}:{to_text(p)}" for g, p in self.history + ((w, pattern),))
             raise UsageError(f"no answer in the list fits {steps} (check the feedback of "
                              f"guess {n})")
         if self.max_guesses and n == self.max_guesses and pattern != ALL_GREEN:
+            steps = ",".join(f"{g}:{to_text(p)}" for g, p in self.history + ((w, pattern),))
             raise UsageError(f"{steps}: all {self.max_guesses} guesses are used and the "
                              "game is not solved")
         cons = constraint_after(self.cons, w, pattern) if self.mode == "hard" else None
@@ -206,11 +214,17 @@ class Position:
         """bool [n_guesses]: guesses allowed now."""
         return legal_mask(self.lists, self.mode, self.cons, self.members, not self.history)
 
+    def _word(self, word: str) -> str:
+        """`word` as it is in the guess list (non-ASCII refused before case folding:
+        the Kelvin sign lower-cases to 'k'); error quoting at most a few characters."""
+        try:
+            return self.lists.guesses[self.lists.guess_id(word)]
+        except WordListError as exc:  # the game API's contract: UsageError
+            raise UsageError(str(exc)) from None
+
     def check_guess(self, word: str) -> int:
         """Guess id of `word` if it may be played now, else UsageError saying why."""
-        w = word.strip().lower()
-        if w not in self.lists.guess_index:
-            raise UsageError(f"{word!r} is not in the guess list {self.lists.guesses_source}")
+        w = self._word(word)
         if self.mode == "hard":
             why = hard_violation(self.cons, w)
             if why:

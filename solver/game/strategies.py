@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import UsageError, quote
 from .measures import measures, scan
 from .position import Position
 
@@ -134,7 +134,7 @@ def make_strategy(name: str, solver, store=None, seed: int = 0) -> Strategy:
     if name.endswith(CAND_SUFFIX):
         base, cand = name[: -len(CAND_SUFFIX)], True
     if base not in HEURISTICS:
-        raise UsageError(f"unknown strategy {name!r} (choose from "
+        raise UsageError(f"unknown strategy {quote(name)} (choose from "
                          f"{', '.join(strategy_names())})")
     measure, larger = HEURISTICS[base]
     return Heuristic(solver, measure, larger, cand, name)
