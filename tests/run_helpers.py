@@ -3,11 +3,24 @@ table every run must reproduce."""
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 from solver.words import WordLists
 
 ROOT = Path(__file__).resolve().parents[1]
+MPIEXEC = Path(sys.executable).parent / "mpiexec"  # the mpich wheel's launcher
+
+
+def mpi_env(cache: Path) -> dict:
+    """Environment for a child run: its own table cache, this checkout first on the
+    path, one numba thread per rank."""
+    env = dict(os.environ)
+    env["WORDLE_DP_CACHE"] = str(cache)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    env["NUMBA_NUM_THREADS"] = "1"
+    return env
 
 
 def write_lists(d: Path, n_answers: int, step: int) -> tuple[str, str]:

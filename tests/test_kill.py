@@ -20,23 +20,16 @@ import numpy as np
 import pytest
 
 from solver import store as S
-from tests.run_helpers import write_lists
+from tests.run_helpers import MPIEXEC, mpi_env, write_lists
 
 pytestmark = pytest.mark.mpi
 
 ROOT = Path(__file__).resolve().parents[1]
-MPIEXEC = Path(sys.executable).parent / "mpiexec"
 if not MPIEXEC.exists():
     pytest.skip("no mpiexec next to the interpreter (pip install mpich)",
                 allow_module_level=True)
 
 
-def _env(cache: Path) -> dict:
-    env = dict(os.environ)
-    env["WORDLE_DP_CACHE"] = str(cache)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-    env["NUMBA_NUM_THREADS"] = "1"
-    return env
 
 
 def _finished(store: Path) -> dict[int, tuple]:
@@ -87,7 +80,7 @@ def _kill_cycles(tmp_path: Path, n_answers: int, step: int, kills: int, seed: in
     before: dict[int, tuple] = {}
     progressed = 0
     for k in range(kills):
-        p = subprocess.Popen(mpi, env=_env(cache), stdout=subprocess.DEVNULL,
+        p = subprocess.Popen(mpi, env=mpi_env(cache), stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, start_new_session=True)
         if k % 2:  # a random moment, start-up and store creation included
             time.sleep(rng.uniform(0.2, 3.0))
@@ -118,13 +111,13 @@ def _kill_cycles(tmp_path: Path, n_answers: int, step: int, kills: int, seed: in
         progressed += len(after) > len(before)
         before = after
     # resume to the end, then compare with one uninterrupted single process
-    p = subprocess.run(mpi, env=_env(cache), capture_output=True, text=True, timeout=300)
+    p = subprocess.run(mpi, env=mpi_env(cache), capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     final = _finished(store)
     assert all(final.get(i) == v for i, v in before.items())
     single = tmp_path / "single.zarr"
     p1 = subprocess.run([sys.executable, "-m", "solver", *args[:2], str(single), *args[3:]],
-                        env=_env(cache), capture_output=True, text=True, timeout=300)
+                        env=mpi_env(cache), capture_output=True, text=True, timeout=300)
     assert p1.returncode == 0, p1.stderr
     ref = S.Store.open(single).snapshot()
     got = S.Store.open(store).snapshot()
@@ -147,7 +140,7 @@ def test_sigkill_many_times_loses_nothing_long(tmp_path):
 @pytest.mark.parametrize("bad", [["--grace", "nan"], ["--openers", ","]], ids=str)
 def test_errors_under_mpiexec_are_one_line(tmp_path, bad):
     """Every rank parses the command line; only rank 0 reports what is wrong."""
-    env = _env(tmp_path / "cache")
+    env = mpi_env(tmp_path / "cache")
     for extra in ({}, {"NUMBA_NUM_THREADS": "0"}):
         p = subprocess.run([str(MPIEXEC), "-n", "3", sys.executable, "-m", "solver", "run",
                             "--store", str(tmp_path / "s.zarr"), *bad],

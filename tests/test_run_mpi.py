@@ -19,23 +19,16 @@ import pytest
 
 from solver import store as S
 from solver.words import WordLists
-from tests.run_helpers import reference_table, write_lists
+from tests.run_helpers import MPIEXEC, mpi_env, reference_table, write_lists
 
 pytestmark = pytest.mark.mpi
 
 ROOT = Path(__file__).resolve().parents[1]
-MPIEXEC = Path(sys.executable).parent / "mpiexec"
 if not MPIEXEC.exists():
     pytest.skip("no mpiexec next to the interpreter (pip install mpich)",
                 allow_module_level=True)
 
 
-def _env(cache: Path) -> dict:
-    env = dict(os.environ)
-    env["WORDLE_DP_CACHE"] = str(cache)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-    env["NUMBA_NUM_THREADS"] = "1"
-    return env
 
 
 def _cmd(n: int | None, *args: str) -> list[str]:
@@ -100,7 +93,7 @@ def test_three_ranks_match_single_process(tmp_path, cache):
     lists = ["--answers", a, "--guesses", g]
     store = tmp_path / "mpi.zarr"
     p = subprocess.run(_cmd(3, "run", "--store", str(store), *lists, "--progress-seconds",
-                            "2"), env=_env(cache), capture_output=True, text=True,
+                            "2"), env=mpi_env(cache), capture_output=True, text=True,
                        timeout=300)
     assert p.returncode == 0, p.stderr
     assert "3 rank(s) (2 worker(s) + coordinator)" in p.stderr
@@ -110,14 +103,14 @@ def test_three_ranks_match_single_process(tmp_path, cache):
     # the same table as a single-process run of the CLI
     single = tmp_path / "single.zarr"
     p1 = subprocess.run(_cmd(None, "run", "--store", str(single), *lists, "--quiet"),
-                        env=_env(cache), capture_output=True, text=True, timeout=300)
+                        env=mpi_env(cache), capture_output=True, text=True, timeout=300)
     assert p1.returncode == 0, p1.stderr
     s1 = S.Store.open(single).snapshot()
     assert (s1.status == snap.status).all() and (s1.fields["total"] == snap.fields["total"]).all()
     assert set(np.unique(s1.fields["rank"])) == {0}
     # a store made for another problem definition is refused by every launch
     p2 = subprocess.run(_cmd(2, "run", "--store", str(store), *lists, "--max-guesses", "5"),
-                        env=_env(cache), capture_output=True, text=True, timeout=120)
+                        env=mpi_env(cache), capture_output=True, text=True, timeout=120)
     assert p2.returncode != 0
     errs = [x for x in p2.stderr.splitlines() if x.startswith("wordle-dp: error:")]
     assert len(errs) == 1 and "max_guesses" in errs[0]
@@ -133,7 +126,7 @@ def test_stop_kill_resume_and_query_during_run(tmp_path, cache):
     n_total = len(WordLists.load(a, g, quiet=True).guesses)
 
     # phase 1: SIGUSR1 to mpiexec (what the Slurm batch script forwards) -> exit 0
-    p = subprocess.Popen(_cmd(3, *args), env=_env(cache), stdout=subprocess.PIPE,
+    p = subprocess.Popen(_cmd(3, *args), env=mpi_env(cache), stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     assert _wait_for(lambda: _done(store) >= 50, p), p.communicate()
     p.send_signal(signal.SIGUSR1)
@@ -146,7 +139,7 @@ def test_stop_kill_resume_and_query_during_run(tmp_path, cache):
 
     # phase 2: resume, then kill -9 one worker rank mid-run (right away: on a loaded
     # machine anything slower risks the run finishing first)
-    p = subprocess.Popen(_cmd(3, *args), env=_env(cache), stdout=subprocess.PIPE,
+    p = subprocess.Popen(_cmd(3, *args), env=mpi_env(cache), stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     assert _wait_for(lambda: _done(store) >= done1 + 20, p), p.communicate()
     os.kill(_rank_pid(store, 1), signal.SIGKILL)
@@ -157,11 +150,11 @@ def test_stop_kill_resume_and_query_during_run(tmp_path, cache):
     assert done1 < done2 < n_total
 
     # phase 3: resume to the end, querying the store while the run writes it
-    p = subprocess.Popen(_cmd(3, *args), env=_env(cache), stdout=subprocess.PIPE,
+    p = subprocess.Popen(_cmd(3, *args), env=mpi_env(cache), stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     assert _wait_for(lambda: _done(store) > done2, p), p.communicate()
     q = subprocess.run(_cmd(None, "query", "--store", str(store), "--json", "--top", "2"),
-                       env=_env(cache), capture_output=True, text=True, timeout=60)
+                       env=mpi_env(cache), capture_output=True, text=True, timeout=60)
     assert q.returncode == 0, q.stderr
     rows = [json.loads(x) for x in q.stdout.splitlines()]
     assert len(rows) == 2 and rows[0]["rank"] == 1 and "progress:" in q.stderr
@@ -177,7 +170,7 @@ def test_sigterm_single_process(tmp_path, cache):
     store = tmp_path / "one.zarr"
     p = subprocess.Popen(_cmd(None, "run", "--store", str(store), "--answers", a,
                               "--guesses", g, "--flush-seconds", "0.2"),
-                         env=_env(cache), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env=mpi_env(cache), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
     assert _wait_for(lambda: _done(store) >= 20, p), p.communicate()
     p.send_signal(signal.SIGTERM)

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from solver import store as S
-from tests.run_helpers import openmpi, reference_table, write_lists
+from tests.run_helpers import mpi_env, openmpi, reference_table, write_lists
 
 pytestmark = [pytest.mark.mpi, pytest.mark.openmpi]
 
@@ -30,12 +30,6 @@ if OMPI_PYTHON is None:
 MPICH_EXEC = Path(sys.executable).parent / "mpiexec"  # the mpich wheel's
 
 
-def _env(cache: Path) -> dict:
-    env = dict(os.environ)
-    env["WORDLE_DP_CACHE"] = str(cache)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-    env["NUMBA_NUM_THREADS"] = "1"
-    return env
 
 
 def _mpirun(n: int, python: Path | str, *args: str) -> list[str]:
@@ -65,7 +59,7 @@ def test_openmpi_mpich_and_one_process_give_identical_stores(tmp_path, cache):
     a, g = write_lists(tmp_path / "lists", 60, 10)
     args = ["run", "--answers", a, "--guesses", g, "--progress-seconds", "2"]
     ompi = tmp_path / "openmpi.zarr"
-    p = subprocess.run(_mpirun(3, OMPI_PYTHON, *args, "--store", str(ompi)), env=_env(cache),
+    p = subprocess.run(_mpirun(3, OMPI_PYTHON, *args, "--store", str(ompi)), env=mpi_env(cache),
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert "3 rank(s) (2 worker(s) + coordinator)" in p.stderr and "run finished" in p.stderr
@@ -73,7 +67,7 @@ def test_openmpi_mpich_and_one_process_give_identical_stores(tmp_path, cache):
 
     single = tmp_path / "single.zarr"
     p1 = subprocess.run([sys.executable, "-m", "solver", *args, "--store", str(single),
-                         "--quiet"], env=_env(cache), capture_output=True, text=True,
+                         "--quiet"], env=mpi_env(cache), capture_output=True, text=True,
                         timeout=300)
     assert p1.returncode == 0, p1.stderr
     ref = reference_table(a, g, cache)
@@ -86,7 +80,7 @@ def test_openmpi_mpich_and_one_process_give_identical_stores(tmp_path, cache):
     if MPICH_EXEC.exists():
         mpich = tmp_path / "mpich.zarr"
         p2 = subprocess.run([str(MPICH_EXEC), "-n", "3", sys.executable, "-m", "solver", *args,
-                             "--store", str(mpich)], env=_env(cache), capture_output=True,
+                             "--store", str(mpich)], env=mpi_env(cache), capture_output=True,
                             text=True, timeout=300)
         assert p2.returncode == 0, p2.stderr
         tables["mpich"] = _table(mpich)
@@ -104,7 +98,7 @@ def test_openmpi_sigusr1_stops_and_the_run_resumes(tmp_path, cache):
     store = tmp_path / "run.zarr"
     cmd = _mpirun(3, OMPI_PYTHON, "run", "--store", str(store), "--answers", a, "--guesses",
                   g, "--flush-seconds", "0.2")
-    p = subprocess.Popen(cmd, env=_env(cache), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    p = subprocess.Popen(cmd, env=mpi_env(cache), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
     t0 = time.time()
     while time.time() - t0 < 120 and p.poll() is None:
@@ -121,7 +115,7 @@ def test_openmpi_sigusr1_stops_and_the_run_resumes(tmp_path, cache):
     assert "can be resumed" in err
     snap = S.Store.open(store).snapshot()
     assert snap.run["state"] == "stopped" and snap.counts()["pending"] > 0
-    p = subprocess.run(cmd, env=_env(cache), capture_output=True, text=True, timeout=300)
+    p = subprocess.run(cmd, env=mpi_env(cache), capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     snap = S.Store.open(store).snapshot()
     got = {w: (S.STATUS_NAMES[snap.status[i]], int(snap.fields["total"][i]))
@@ -138,11 +132,11 @@ def test_mismatched_launchers_fail_loudly(tmp_path, cache):
     store = tmp_path / "never.zarr"
     args = ["run", "--store", str(store), "--answers", a, "--guesses", g]
     p = subprocess.run([str(MPICH_EXEC), "-n", "2", str(OMPI_PYTHON), "-m", "solver", *args],
-                       env=_env(cache), capture_output=True, text=True, timeout=120)
+                       env=mpi_env(cache), capture_output=True, text=True, timeout=120)
     assert p.returncode == 2
     errs = [x for x in p.stderr.splitlines() if x.startswith("wordle-dp: error:")]
     assert len(errs) == 2 and all("PMI_SIZE=2" in e and "Open MPI" in e for e in errs)
-    p = subprocess.run(_mpirun(2, sys.executable, *args), env=_env(cache),
+    p = subprocess.run(_mpirun(2, sys.executable, *args), env=mpi_env(cache),
                        capture_output=True, text=True, timeout=120)
     assert p.returncode != 0
     assert "PMIx" in p.stderr or "OMPI_COMM_WORLD_SIZE=2" in p.stderr, p.stderr

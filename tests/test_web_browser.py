@@ -15,7 +15,10 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 webdriver = pytest.importorskip("selenium.webdriver")
 
-from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    StaleElementReferenceException,
+    WebDriverException,
+)
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -86,7 +89,19 @@ def browser():
 
 
 def _wait(drv, cond, timeout=60):
-    return WebDriverWait(drv, timeout, poll_frequency=0.05).until(cond)
+    # The page re-renders polled parts (a job's box) in place: an element found a moment
+    # ago can be stale by the time it is read, so a stale read is just another try.
+    return WebDriverWait(drv, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(cond)
+
+
+def _click(drv, css: str) -> None:
+    """Click the element `css` selects, finding it again if a re-render replaced it."""
+    def attempt(d):
+        d.find_element(By.CSS_SELECTOR, css).click()
+        return True
+
+    _wait(drv, attempt)
 
 
 def _row_tiles(drv, row: int):
@@ -268,7 +283,7 @@ def test_a_long_search_shows_progress_and_cancels(server, browser, problem):
         assert "Cancel" in first
         assert "waiting for the solver" in first or "searching" in first
         _wait(drv, lambda d: d.find_element(By.ID, "job-strategy").text != first)  # polled
-        drv.find_element(By.CSS_SELECTOR, "#job-strategy .cancel").click()
+        _click(drv, "#job-strategy .cancel")
         assert not drv.find_element(By.ID, "job-strategy").is_displayed()
         opener = drv.find_element(By.ID, "opener")
         opener.clear()
