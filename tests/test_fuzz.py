@@ -19,6 +19,7 @@ ones below). Placeholders in argv:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import itertools
@@ -689,6 +690,22 @@ CASES: list[Case] = (_list_cases() + _number_cases() + _store_cases() + _misc_ca
 # ----------------------------------------------------------------- harness
 
 
+def _warm_up(a: Path, g: Path, cache: Path) -> None:
+    """Run valid commands once, so that in a fresh clone numba compiles its kernels
+    here and not inside a case's hang alarm (a first compilation takes ~20 s)."""
+    lists = ["--answers", str(a), "--guesses", str(g), "--cache-dir", str(cache)]
+    out = io.StringIO()
+    old_stdin = sys.stdin
+    sys.stdin = io.StringIO("")  # play: not a terminal, plays to the end
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            for argv in (["play", "--answer", ANSWERS[0]], ["score"],
+                         ["simulate", "--strategy", "entropy"], ["next", "-"]):
+                assert cli.main([*argv, *lists]) == 0, out.getvalue()[-2000:]
+    finally:
+        sys.stdin = old_stdin
+
+
 @pytest.fixture(scope="module")
 def world(tmp_path_factory, request) -> dict[str, Path | str]:
     d = tmp_path_factory.mktemp("fuzz")
@@ -708,6 +725,7 @@ def world(tmp_path_factory, request) -> dict[str, Path | str]:
     st.write(recs)
     st.unlock()
     get_table(lists, "numpy", d / "cache")  # cached: cases must fail even so
+    _warm_up(a, g, d / "cache")
     busy = socket.create_server(("127.0.0.1", 0))  # a port in use, for serve
     request.addfinalizer(busy.close)
     big = d / "big.txt"  # a table of more bytes than this machine has

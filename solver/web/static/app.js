@@ -65,7 +65,11 @@ class JobRunner {
       const wait = performance.now() - t0 < 2000 ? 80 : 400;
       await new Promise((res) => setTimeout(res, wait));
       if (seq !== this.seq) return;
-      try { job = await api(`/api/jobs/${job.id}`); } catch (e) { onError(e.message); return; }
+      try { job = await api(`/api/jobs/${job.id}`); } catch (e) {
+        if (seq === this.seq) onError(e.message);
+        return;
+      }
+      if (seq !== this.seq) return;  // cancelled while the poll was in flight: stay hidden
       this.show(job);
     }
   }
