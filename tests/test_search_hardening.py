@@ -197,3 +197,32 @@ def test_tiny_memo_and_no_dedup_many_openers(seed):
     assert stats["memo_entries"] == 16
     # more stores than slots: the eviction path ran
     assert stats["memo_stores"] <= 16 or stats["memo_evictions"] > 0, stats
+
+
+def test_position_api_labels_like_solve(monkeypatch):
+    """guess_value (a guess at a position) and set_value (a position's best) prove no
+    more than solve does: a beam's miss is not_found, never infeasible, and a value
+    that needed the hidden uncapped limit is not exact."""
+    for beam in (None, 1):
+        s = _beam_solvers(beam)
+        everyone = np.arange(len(BEAM_ANSWERS), dtype=np.int32)
+        for opener in BEAM_GUESSES:
+            r = s.solve(opener)
+            got = s.guess_value(s.lists.guess_id(opener), everyone, 4)
+            assert got == (r.total, r.status), (beam, opener, got, r)
+    assert _beam_solvers(1).guess_value(BEAM_GUESSES.index("xebec"),
+                                        np.arange(len(BEAM_ANSWERS), dtype=np.int32),
+                                        4) == (None, "not_found")
+    lists = WordLists.from_words(_FAMILY, _FAMILY)
+    table = build_numpy(lists)
+    everyone = np.arange(len(_FAMILY), dtype=np.int32)
+    for limit, want_guess, want_set in ((5, (None, "not_found"), (None, -1, "not_found")),
+                                        (9, (36, "exact"), None)):
+        monkeypatch.setattr(engine, "UNCAPPED_DEPTH", limit)
+        s = Solver(lists, max_guesses=0, table=table)
+        assert s.guess_value(lists.guess_id("fight"), everyone, limit) == want_guess
+        total, g, status = s.set_value(everyone, limit)
+        if want_set is not None:
+            assert (total, g, status) == want_set
+        else:
+            assert status == "exact" and total == s.solve(lists.guesses[g]).total

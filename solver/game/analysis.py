@@ -201,10 +201,10 @@ def analyse(solver, position: Position, top: int = 5, store=None,
         res = Analysis(pos, ranked[0], ranked[1:])
         res.seconds = time.perf_counter() - t0
         return res
-    total, g = solver.set_value(pos.members, pos.budget, pos.cons)
+    total, g, status = solver.set_value(pos.members, pos.budget, pos.cons)
     if total is None:
-        return Analysis(pos, Choice(None, None, "infeasible"), [])
-    best = Choice(solver.lists.guesses[g], total, "upper_bound" if solver.beam else "exact")
+        return Analysis(pos, Choice(None, None, status), [])
+    best = Choice(solver.lists.guesses[g], total, status)
     alts = ranked_guesses(solver, pos, top, exclude=g, progress=progress) if top else []
     res = Analysis(pos, best, alts)
     res.seconds = time.perf_counter() - t0

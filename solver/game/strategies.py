@@ -62,7 +62,8 @@ class Optimal(Strategy):
         from .analysis import analyse
 
         if position.history:
-            total, g = self.solver.set_value(position.members, position.budget, position.cons)
+            total, g, _status = self.solver.set_value(position.members, position.budget,
+                                                      position.cons)
             if total is None:
                 raise UsageError(f"{position}: no strategy solves every answer within "
                                  f"{position.max_guesses} guesses")

@@ -229,9 +229,6 @@ class Solver:
         classes.sort(key=lambda pc: -len(pc[1]))
         return classes
 
-    def _root_classes(self, gid: int) -> list[tuple[int, np.ndarray]]:
-        return self._classes(gid, np.arange(len(self.lists.answers), dtype=np.int32))
-
     def _child_sets(self, gid: int, members: np.ndarray, cons):
         """The non-green classes of `members` under guess gid, largest first, as
         (pattern, answer ids, hard-mode constraint after it; None in other modes)."""
@@ -260,11 +257,6 @@ class Solver:
             ctx.cmin[1] = cons[1]
         return K.node(ctx, 0, n, left, beta, 1, n, 0)
 
-    def _solve_class(self, gid: int, pattern: int, members: np.ndarray, beta: int):
-        """Value of one first-feedback class with cap-1 guesses left."""
-        cons = self._constraint_after(None, gid, pattern) if self.mode == "hard" else None
-        return self._solve_set(members, self.depth_limit - 1, cons, beta)
-
     def _gid(self, word: str) -> int:
         return self.lists.guess_id(word)
 
@@ -282,37 +274,13 @@ class Solver:
         nodes0 = int(self._ctx.stats[K.ST_NODES])
         beta = K.INF if cutoff is None else int(cutoff)
         all_answers = np.arange(n_a, dtype=np.int32)
-        classes = list(self._child_sets(gid, all_answers, None))
-        total = partition_bound(n_a, [len(m) for _, m, _ in classes])
-        depth = 1
-        status = "exact"
-        searched = False  # a status from the search (not from the partition bound alone)
-        tainted = False  # some class value depends on the depth limit
-        if self.depth_limit < 2 and classes:
-            status = "infeasible"
-        elif total >= beta:
-            status = "lower_bound"
-        else:
-            searched = True
-            last = time.perf_counter()
-            for i, (_p, m, cons) in enumerate(classes):
-                if progress is not None and time.perf_counter() - last > PROGRESS_EVERY:
-                    last = time.perf_counter()
-                    print(f"{word}: {i}/{len(classes)} feedback classes solved, "
-                          f"{last - t0:.0f} s, {self.stats['nodes'] - nodes0} nodes",
-                          file=progress, flush=True)
-                lbc = partition_bound(0, [len(m)])
-                budget = beta - (total - lbc)
-                v, flags, h, _ = self._solve_set(m, self.depth_limit - 1, cons, budget)
-                tainted = tainted or bool(flags & K.TAINT)
-                total += int(v) - lbc
-                if v >= K.INF and flags & K.EXACT:
-                    status = "infeasible"
-                    break
-                if total >= beta:
-                    status = "lower_bound"
-                    break
-                depth = max(depth, int(h) + 1)
+
+        def report(i: int, n: int) -> None:
+            print(f"{word}: {i}/{n} feedback classes solved, {time.perf_counter() - t0:.0f} s, "
+                  f"{self.stats['nodes'] - nodes0} nodes", file=progress, flush=True)
+
+        status, total, depth, searched, tainted = self._guess_total(
+            gid, all_answers, self.depth_limit, None, beta, report if progress else None)
         status, note = self._label(status, searched, tainted)
         return SolveResult(
             opener=word,
@@ -327,6 +295,35 @@ class Solver:
             cpu_seconds=time.process_time() - c0,
             note=note,
         )
+
+    def _guess_total(self, gid: int, members: np.ndarray, left: int, cons, beta: int,
+                     report=None) -> tuple[str, int, int, bool, bool]:
+        """Guess gid on `members` with `left` guesses left, then optimal play: (status
+        before labelling, total, depth, searched, tainted). Status: exact, infeasible,
+        or lower_bound once the total is proven >= beta. `searched`: the status came
+        from the search, not from the partition bound alone; `tainted`: some class
+        value depends on the depth limit. `report(i, n)` is called every few seconds."""
+        classes = list(self._child_sets(gid, members, cons))
+        total = partition_bound(len(members), [len(m) for _, m, _ in classes])
+        if left < 2 and classes:
+            return "infeasible", total, 1, False, False
+        if total >= beta:
+            return "lower_bound", total, 1, False, False
+        depth, tainted, last = 1, False, time.perf_counter()
+        for i, (_p, m, child) in enumerate(classes):
+            if report is not None and time.perf_counter() - last > PROGRESS_EVERY:
+                last = time.perf_counter()
+                report(i, len(classes))
+            lbc = partition_bound(0, [len(m)])
+            v, flags, h, _ = self._solve_set(m, left - 1, child, beta - (total - lbc))
+            tainted = tainted or bool(flags & K.TAINT)
+            total += int(v) - lbc
+            if v >= K.INF and flags & K.EXACT:
+                return "infeasible", total, depth, True, tainted
+            if total >= beta:
+                return "lower_bound", total, depth, True, tainted
+            depth = max(depth, int(h) + 1)
+        return "exact", total, depth, True, tainted
 
     def _label(self, status: str, searched: bool, tainted: bool) -> tuple[str, str]:
         """What a root result proves. A beam search only finds strategies: its totals
@@ -442,7 +439,6 @@ class Solver:
                       f"{time.perf_counter() - t0:.0f} s", file=progress, flush=True)
         return found
 
-
     # ------------------------------------------------------- positions (solver.game)
     # Public entry points for mid-game positions: a set of answer ids, the guesses
     # left and (hard mode) the constraint (greens uint8[5], 255 = none; minimum
@@ -455,49 +451,40 @@ class Solver:
             return np.full(5, 255, np.uint8), np.zeros(26, np.uint8)
         return cons
 
-    def set_value(self, members: np.ndarray, left: int, cons=None) -> tuple[int | None, int]:
-        """Exact optimal total for the answers `members` with `left` guesses left:
-        (total, best guess id), or (None, -1) when no strategy meets the budget."""
+    def set_value(
+        self, members: np.ndarray, left: int, cons=None
+    ) -> tuple[int | None, int, str]:
+        """Optimal total for the answers `members` with `left` guesses left: (total,
+        best guess id, status), status exact, or as `solve` labels it (upper_bound when
+        a beam or the uncapped depth limit restricted the search); (None, -1,
+        infeasible or not_found) when no strategy was found within the budget."""
         members = np.ascontiguousarray(members, dtype=np.int32)
         if len(members) == 0:
-            return 0, -1
+            return 0, -1, "exact"
         if left < 1:
-            return None, -1
-        v, _flags, _h, g = self._solve_set(members, left, self._cons_for(cons))
-        if v >= K.INF or g < 0:
-            return None, -1
-        return int(v), int(g)
+            return None, -1, "infeasible"
+        v, flags, _h, g = self._solve_set(members, left, self._cons_for(cons))
+        found = v < K.INF and g >= 0
+        status, _note = self._label("exact" if found else "infeasible", True,
+                                    bool(flags & K.TAINT))
+        return (int(v), int(g), status) if found else (None, -1, status)
 
     def guess_value(
         self, gid: int, members: np.ndarray, left: int, cons=None, cutoff: int | None = None
     ) -> tuple[int | None, str]:
         """Total of guessing `gid` now and playing optimally after: (total, status),
-        status exact, infeasible (total None) or, with `cutoff`, lower_bound (a
-        proven total >= cutoff)."""
+        labelled as `solve` labels an opener: exact, infeasible or not_found (total
+        None), upper_bound, or with `cutoff` lower_bound (a proven total >= cutoff)."""
         members = np.ascontiguousarray(members, dtype=np.int32)
-        n = len(members)
-        if n == 0:
+        if len(members) == 0:
             return 0, "exact"
         if left < 1:
             return None, "infeasible"
-        cons = self._cons_for(cons)
-        classes = [(p, m) for p, m in self._classes(gid, members) if p != ALL_GREEN]
-        if classes and left < 2:
-            return None, "infeasible"
         beta = K.INF if cutoff is None else int(cutoff)
-        total = n + sum(2 * len(m) - 1 for _, m in classes)
-        if total >= beta:
-            return total, "lower_bound"
-        for p, m in classes:
-            child = self._constraint_after(cons, gid, p) if cons is not None else None
-            lbc = 2 * len(m) - 1
-            v, flags, _h, _g = self._solve_set(m, left - 1, child, beta - (total - lbc))
-            if v >= K.INF and flags & K.EXACT:
-                return None, "infeasible"
-            total += int(v) - lbc
-            if total >= beta:
-                return total, "lower_bound"
-        return total, "upper_bound" if self.beam else "exact"
+        status, total, _depth, searched, tainted = self._guess_total(
+            gid, members, left, self._cons_for(cons), beta)
+        status, _note = self._label(status, searched, tainted)
+        return (None if status in ("infeasible", "not_found") else total), status
 
     def subtree(self, gid: int, members: np.ndarray, left: int, cons=None) -> StrategyNode:
         """The optimal strategy from a position that starts with guess `gid`

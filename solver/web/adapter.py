@@ -108,7 +108,7 @@ def strategy(solver, opener: str, check: Check = _noop,
         check()
         if code != ALL_GREEN:
             pos = start.play(word, code)
-            total, g = solver.set_value(pos.members, pos.budget, pos.cons)
+            total, g, _status = solver.set_value(pos.members, pos.budget, pos.cons)
             if total is None:
                 raise UsageError(f"{word}: no strategy solves every answer within "
                                  f"{solver.max_guesses} guesses ({solver.mode} mode)")
