@@ -80,3 +80,18 @@ def openmpi() -> tuple[str | None, Path | None, str]:
     if "Open MPI" not in lib.stdout:
         return mpirun, None, f"mpi4py in {venv} is not Open MPI's: {lib.stdout or lib.stderr}"
     return mpirun, python, ""
+
+
+def rank_pid(store: Path, rank: int) -> int | None:
+    """pid of MPI rank `rank` of the mpich run writing `store` (from /proc), or None."""
+    for p in Path("/proc").iterdir():
+        if not p.name.isdigit():
+            continue
+        try:
+            cmd = (p / "cmdline").read_bytes().split(b"\0")
+            env = (p / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if str(store).encode() in cmd and b"-m" in cmd and f"PMI_RANK={rank}".encode() in env:
+            return int(p.name)
+    return None

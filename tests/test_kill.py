@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from solver import store as S
-from tests.run_helpers import MPIEXEC, mpi_env, write_lists
+from tests.run_helpers import MPIEXEC, mpi_env, rank_pid, write_lists
 
 pytestmark = pytest.mark.mpi
 
@@ -55,20 +55,6 @@ def _n_done(store: Path) -> int:
         return 0
 
 
-def _rank0_pid(store: Path) -> int | None:
-    for p in Path("/proc").iterdir():
-        if not p.name.isdigit():
-            continue
-        try:
-            cmd = (p / "cmdline").read_bytes().split(b"\0")
-            env = (p / "environ").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if str(store).encode() in cmd and b"-m" in cmd and b"PMI_RANK=0" in env:
-            return int(p.name)
-    return None
-
-
 def _kill_cycles(tmp_path: Path, n_answers: int, step: int, kills: int, seed: int) -> None:
     a, g = write_lists(tmp_path / "lists", n_answers, step)
     cache = tmp_path / "cache"
@@ -90,7 +76,7 @@ def _kill_cycles(tmp_path: Path, n_answers: int, step: int, kills: int, seed: in
                 time.sleep(0.02)
             time.sleep(rng.uniform(0.0, 0.4))
         whole = k % 3 != 2  # mostly the whole job at once; sometimes rank 0 (the writer)
-        pid = None if whole else _rank0_pid(store)
+        pid = None if whole else rank_pid(store, 0)
         try:
             if pid is None:
                 os.killpg(p.pid, signal.SIGKILL)

@@ -19,7 +19,7 @@ import pytest
 
 from solver import store as S
 from solver.words import WordLists
-from tests.run_helpers import MPIEXEC, mpi_env, reference_table, write_lists
+from tests.run_helpers import MPIEXEC, mpi_env, rank_pid, reference_table, write_lists
 
 pytestmark = pytest.mark.mpi
 
@@ -66,21 +66,6 @@ def _wait_for(pred, proc, timeout=120.0):
             return False
         time.sleep(0.05)
     raise AssertionError("timed out")
-
-
-def _rank_pid(store: Path, rank: int) -> int:
-    """pid of the MPI rank `rank` of the run writing `store` (from /proc)."""
-    for p in Path("/proc").iterdir():
-        if not p.name.isdigit():
-            continue
-        try:
-            cmd = (p / "cmdline").read_bytes().split(b"\0")
-            env = (p / "environ").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if str(store).encode() in cmd and b"-m" in cmd and f"PMI_RANK={rank}".encode() in env:
-            return int(p.name)
-    raise AssertionError(f"rank {rank} not found")
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +127,9 @@ def test_stop_kill_resume_and_query_during_run(tmp_path, cache):
     p = subprocess.Popen(_cmd(3, *args), env=mpi_env(cache), stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     assert _wait_for(lambda: _done(store) >= done1 + 20, p), p.communicate()
-    os.kill(_rank_pid(store, 1), signal.SIGKILL)
+    pid = rank_pid(store, 1)
+    assert pid is not None, "rank 1 not found"
+    os.kill(pid, signal.SIGKILL)
     p.communicate(timeout=120)
     assert p.returncode != 0
     snap = S.Store.open(store).snapshot()
