@@ -148,6 +148,8 @@ class Solver:
         lcount = np.zeros((n_g, 26), np.uint8)
         for i in range(5):
             np.add.at(lcount, (np.arange(n_g), letters[:, i]), 1)
+        gans = np.full(n_g, -1, np.int32)
+        gans[self.lists.answer_guess_ids] = np.arange(n_a, dtype=np.int32)
         pools = np.zeros((d, n_g), np.int32)
         pools[0] = np.arange(n_g, dtype=np.int32)
         npool = np.zeros(d, np.int64)
@@ -159,6 +161,7 @@ class Solver:
             tbl=self.table,
             tblT=self._table_t,
             agid=self.lists.answer_guess_ids,
+            gans=gans,
             arena=np.zeros(n_a * (d + 2), np.int32),
             larena=np.zeros(n_a * (d + 2), np.int32),
             ltab=np.zeros(2 * n_g * n_a + 1, np.uint8),
@@ -171,6 +174,7 @@ class Solver:
             lbs=np.zeros((d, n_g), np.int64),
             ests=np.zeros((d, n_g), np.float64),
             cnt=np.zeros((d, 243), np.int32),
+            seen=np.zeros((d, 243), np.int64),
             cstart=np.zeros((d, 244), np.int64),
             qval=np.zeros((d, 243), np.int64),
             qflag=np.zeros((d, 243), np.int64),

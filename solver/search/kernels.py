@@ -32,6 +32,7 @@ TAINT = 2
 GREEN = 242
 EASY, HARD, STRICT = 0, 1, 2
 DEDUP_MAX_SET = 16
+SAMPLE_GUESSES = 32  # pool guesses that rank a set's members for refute_pool
 TAINT_REUSE = 2  # memo_probe also reads tainted entries of up to this many more guesses
 
 # stats slots
@@ -53,6 +54,7 @@ Ctx = namedtuple(
         "tbl",  # uint8 [G, A] pattern table (one guess over a set: a row gather)
         "tblT",  # uint8 [A, G] its transpose (every guess over a small set: n hot rows)
         "agid",  # int32 [A] guess id of each answer
+        "gans",  # int32 [G] answer id of each guess (-1: not an answer)
         "arena",  # int32 [A * (D + 2)] answer sets, stacked
         "larena",  # int32 [same] each member's position in its parent's set
         "ltab",  # uint8 [~2 G A] local pattern tables, stacked by depth
@@ -65,6 +67,7 @@ Ctx = namedtuple(
         "lbs",  # int64 [D, G] lower bound per pool guess
         "ests",  # float64 [D, G] promise per pool guess (smaller is better)
         "cnt",  # int32 [D, 243] scratch class counts (kept zero between uses)
+        "seen",  # int64 [D, 243] scratch: stamp of the last guess that showed a pattern
         "cstart",  # int64 [D, 244]
         "qval",  # int64 [D, 243] quick bound per class of the guess being evaluated
         "qflag",  # int64 [D, 243]
@@ -352,23 +355,15 @@ def _parent_table(ctx, d):
 
 
 @njit(cache=True, nogil=True)
-def scan_pool(ctx, off, n, d):
-    """Find the useful guesses for S among the parent's pool; fill pools[d],
-    srcidx[d] (each one's row in the parent's pool) and lbs[d].
-
-    Only the number of feedback classes is needed here (for the bound 3n - k' -
-    2[g in S]), so it is counted with a branch-free 243-bit mask; class sizes,
-    promise and duplicates are left to prepare_children, which runs only for the
-    nodes that go on to search (most scanned nodes fail high on the bound).
-    Patterns come from the parent's local table (pool row j, member position
-    larena[i] in the parent's set) when it has one, else from the transposed
-    global table.
-
-    Returns (m, full): m guesses kept, full = a guess separating S into singletons
-    (-1 if none; the scan stops at the first one found)."""
+def refute_pool(ctx, off, n, d, beta):
+    """Try to prove, cheaply, that every useful guess of the pool costs >= beta on S
+    (the fail-high that ends most scans). A guess costs at least 3n - ins - k (k
+    feedback classes, ins = it is a member); after reading i members with c
+    collisions (i - classes seen), k <= n - c, so its bound is >= 2n - ins + c and
+    the guess is refuted as soon as c >= beta - 2n + ins: its row is not read to
+    the end. Returns the least proven bound (>= beta: fail high), or -1 as soon as
+    one guess cannot be refuted (then the node scans its pool as usual)."""
     mode = ctx.params[0]
-    out = ctx.pools[d]
-    m = 0
     if mode == STRICT:
         nsrc = n
     else:
@@ -387,12 +382,37 @@ def scan_pool(ctx, off, n, d):
     src = ctx.pools[d - 1]
     letters = ctx.letters
     lcount = ctx.lcount
-    lbs = ctx.lbs[d]
+    seen = ctx.seen[d]
+    gans = ctx.gans
     use_parent, pbase, pstride = _parent_table(ctx, d)
-    srcidx = ctx.srcidx[d]
-    one = np.uint64(1)
-    scanned = 0
-    kmax = 1
+    # Read first the members that collide under most guesses (near-identical
+    # answers): a sample of the pool ranks each member by the size of its classes.
+    idx = np.empty(n, np.int64)
+    for i in range(n):
+        idx[i] = larena[off + i] if use_parent else arena[off + i]
+    score = np.zeros(n, np.int64)
+    cnt = ctx.cnt[d]
+    row = ctx.prow[d]
+    step = max(1, nsrc // SAMPLE_GUESSES)
+    for j in range(0, nsrc, step):
+        g = agid[arena[off + j]] if mode == STRICT else src[j]
+        for i in range(n):
+            if use_parent:
+                p = ltab[pbase + j * pstride + idx[i]]
+            else:
+                p = tblT[idx[i], g]
+            row[i] = p
+            cnt[p] += 1
+        for i in range(n):
+            score[i] += cnt[row[i]]
+        for i in range(n):
+            cnt[row[i]] = 0
+    idx = idx[np.argsort(-score, kind="mergesort")]
+    base = beta - 2 * n  # collisions that refute a non-member (>= 1 here)
+    least = np.int64(INF)
+    stamp = ctx.stats[ST_GEN] + 1
+    ctx.stats[ST_GEN] = stamp
+    reads = 0
     for j in range(nsrc):
         if mode == STRICT:
             g = agid[arena[off + j]]
@@ -402,59 +422,128 @@ def scan_pool(ctx, off, n, d):
                 letters, lcount, g, ng, nm, req_pos, req_letter, req_count
             ):
                 continue
-        m0 = np.uint64(0)
-        m1 = np.uint64(0)
-        m2 = np.uint64(0)
-        m3 = np.uint64(0)
-        for i in range(n):
+        stamp += 1
+        member = 1 if gans[g] >= 0 else 0  # may be in S: its answer would pay 1 less
+        need = base + member
+        col = 0
+        i = 0
+        ins = 0
+        while i < n:
             if use_parent:
-                p = np.int64(ltab[pbase + j * pstride + larena[off + i]])
+                p = ltab[pbase + j * pstride + idx[i]]
             else:
-                p = np.int64(tblT[arena[off + i], g])
-            bit = one << np.uint64(p & 63)
-            w = p >> 6
-            m0 |= bit * np.uint64(w == 0)
-            m1 |= bit * np.uint64(w == 1)
-            m2 |= bit * np.uint64(w == 2)
-            m3 |= bit * np.uint64(w == 3)
-        k = _popcount(m0) + _popcount(m1) + _popcount(m2) + _popcount(m3)
-        ins = np.int64((m3 >> np.uint64(GREEN - 192)) & one)
-        scanned += 1
+                p = tblT[idx[i], g]
+            i += 1
+            if seen[p] == stamp:
+                col += 1
+                if col >= need:
+                    break
+            else:
+                seen[p] = stamp
+                if p == GREEN:
+                    ins = 1
+        reads += i
+        if col >= need:
+            # refuted: classes <= (i - col) seen + (n - i) unread
+            lb = 2 * n - member + col
+            if lb < least:
+                least = lb
+            continue
+        k = i - col
         if k == 1 and ins == 0:
             continue  # splits nothing: never useful
-        if k == n:
-            ctx.stats[ST_SCANNED] += scanned
-            return m, g
-        out[m] = g
-        srcidx[m] = j
-        lbs[m] = 3 * n - 2 * ins - (k - ins)
-        if k > kmax:
-            kmax = k
-        m += 1
-    ctx.stats[ST_SCANNED] += scanned
-    # every descendant's pool is a subset of this one and its sets are subsets of S,
-    # so no guess below gives more than kmax classes (see class_lb)
-    ctx.kmax[d] = kmax
-    return m, -1
+        lb = 3 * n - ins - k
+        if lb < beta:
+            ctx.stats[ST_GEN] = stamp
+            ctx.stats[ST_DEPTH + 4 * d + 2] += reads
+            return -1
+        if lb < least:
+            least = lb
+    ctx.stats[ST_GEN] = stamp
+    ctx.stats[ST_DEPTH + 4 * d + 2] += reads
+    return least
 
 
 @njit(cache=True, nogil=True)
-def prepare_children(ctx, off, n, d, m, tfree):
-    """For a node that will search: a stronger bound per pool guess (lbs[d]: its
-    classes larger than kmax+1 valued by class_lb), promise (ests[d]), drop
-    guesses equivalent on S to an earlier one (easy mode; identical feedback on
-    every member, verified byte by byte), and write this node's local table (the
-    patterns of its pool guesses on its members, row-major at ltab[tfree:]) so
-    that children scan short contiguous rows instead of the 30 MB table.
-    Returns the pool size after removing duplicates."""
+def full_split_guess(ctx, off, n, d):
+    """A pool guess whose feedback separates every member of S, or -1 (all a set
+    with 2 guesses left can use). A row is read only up to its first collision."""
     mode = ctx.params[0]
-    build = mode != STRICT and tfree + m * n <= ctx.ltab.shape[0]
-    # duplicates are common only on small sets; on large ones the probes cost more
-    dedup = build and ctx.params[2] != 0 and mode == EASY and n <= DEDUP_MAX_SET
+    nsrc = n if mode == STRICT else ctx.npool[d - 1]
+    req_pos = np.empty(5, np.int64)
+    req_letter = np.empty(10, np.uint8)
+    req_count = np.empty(5, np.uint8)
+    ng, nm = 0, 0
+    if mode == HARD:
+        ng, nm = hard_rules(ctx, d, req_pos, req_letter, req_count)
+    use_parent, pbase, pstride = _parent_table(ctx, d)
+    seen = ctx.seen[d]
+    stamp = ctx.stats[ST_GEN]
+    found = -1
+    for j in range(nsrc):
+        if mode == STRICT:
+            g = ctx.agid[ctx.arena[off + j]]
+        else:
+            g = ctx.pools[d - 1, j]
+            if mode == HARD and not hard_legal(
+                ctx.letters, ctx.lcount, g, ng, nm, req_pos, req_letter, req_count
+            ):
+                continue
+        stamp += 1
+        i = 0
+        while i < n:
+            if use_parent:
+                p = ctx.ltab[pbase + j * pstride + ctx.larena[off + i]]
+            else:
+                p = ctx.tblT[ctx.arena[off + i], g]
+            if seen[p] == stamp:
+                break
+            seen[p] = stamp
+            i += 1
+        if i == n:
+            found = g
+            break
+    ctx.stats[ST_GEN] = stamp
+    return found
+
+
+@njit(cache=True, nogil=True)
+def scan_prepare(ctx, off, n, d, tfree):
+    """One pass over the parent's pool for a node that searches: keep the useful
+    guesses (more than one feedback class, or a member) in pools[d], with for each
+    its lower bound (lbs[d]: 3n - k - [g in S], classes larger than kmax + 1 valued
+    by class_lb), its promise (ests[d]) and its row in the parent's pool
+    (srcidx[d]); drop guesses equivalent on S to an earlier one (easy mode, small
+    sets and depth 1: identical feedback on every member, verified byte by byte);
+    and write this node's local table (the patterns of its pool guesses on its
+    members, row-major at ltab[tfree:]) so that children scan short contiguous
+    rows instead of the 30 MB table.
+
+    kmax is this node's most classes of any pool guess; until the pass ends the
+    parent's (an upper bound: a subset of its set, a subset of its pool) values
+    the big classes, and a short second pass re-values them if it fell.
+    Returns (kept, full): full is a guess separating S into singletons (the pass
+    stops there; -1 if none)."""
+    mode = ctx.params[0]
+    nsrc = n if mode == STRICT else ctx.npool[d - 1]
+    build = mode != STRICT and tfree + nsrc * n <= ctx.ltab.shape[0]
+    # duplicates are common on small sets; at depth 1 there are few nodes, each
+    # feeding a whole subtree, so removing them pays there too
+    dedup = build and ctx.params[2] != 0 and mode == EASY and (n <= DEDUP_MAX_SET or d == 1)
+    req_pos = np.empty(5, np.int64)
+    req_letter = np.empty(10, np.uint8)
+    req_count = np.empty(5, np.uint8)
+    ng, nm = 0, 0
+    if mode == HARD:
+        ng, nm = hard_rules(ctx, d, req_pos, req_letter, req_count)
     ltab = ctx.ltab
     tblT = ctx.tblT
     arena = ctx.arena
     larena = ctx.larena
+    agid = ctx.agid
+    src = ctx.pools[d - 1]
+    letters = ctx.letters
+    lcount = ctx.lcount
     pool = ctx.pools[d]
     srcidx = ctx.srcidx[d]
     lbs = ctx.lbs[d]
@@ -469,24 +558,50 @@ def prepare_children(ctx, off, n, d, m, tfree):
     ctx.stats[ST_GEN] += 1
     gen = ctx.stats[ST_GEN]
     use_parent, pbase, pstride = _parent_table(ctx, d)
-    kmax = ctx.kmax[d]
+    kpar = ctx.kmax[d - 1] if d >= 1 else np.int64(243)
+    scratch = ctx.prow[d]
+    kmax = 1
     kept = 0
-    for j in range(m):
-        g = pool[j]
+    scanned = 0
+    for j in range(nsrc):
+        if mode == STRICT:
+            g = agid[arena[off + j]]
+        else:
+            g = src[j]
+            if mode == HARD and not hard_legal(
+                letters, lcount, g, ng, nm, req_pos, req_letter, req_count
+            ):
+                continue
+        scanned += 1
         w = tfree + kept * n
-        row = ctx.prow[d]
+        row = ltab[w : w + n] if build else scratch
+        k = 0
         for i in range(n):
-            # the same lookup as scan_pool's (written out: a shared helper here
+            # the lookup is written out here and in refute_pool (a shared helper
             # doubled the search time, inlined or not)
             if use_parent:
-                p = ltab[pbase + srcidx[j] * pstride + larena[off + i]]
+                p = ltab[pbase + j * pstride + larena[off + i]]
             else:
                 p = tblT[arena[off + i], g]
             row[i] = p
-            cnt[p] += 1
+            c = cnt[p]
+            k += c == 0
+            cnt[p] = c + 1
+        ins = np.int64(cnt[GREEN] > 0)
+        if k == 1 and ins == 0:
+            cnt[row[0]] = 0
+            continue  # splits nothing: never useful
+        if k == n:
+            for i in range(n):
+                cnt[row[i]] = 0
+            ctx.stats[ST_SCANNED] += scanned
+            ctx.stats[ST_DEPTH + 4 * d + 1] += scanned
+            ctx.stats[ST_DEPTH + 4 * d + 2] += scanned * n
+            return kept, g
+        if k > kmax:
+            kmax = k
         # promise = lb + 0.25 * sum over members of ln(class size) - 0.5 [g in S];
         # computed branch-free in member order (see _class_cost_estimate)
-        ins = cnt[GREEN] > 0
         acc = 0.0
         h = np.uint64(0)
         for i in range(n):
@@ -494,21 +609,17 @@ def prepare_children(ctx, off, n, d, m, tfree):
             acc += lnc[cnt[p]]
             h += np.uint64(p + 1) * rpos[i]
         extra = np.int64(0)
-        if n > kmax + 1:  # else no class can exceed kmax + 1 (most nodes)
+        if n > kpar + 1:  # else no class can exceed kmax + 1 (most nodes)
             for i in range(n):
                 p = row[i]
                 c = cnt[p]
-                if c > kmax + 1:  # the class's first member (later ones see 0)
-                    extra += class_lb(c, kmax) - (2 * c - 1)
+                if c > kpar + 1:  # the class's first member (later ones see 0)
+                    extra += class_lb(c, kpar) - (2 * c - 1)
                 cnt[p] = 0
         else:
             for i in range(n):
                 cnt[row[i]] = 0
-        lbj = lbs[j] + extra
-        if build:
-            for i in range(n):
-                ltab[w + i] = row[i]
-        est = lbj + 0.25 * acc - (0.5 if ins else 0.0)
+        lbj = 3 * n - ins - k + extra
         if dedup:
             s = np.int64(h & np.uint64(mask))
             dup = False
@@ -530,13 +641,44 @@ def prepare_children(ctx, off, n, d, m, tfree):
             dkey[s] = h
             dgid[s] = kept
         pool[kept] = g
+        srcidx[kept] = j
         lbs[kept] = lbj
-        ests[kept] = est
+        ests[kept] = lbj + 0.25 * acc - (0.5 if ins else 0.0)
         kept += 1
+    ctx.stats[ST_SCANNED] += scanned
+    ctx.stats[ST_DEPTH + 4 * d + 1] += scanned
+    ctx.stats[ST_DEPTH + 4 * d + 2] += scanned * n
+    # every descendant's pool is a subset of this one and its sets are subsets of S,
+    # so no guess below gives more than kmax classes (see class_lb)
+    ctx.kmax[d] = kmax
+    if kmax < kpar and n > kmax + 1:
+        # _quick_pass values classes with this node's kmax: lbs must do the same
+        for t in range(kept):
+            w = tfree + t * n
+            g = pool[t]
+            for i in range(n):
+                if build:
+                    p = ltab[w + i]
+                else:
+                    p = tblT[arena[off + i], g]
+                scratch[i] = p
+                cnt[p] += 1
+            extra = np.int64(0)
+            for i in range(n):
+                p = scratch[i]
+                c = cnt[p]
+                if c > kmax + 1:
+                    new = class_lb(c, kmax) - (2 * c - 1)
+                    if c > kpar + 1:
+                        new -= class_lb(c, kpar) - (2 * c - 1)
+                    extra += new
+                cnt[p] = 0
+            lbs[t] += extra
+            ests[t] += extra
     ctx.ltoff[d] = tfree if build else -1
     ctx.ltn[d] = n
     ctx.npool[d] = kept
-    return kept
+    return kept, -1
 
 
 @njit(cache=True, nogil=True)
@@ -584,22 +726,22 @@ def class_order(ctx, d):
 
 
 @njit(cache=True, nogil=True)
-def _scan_node(ctx, off, n, b, d, k1, k2):
+def _scan_node(ctx, off, n, b, d, k1, k2, tfree):
     """Scan the pool for a node that must search (profile counters included).
     Returns (m, done, value, flags, height, guess): done when the scan settles S
     (a guess separating every member, or nothing useful with b guesses left)."""
     ctx.stats[ST_DEPTH + 4 * d] += 1
-    sc0 = ctx.stats[ST_SCANNED]
-    m, full = scan_pool(ctx, off, n, d)
-    ctx.stats[ST_DEPTH + 4 * d + 1] += ctx.stats[ST_SCANNED] - sc0
-    ctx.stats[ST_DEPTH + 4 * d + 2] += (ctx.stats[ST_SCANNED] - sc0) * n
+    if b == 2:
+        full = full_split_guess(ctx, off, n, d)
+        m = 0
+    else:
+        m, full = scan_prepare(ctx, off, n, d, tfree)
     if full >= 0:
         memo_store(ctx, k1, k2, 0, 2 * n, True, 2, full, n)
         return m, True, np.int64(2 * n), np.int64(EXACT), np.int64(2), np.int64(full)
     if b == 2 or m == 0:
         memo_store(ctx, k1, k2, b, INF, True, 0, -1, n)
         return m, True, np.int64(INF), np.int64(EXACT | TAINT), np.int64(0), np.int64(-1)
-    ctx.npool[d] = m
     return m, False, np.int64(0), np.int64(0), np.int64(0), np.int64(-1)
 
 
@@ -698,7 +840,12 @@ def node(ctx, off, n, b, beta, d, free, tfree):
     if 2 * n >= beta:
         # no member separates S, so every guess costs at least 2n: fail high unscanned
         return np.int64(2 * n), np.int64(0), np.int64(0), np.int64(-1)
-    m, done, val, fl, height, g = _scan_node(ctx, off, n, b, d, k1, k2)
+    if beta < INF:
+        lb = refute_pool(ctx, off, n, d, beta)
+        if lb >= beta:
+            memo_store(ctx, k1, k2, 0, lb, False, 0, -1, n)
+            return lb, np.int64(0), np.int64(0), np.int64(-1)
+    m, done, val, fl, height, g = _scan_node(ctx, off, n, b, d, k1, k2, tfree)
     if done:
         return val, fl, height, g
     lbs = ctx.lbs[d]
@@ -706,7 +853,6 @@ def node(ctx, off, n, b, beta, d, free, tfree):
     if minlb >= beta:
         memo_store(ctx, k1, k2, 0, minlb, False, 0, -1, n)
         return minlb, np.int64(0), np.int64(0), np.int64(-1)
-    m = prepare_children(ctx, off, n, d, m, tfree)
     tnext = tfree + m * n if ctx.ltoff[d] >= 0 else tfree
     order, fail_lb = _candidates(ctx, d, m, beta)
 
