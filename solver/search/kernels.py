@@ -508,7 +508,7 @@ def full_split_guess(ctx, off, n, d):
 
 
 @njit(cache=True, nogil=True)
-def scan_prepare(ctx, off, n, d, tfree):
+def scan_prepare(ctx, off, n, d, tfree, beta):
     """One pass over the parent's pool for a node that searches: keep the useful
     guesses (more than one feedback class, or a member) in pools[d], with for each
     its lower bound (lbs[d]: 3n - k - [g in S], classes larger than kmax + 1 valued
@@ -559,6 +559,7 @@ def scan_prepare(ctx, off, n, d, tfree):
     gen = ctx.stats[ST_GEN]
     use_parent, pbase, pstride = _parent_table(ctx, d)
     kpar = ctx.kmax[d - 1] if d >= 1 else np.int64(243)
+    beam = ctx.params[1] > 0
     scratch = ctx.prow[d]
     kmax = 1
     kept = 0
@@ -600,26 +601,29 @@ def scan_prepare(ctx, off, n, d, tfree):
             return kept, g
         if k > kmax:
             kmax = k
-        # promise = lb + 0.25 * sum over members of ln(class size) - 0.5 [g in S];
-        # computed branch-free in member order (see _class_cost_estimate)
+        # promise = lb + 0.25 * sum over members of ln(class size) - 0.5 [g in S],
+        # computed branch-free in member order (see _class_cost_estimate); only
+        # candidates (bound under the budget) and beams need it
+        lbj = 3 * n - ins - k
         acc = 0.0
+        big = n > kpar + 1  # else no class can exceed kmax + 1 (most nodes)
+        if big or lbj < beta or beam:
+            for i in range(n):
+                acc += lnc[cnt[row[i]]]
         h = np.uint64(0)
-        for i in range(n):
-            p = row[i]
-            acc += lnc[cnt[p]]
-            h += np.uint64(p + 1) * rpos[i]
-        extra = np.int64(0)
-        if n > kpar + 1:  # else no class can exceed kmax + 1 (most nodes)
+        if dedup:
+            for i in range(n):
+                h += np.uint64(row[i] + 1) * rpos[i]
+        if big:
             for i in range(n):
                 p = row[i]
                 c = cnt[p]
                 if c > kpar + 1:  # the class's first member (later ones see 0)
-                    extra += class_lb(c, kpar) - (2 * c - 1)
+                    lbj += class_lb(c, kpar) - (2 * c - 1)
                 cnt[p] = 0
         else:
             for i in range(n):
                 cnt[row[i]] = 0
-        lbj = 3 * n - ins - k + extra
         if dedup:
             s = np.int64(h & np.uint64(mask))
             dup = False
@@ -726,7 +730,7 @@ def class_order(ctx, d):
 
 
 @njit(cache=True, nogil=True)
-def _scan_node(ctx, off, n, b, d, k1, k2, tfree):
+def _scan_node(ctx, off, n, b, d, k1, k2, tfree, beta):
     """Scan the pool for a node that must search (profile counters included).
     Returns (m, done, value, flags, height, guess): done when the scan settles S
     (a guess separating every member, or nothing useful with b guesses left)."""
@@ -735,7 +739,7 @@ def _scan_node(ctx, off, n, b, d, k1, k2, tfree):
         full = full_split_guess(ctx, off, n, d)
         m = 0
     else:
-        m, full = scan_prepare(ctx, off, n, d, tfree)
+        m, full = scan_prepare(ctx, off, n, d, tfree, beta)
     if full >= 0:
         memo_store(ctx, k1, k2, 0, 2 * n, True, 2, full, n)
         return m, True, np.int64(2 * n), np.int64(EXACT), np.int64(2), np.int64(full)
@@ -845,7 +849,7 @@ def node(ctx, off, n, b, beta, d, free, tfree):
         if lb >= beta:
             memo_store(ctx, k1, k2, 0, lb, False, 0, -1, n)
             return lb, np.int64(0), np.int64(0), np.int64(-1)
-    m, done, val, fl, height, g = _scan_node(ctx, off, n, b, d, k1, k2, tfree)
+    m, done, val, fl, height, g = _scan_node(ctx, off, n, b, d, k1, k2, tfree, beta)
     if done:
         return val, fl, height, g
     lbs = ctx.lbs[d]
