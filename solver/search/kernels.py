@@ -32,6 +32,7 @@ TAINT = 2
 GREEN = 242
 EASY, HARD, STRICT = 0, 1, 2
 DEDUP_MAX_SET = 16
+CHUNK = 8  # members read between refutation checks
 SAMPLE_GUESSES = 32  # pool guesses that rank a set's members for refute_pool
 TAINT_REUSE = 2  # memo_probe also reads tainted entries of up to this many more guesses
 
@@ -427,21 +428,25 @@ def refute_pool(ctx, off, n, d, beta):
         need = base + member
         col = 0
         i = 0
-        ins = 0
         while i < n:
+            # blocks of CHUNK reads without a branch each: collisions are too
+            # irregular for the branch predictor
+            e = min(i + CHUNK, n)
             if use_parent:
-                p = ltab[pbase + j * pstride + idx[i]]
+                row = pbase + j * pstride
+                for t in range(i, e):
+                    p = ltab[row + idx[t]]
+                    col += seen[p] == stamp
+                    seen[p] = stamp
             else:
-                p = tblT[idx[i], g]
-            i += 1
-            if seen[p] == stamp:
-                col += 1
-                if col >= need:
-                    break
-            else:
-                seen[p] = stamp
-                if p == GREEN:
-                    ins = 1
+                for t in range(i, e):
+                    p = tblT[idx[t], g]
+                    col += seen[p] == stamp
+                    seen[p] = stamp
+            i = e
+            if col >= need:
+                break
+        ins = np.int64(seen[GREEN] == stamp)
         reads += i
         if col >= need:
             # refuted: classes <= (i - col) seen + (n - i) unread
