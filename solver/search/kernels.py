@@ -344,6 +344,86 @@ def class_lb(c, k):
 
 
 @njit(cache=True, nogil=True)
+def undominated_guesses(letters, distinct, aletters, members, out):
+    """Easy mode: the guesses worth keeping for a set S and all its subsets. A letter
+    that no member of S contains is grey wherever a guess puts it; for a guess g of
+    five distinct letters the colour at each other position depends on that letter
+    and the answer alone. So another distinct-letter guess g' with the same letters
+    at all of g's live positions gives every feedback class of g or a finer one on
+    S (and its subsets), which is never worse; g (not a member, as it has a dead
+    letter) is dropped when such a g' has more live letters, or as many and a
+    smaller id (so every dropped guess leads, step by step, to a kept one).
+    Guesses with repeated letters are always kept. Writes the kept ids to `out`
+    (ascending) and returns their count."""
+    n_g = letters.shape[0]
+    present = np.zeros(26, np.bool_)
+    for a in members:
+        for q in range(5):
+            present[aletters[a, q]] = True
+    live = np.zeros(n_g, np.int64)  # bit q: letter q of the guess occurs in S
+    keys = np.zeros(n_g, np.int64)  # live mask | the live letters, 5 bits each
+    for g in range(n_g):
+        lm = 0
+        key = 0
+        for q in range(5):
+            if present[letters[g, q]]:
+                lm |= 1 << q
+                key |= (np.int64(letters[g, q]) + 1) << (5 * q + 5)
+        live[g] = lm
+        keys[g] = key | lm
+    # open-addressing table of the keys of distinct-letter guesses with a dead letter
+    size = 1
+    while size < 4 * n_g:
+        size *= 2
+    hkey = np.full(size, -1, np.int64)
+    hbest = np.full(size, -1, np.int64)  # best dominator: live count << 32 | (2^31 - id)
+    for g in range(n_g):
+        if distinct[g] and live[g] != 31:
+            s = (keys[g] * 0x9E3779B1) & (size - 1)
+            while hkey[s] != -1 and hkey[s] != keys[g]:
+                s = (s + 1) & (size - 1)
+            hkey[s] = keys[g]
+    # every distinct-letter guess offers itself for each subset of its live positions
+    for g in range(n_g):
+        if not distinct[g]:
+            continue
+        lm = live[g]
+        nl = 0
+        for q in range(5):
+            nl += (lm >> q) & 1
+        rank = (nl << 32) | ((1 << 31) - g)
+        sm = lm
+        while True:
+            key = sm
+            for q in range(5):
+                if (sm >> q) & 1:
+                    key |= (np.int64(letters[g, q]) + 1) << (5 * q + 5)
+            s = (key * 0x9E3779B1) & (size - 1)
+            while hkey[s] != -1 and hkey[s] != key:
+                s = (s + 1) & (size - 1)
+            if hkey[s] == key and rank > hbest[s]:
+                hbest[s] = rank
+            if sm == 0:
+                break
+            sm = (sm - 1) & lm
+    m = 0
+    for g in range(n_g):
+        keep = True
+        if distinct[g] and live[g] != 31:
+            s = (keys[g] * 0x9E3779B1) & (size - 1)
+            while hkey[s] != keys[g]:
+                s = (s + 1) & (size - 1)
+            nl = 0
+            for q in range(5):
+                nl += (live[g] >> q) & 1
+            keep = hbest[s] <= ((nl << 32) | ((1 << 31) - g))
+        if keep:
+            out[m] = g
+            m += 1
+    return m
+
+
+@njit(cache=True, nogil=True)
 def _parent_table(ctx, d):
     """Where scan_pool and prepare_children read the patterns of depth d's pool
     guesses: the parent's local table (use it, its offset and row length) when it

@@ -1,0 +1,87 @@
+"""The easy-mode guess pool cut (undominated_guesses): every dropped guess is refined
+by a kept one on the set, and the engine with the cut on every set still matches
+the brute force."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from solver.search import engine
+from solver.search import kernels as K
+from solver.search.engine import Solver
+
+from test_search_crosscheck import SEEDS, _check, _solver, instance, reference
+
+
+def _refines(fine: np.ndarray, coarse: np.ndarray) -> bool:
+    """Does the partition `fine` refine `coarse` (same members, one pattern each)?"""
+    seen: dict[int, int] = {}
+    for f, c in zip(fine.tolist(), coarse.tolist(), strict=True):
+        if seen.setdefault(f, c) != c:
+            return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def full_solver():
+    return Solver(mode="easy")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_dropped_guesses_are_refined_by_kept_ones(full_solver, seed):
+    s = full_solver
+    table = s.table
+    rng = random.Random(seed)
+    # a set with letters missing: the answers avoiding a few random letters
+    dead = set(rng.sample("abcdefghijklmnopqrstuvwxyz", 6))
+    members = np.array([i for i, w in enumerate(s.lists.answers) if not dead & set(w)],
+                       np.int32)
+    assert len(members) > 20
+    out = np.empty(table.shape[0], np.int32)
+    m = K.undominated_guesses(s._ctx.letters, s._distinct, s._answer_letters, members, out)
+    kept = out[:m]
+    assert np.all(np.diff(kept) > 0)
+    dropped = np.setdiff1d(np.arange(table.shape[0]), kept)
+    assert len(dropped) > 100  # the cut does something on such sets
+    words = s.lists.guesses
+    answer_set = {s.lists.answers[i] for i in members}
+    sub = table[:, members]
+    for g in rng.sample(list(dropped), 150):
+        assert words[g] not in answer_set  # a member is never dropped
+        # some kept guess with the same letters at g's live positions refines g
+        live = [q for q in range(5) if words[g][q] not in dead]
+        same = [h for h in kept if all(words[h][q] == words[g][q] for q in live)]
+        assert any(_refines(sub[h], sub[g]) for h in same), words[g]
+
+
+# every other easy instance of the cross-check suite, with the cut on every set
+EASY_SEEDS = [s for s in SEEDS if instance(s).mode == "easy"][::2]
+
+
+@pytest.mark.parametrize("seed", EASY_SEEDS, ids=[f"seed-{s}" for s in EASY_SEEDS])
+def test_engine_with_cut_everywhere_matches_brute(seed, monkeypatch):
+    monkeypatch.setattr(engine, "DOMINANCE_MIN_SET", 0)
+    inst = instance(seed)
+    ref = reference(seed)
+    for cap, col in ((inst.cap, 0), (0, 1)) if inst.cap else ((0, 1),):
+        s = _solver(inst, cap)
+        for opener in inst.openers:
+            _check(s.solve(opener), inst, opener, cap, ref[opener][col])
+
+
+def test_cut_applies_only_where_valid(full_solver, monkeypatch):
+    """Hard mode and beams keep every guess (the argument needs easy mode; a beam
+    must depend on the set alone)."""
+    monkeypatch.setattr(engine, "DOMINANCE_MIN_SET", 0)
+    members = np.arange(60, dtype=np.int32)
+    n_g = full_solver.table.shape[0]
+    full_solver._solve_set(members, 5, None, beta=0)
+    assert full_solver._ctx.npool[0] < n_g
+    for kw in ({"mode": "hard"}, {"beam": 5}):
+        s = Solver(**kw)
+        cons = s._cons_for(None)
+        s._solve_set(members, 5, cons, beta=0)
+        assert s._ctx.npool[0] == n_g
