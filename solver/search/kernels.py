@@ -804,13 +804,21 @@ def class_order(ctx, d):
     largest class first (the biggest are most likely to exceed the budget)."""
     cs = ctx.cstart[d]
     sizes = np.empty(243, np.int64)
-    for p in range(243):
-        sizes[p] = cs[p + 1] - cs[p]
-    sizes[GREEN] = 0
-    order = np.argsort(-sizes, kind="mergesort")
+    order = np.empty(243, np.int64)
     k = 0
-    while k < 243 and sizes[order[k]] >= 3:
-        k += 1
+    for p in range(243):
+        c = cs[p + 1] - cs[p]
+        sizes[p] = c
+        if c >= 3 and p != GREEN:
+            # stable insertion by size (a few dozen classes: cheaper than a sort of
+            # all 243 patterns per guess evaluated)
+            t = k
+            while t > 0 and sizes[order[t - 1]] < c:
+                order[t] = order[t - 1]
+                t -= 1
+            order[t] = p
+            k += 1
+    sizes[GREEN] = 0
     return order[:k], sizes
 
 
@@ -844,16 +852,23 @@ def _candidates(ctx, d, m, beta):
     fail_lb = np.int64(INF)
     if beam > 0 and m > beam:
         pick = np.argsort(ctx.ests[d, :m])[:beam]  # the beam depends on S alone
+        cand = np.empty(beam, np.int64)
+        nc = 0
+        for j in pick:
+            if lbs[j] < beta:
+                cand[nc] = j
+                nc += 1
+            elif lbs[j] < fail_lb:
+                fail_lb = lbs[j]
     else:
-        pick = np.arange(m)
-    cand = np.empty(len(pick), np.int64)
-    nc = 0
-    for j in pick:
-        if lbs[j] < beta:
-            cand[nc] = j
-            nc += 1
-        elif lbs[j] < fail_lb:
-            fail_lb = lbs[j]
+        cand = np.empty(m, np.int64)
+        nc = 0
+        for j in range(m):
+            if lbs[j] < beta:
+                cand[nc] = j
+                nc += 1
+            elif lbs[j] < fail_lb:
+                fail_lb = lbs[j]
     cand = cand[:nc]
     return cand[np.argsort(ctx.ests[d][cand])], fail_lb
 
