@@ -471,24 +471,25 @@ def refute_pool(ctx, off, n, d, beta):
     idx = np.empty(n, np.int64)
     for i in range(n):
         idx[i] = larena[off + i] if use_parent else arena[off + i]
-    score = np.zeros(n, np.int64)
-    cnt = ctx.cnt[d]
-    row = ctx.prow[d]
-    step = max(1, nsrc // SAMPLE_GUESSES)
-    for j in range(0, nsrc, step):
-        g = agid[arena[off + j]] if mode == STRICT else src[j]
-        for i in range(n):
-            if use_parent:
-                p = ltab[pbase + j * pstride + idx[i]]
-            else:
-                p = tblT[idx[i], g]
-            row[i] = p
-            cnt[p] += 1
-        for i in range(n):
-            score[i] += cnt[row[i]]
-        for i in range(n):
-            cnt[row[i]] = 0
-    idx = idx[np.argsort(-score, kind="mergesort")]
+    if n > 2 * CHUNK:  # (on smaller sets every row is read in one or two blocks)
+        score = np.zeros(n, np.int64)
+        cnt = ctx.cnt[d]
+        row = ctx.prow[d]
+        step = max(1, nsrc // SAMPLE_GUESSES)
+        for j in range(0, nsrc, step):
+            g = agid[arena[off + j]] if mode == STRICT else src[j]
+            for i in range(n):
+                if use_parent:
+                    p = ltab[pbase + j * pstride + idx[i]]
+                else:
+                    p = tblT[idx[i], g]
+                row[i] = p
+                cnt[p] += 1
+            for i in range(n):
+                score[i] += cnt[row[i]]
+            for i in range(n):
+                cnt[row[i]] = 0
+        idx = idx[np.argsort(-score, kind="mergesort")]
     base = beta - 2 * n  # collisions that refute a non-member (>= 1 here)
     least = np.int64(INF)
     stamp = ctx.stats[ST_GEN] + 1
@@ -944,7 +945,7 @@ def node(ctx, off, n, b, beta, d, free, tfree):
     if 2 * n >= beta:
         # no member separates S, so every guess costs at least 2n: fail high unscanned
         return np.int64(2 * n), np.int64(0), np.int64(0), np.int64(-1)
-    if beta < INF:
+    if beta < INF and b > 2:  # with 2 left, full_split_guess is as cheap and exact
         lb = refute_pool(ctx, off, n, d, beta)
         if lb >= beta:
             memo_store(ctx, k1, k2, 0, lb, False, 0, -1, n)
