@@ -82,7 +82,8 @@ Ctx = namedtuple(
         "mmeta",  # int64 [M]
         "mbest",  # int32 [M]
         "stats",  # int64 [N_STATS]
-        "params",  # int64 [5]: mode, beam (0 = all), dedup on/off, memo mask, depth limit
+        "params",  # int64 [7]: mode, beam (0 = all), dedup on/off, memo mask, depth limit,
+        # least set size and least depth scanned lazily (refute_pool collecting)
         "dkey",  # uint64 [H] dedup hash set (pattern-vector hashes)
         "dgid",  # int32 [H]
         "dgen",  # int64 [H] generation stamp: slot valid only for the current node
@@ -436,14 +437,22 @@ def _parent_table(ctx, d):
 
 
 @njit(cache=True, nogil=True)
-def refute_pool(ctx, off, n, d, beta):
+def refute_pool(ctx, off, n, d, beta, collect):
     """Try to prove, cheaply, that every useful guess of the pool costs >= beta on S
     (the fail-high that ends most scans). A guess costs at least 3n - ins - k (k
     feedback classes, ins = it is a member); after reading i members with c
     collisions (i - classes seen), k <= n - c, so its bound is >= 2n - ins + c and
     the guess is refuted as soon as c >= beta - 2n + ins: its row is not read to
-    the end. Returns the least proven bound (>= beta: fail high), or -1 as soon as
-    one guess cannot be refuted (then the node scans its pool as usual)."""
+    the end.
+
+    collect = 0: returns (least proven bound, 0, -1): >= beta is a fail high, -1 as
+    soon as one guess cannot be refuted (the node then scans its pool).
+    collect = 1: a lazy scan for a node that will search, instead of scan_prepare:
+    every useful guess goes to pools[d] (refuted ones with their bound, >= beta, so
+    they stay for the descendants but are no candidates here; the others read in
+    full, with their promise), kmax[d] gets the parent's bound, and no local table is
+    written (children read the global table). Returns (least bound, guesses kept,
+    a guess separating S into singletons or -1)."""
     mode = ctx.params[0]
     if mode == STRICT:
         nsrc = n
@@ -465,6 +474,7 @@ def refute_pool(ctx, off, n, d, beta):
     lcount = ctx.lcount
     seen = ctx.seen[d]
     gans = ctx.gans
+    cnt = ctx.cnt[d]
     use_parent, pbase, pstride = _parent_table(ctx, d)
     # Read first the members that collide under most guesses (near-identical
     # answers): a sample of the pool ranks each member by the size of its classes.
@@ -473,7 +483,6 @@ def refute_pool(ctx, off, n, d, beta):
         idx[i] = larena[off + i] if use_parent else arena[off + i]
     if n > 2 * CHUNK:  # (on smaller sets every row is read in one or two blocks)
         score = np.zeros(n, np.int64)
-        cnt = ctx.cnt[d]
         row = ctx.prow[d]
         step = max(1, nsrc // SAMPLE_GUESSES)
         for j in range(0, nsrc, step):
@@ -495,6 +504,12 @@ def refute_pool(ctx, off, n, d, beta):
     stamp = ctx.stats[ST_GEN] + 1
     ctx.stats[ST_GEN] = stamp
     reads = 0
+    kept = 0
+    pool = ctx.pools[d]
+    lbs = ctx.lbs[d]
+    ests = ctx.ests[d]
+    lnc = ctx.lnc
+    kpar = ctx.kmax[d - 1] if d >= 1 else np.int64(243)
     for j in range(nsrc):
         if mode == STRICT:
             g = agid[arena[off + j]]
@@ -525,8 +540,8 @@ def refute_pool(ctx, off, n, d, beta):
                     col += seen[p] == stamp
                     seen[p] = stamp
             i = e
-            if col >= need:
-                break
+            if col >= need and (not collect or i - col >= 2 or i == n):
+                break  # (collecting: go on until the guess is known to be useful)
         ins = np.int64(seen[GREEN] == stamp)
         reads += i
         if col >= need:
@@ -534,20 +549,57 @@ def refute_pool(ctx, off, n, d, beta):
             lb = 2 * n - member + col
             if lb < least:
                 least = lb
+            if collect and (i - col >= 2 or ins):
+                pool[kept] = g
+                lbs[kept] = lb
+                ests[kept] = lb
+                kept += 1
             continue
         k = i - col
         if k == 1 and ins == 0:
             continue  # splits nothing: never useful
         lb = 3 * n - ins - k
-        if lb < beta:
+        if lb < beta and not collect:
             ctx.stats[ST_GEN] = stamp
             ctx.stats[ST_DEPTH + 4 * d + 2] += reads
-            return -1
+            return np.int64(-1), 0, -1
         if lb < least:
             least = lb
+        if collect:
+            if k == n:
+                ctx.stats[ST_GEN] = stamp
+                ctx.stats[ST_DEPTH + 4 * d + 2] += reads
+                return least, kept, g
+            # class sizes, for the promise and (big sets) class_lb
+            for t in range(n):
+                p = ltab[pbase + j * pstride + idx[t]] if use_parent else tblT[idx[t], g]
+                cnt[p] += 1
+                ctx.prow[d, t] = p
+            acc = 0.0
+            for t in range(n):
+                acc += lnc[cnt[ctx.prow[d, t]]]
+            for t in range(n):
+                p = ctx.prow[d, t]
+                c = cnt[p]
+                if c > kpar + 1:  # the class's first member (later ones see 0)
+                    lb += class_lb(c, kpar) - (2 * c - 1)
+                cnt[p] = 0
+            pool[kept] = g
+            lbs[kept] = lb
+            ests[kept] = lb + 0.25 * acc - (0.5 if ins else 0.0)
+            kept += 1
     ctx.stats[ST_GEN] = stamp
     ctx.stats[ST_DEPTH + 4 * d + 2] += reads
-    return least
+    if collect:
+        # the parent's bound, with which the candidates' big classes were valued
+        # above: _quick_pass must value them with the same one, or a total it adds
+        # up from exact class values would be off (refuted guesses' classes were
+        # not all seen, so this node's own maximum is not known anyway)
+        ctx.kmax[d] = kpar
+        ctx.ltoff[d] = -1
+        ctx.ltn[d] = n
+        ctx.npool[d] = kept
+    return least, kept, -1
 
 
 @njit(cache=True, nogil=True)
@@ -945,14 +997,26 @@ def node(ctx, off, n, b, beta, d, free, tfree):
     if 2 * n >= beta:
         # no member separates S, so every guess costs at least 2n: fail high unscanned
         return np.int64(2 * n), np.int64(0), np.int64(0), np.int64(-1)
+    lazy = False
     if beta < INF and b > 2:  # with 2 left, full_split_guess is as cheap and exact
-        lb = refute_pool(ctx, off, n, d, beta)
+        # from depth params[6] (2: depth 1's few nodes keep their local tables for
+        # their children), on sets of at least params[5] answers (smaller ones are
+        # deduplicated by scan_prepare), without a beam (whose choice must not
+        # depend on the budget): the refutation pass also collects the pool
+        lazy = d >= ctx.params[6] and n >= ctx.params[5] and ctx.params[1] == 0
+        lb, m, full = refute_pool(ctx, off, n, d, beta, 1 if lazy else 0)
         if lb >= beta:
             memo_store(ctx, k1, k2, 0, lb, False, 0, -1, n)
             return lb, np.int64(0), np.int64(0), np.int64(-1)
-    m, done, val, fl, height, g = _scan_node(ctx, off, n, b, d, k1, k2, tfree, beta)
-    if done:
-        return val, fl, height, g
+        if lazy:
+            ctx.stats[ST_DEPTH + 4 * d] += 1
+            if full >= 0:
+                memo_store(ctx, k1, k2, 0, 2 * n, True, 2, full, n)
+                return np.int64(2 * n), np.int64(EXACT), np.int64(2), np.int64(full)
+    if not lazy:
+        m, done, val, fl, height, g = _scan_node(ctx, off, n, b, d, k1, k2, tfree, beta)
+        if done:
+            return val, fl, height, g
     lbs = ctx.lbs[d]
     minlb = lbs[:m].min()
     if minlb >= beta:
