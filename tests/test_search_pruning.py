@@ -41,7 +41,8 @@ def test_dropped_guesses_are_refined_by_kept_ones(full_solver, seed):
                        np.int32)
     assert len(members) > 20
     out = np.empty(table.shape[0], np.int32)
-    m = K.undominated_guesses(s._ctx.letters, s._distinct, s._answer_letters, members, out)
+    ctx = s._ctx
+    m = K.undominated_guesses(ctx.letters, ctx.distinct, ctx.aletters, members, out)
     kept = out[:m]
     assert np.all(np.diff(kept) > 0)
     dropped = np.setdiff1d(np.arange(table.shape[0]), kept)
@@ -72,18 +73,19 @@ def test_engine_with_cut_everywhere_matches_brute(seed, monkeypatch):
             _check(s.solve(opener), inst, opener, cap, ref[opener][col])
 
 
-def test_cut_applies_only_where_valid(full_solver, monkeypatch):
+def test_cut_applies_only_where_valid(full_solver):
     """Hard mode and beams keep every guess (the argument needs easy mode; a beam
-    must depend on the set alone)."""
-    monkeypatch.setattr(engine, "DOMINANCE_MIN_SET", 0)
+    must depend on the set alone); easy mode cuts a set of 48+ answers."""
     members = np.arange(60, dtype=np.int32)
+    budget = 2 * len(members) + 1  # past the checks that return before the pool is set
     n_g = full_solver.table.shape[0]
-    full_solver._solve_set(members, 5, None, beta=0)
+    full_solver._solve_set(members, 5, None, beta=budget)
     assert full_solver._ctx.npool[0] < n_g
+    full_solver._solve_set(members[:40], 5, None, beta=81)  # under the size: all again
+    assert full_solver._ctx.npool[0] == n_g
     for kw in ({"mode": "hard"}, {"beam": 5}):
         s = Solver(**kw)
-        cons = s._cons_for(None)
-        s._solve_set(members, 5, cons, beta=0)
+        s._solve_set(members, 5, s._cons_for(None), beta=budget)
         assert s._ctx.npool[0] == n_g
 
 

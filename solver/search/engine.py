@@ -25,8 +25,9 @@ UNCAPPED_DEPTH = 30  # "no cap": deeper than any strategy the search can build h
 DEFAULT_MEMO_ENTRIES = 1 << 21  # 36 bytes each: 75 MB
 MEMO_ENTRY_BYTES = 36
 PROGRESS_EVERY = 10.0  # seconds between progress lines on long solves
-# Sets of at least this many answers get their guess pool cut to the undominated
-# guesses before the search (easy mode; smaller sets are cheap to search as they are)
+# Sets of at least this many answers solved from the root get their guess pool cut
+# to the undominated guesses (kernels.root_pool; easy mode; smaller sets are cheap
+# to search as they are)
 DOMINANCE_MIN_SET = 48
 # Below depth 1, easy mode: sets of at least this many answers get the lazy scan
 # (the refutation pass collects the pool; no local table); smaller ones are scanned
@@ -140,9 +141,6 @@ class Solver:
         self.depth_limit = max_guesses if max_guesses else UNCAPPED_DEPTH
         self._ctx = self._make_ctx(memo_entries, dedup, seed)
         self._class_cost = _class_cost_estimate(n_a)
-        letters = self._ctx.letters
-        self._distinct = np.array([len(set(row)) == 5 for row in letters.tolist()])
-        self._answer_letters = np.ascontiguousarray(letters[self.lists.answer_guess_ids])
         self._root_cache: dict[str, SolveResult] = {}
 
     # ------------------------------------------------------------------ setup
@@ -168,13 +166,15 @@ class Solver:
         npool[0] = n_g
         params = np.array(
             [MODES[self.mode], self.beam or 0, int(dedup), memo - 1, self.depth_limit,
-             LAZY_MIN_SET if self.mode == "easy" else NEVER, 2], np.int64
+             LAZY_MIN_SET if self.mode == "easy" else NEVER, 2, DOMINANCE_MIN_SET], np.int64
         )
         return K.Ctx(
             tbl=self.table,
             tblT=self._table_t,
             agid=self.lists.answer_guess_ids,
             gans=gans,
+            aletters=np.ascontiguousarray(letters[self.lists.answer_guess_ids]),
+            distinct=np.array([len(set(row)) == 5 for row in letters.tolist()], np.uint8),
             arena=np.zeros(n_a * (d + 2), np.int32),
             larena=np.zeros(n_a * (d + 2), np.int32),
             ltab=np.zeros(2 * n_g * n_a + 1, np.uint8),
@@ -269,14 +269,6 @@ class Solver:
         ctx = self._ctx
         n = len(members)
         ctx.arena[:n] = members
-        # the pool every search below starts from: all guesses, or (easy mode, big
-        # sets, no beam: a beam must depend on the set alone) the undominated ones
-        if self.mode == "easy" and not self.beam and n >= DOMINANCE_MIN_SET:
-            ctx.npool[0] = K.undominated_guesses(
-                ctx.letters, self._distinct, self._answer_letters, members, ctx.pools[0])
-        elif ctx.npool[0] != len(ctx.pools[0]):
-            ctx.pools[0] = np.arange(len(ctx.pools[0]), dtype=np.int32)
-            ctx.npool[0] = len(ctx.pools[0])
         if MODES[self.mode] == K.HARD:
             ctx.cgreen[1] = cons[0]
             ctx.cmin[1] = cons[1]

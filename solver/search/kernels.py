@@ -56,6 +56,8 @@ Ctx = namedtuple(
         "tblT",  # uint8 [A, G] its transpose (every guess over a small set: n hot rows)
         "agid",  # int32 [A] guess id of each answer
         "gans",  # int32 [G] answer id of each guess (-1: not an answer)
+        "aletters",  # uint8 [A, 5] letters of each answer (0-25)
+        "distinct",  # uint8 [G] 1 if the guess has five different letters
         "arena",  # int32 [A * (D + 2)] answer sets, stacked
         "larena",  # int32 [same] each member's position in its parent's set
         "ltab",  # uint8 [~2 G A] local pattern tables, stacked by depth
@@ -82,8 +84,9 @@ Ctx = namedtuple(
         "mmeta",  # int64 [M]
         "mbest",  # int32 [M]
         "stats",  # int64 [N_STATS]
-        "params",  # int64 [7]: mode, beam (0 = all), dedup on/off, memo mask, depth limit,
-        # least set size and least depth scanned lazily (refute_pool collecting)
+        "params",  # int64 [8]: mode, beam (0 = all), dedup on/off, memo mask, depth limit,
+        # least set size and least depth scanned lazily (refute_pool collecting),
+        # least root set size whose pool is cut (root_pool; never in hard/strict mode)
         "dkey",  # uint64 [H] dedup hash set (pattern-vector hashes)
         "dgid",  # int32 [H]
         "dgen",  # int64 [H] generation stamp: slot valid only for the current node
@@ -422,6 +425,22 @@ def undominated_guesses(letters, distinct, aletters, members, out):
             out[m] = g
             m += 1
     return m
+
+
+@njit(cache=True, nogil=True)
+def root_pool(ctx, off, n):
+    """The pool a set solved from the root (depth 1) starts from, in pools[0]: its
+    undominated guesses (easy mode, no beam, at least params[7] answers), else every
+    guess. Done here, after the memo probe, so that a set the memo already knows
+    costs nothing."""
+    n_g = ctx.pools.shape[1]
+    if ctx.params[0] == EASY and ctx.params[1] == 0 and n >= ctx.params[7]:
+        ctx.npool[0] = undominated_guesses(ctx.letters, ctx.distinct, ctx.aletters,
+                                           ctx.arena[off : off + n], ctx.pools[0])
+    elif ctx.npool[0] != n_g:
+        for g in range(n_g):
+            ctx.pools[0, g] = g
+        ctx.npool[0] = n_g
 
 
 @njit(cache=True, nogil=True)
@@ -997,6 +1016,8 @@ def node(ctx, off, n, b, beta, d, free, tfree):
     if 2 * n >= beta:
         # no member separates S, so every guess costs at least 2n: fail high unscanned
         return np.int64(2 * n), np.int64(0), np.int64(0), np.int64(-1)
+    if d == 1:
+        root_pool(ctx, off, n)
     lazy = False
     if beta < INF and b > 2:  # with 2 left, full_split_guess is as cheap and exact
         # from depth params[6] (2: depth 1's few nodes keep their local tables for
