@@ -180,7 +180,6 @@ class Solver:
             ltab=np.zeros(2 * n_g * n_a + 1, np.uint8),
             ltoff=np.full(d, -1, np.int64),
             ltn=np.zeros(d, np.int64),
-            srcidx=np.zeros((d, n_g), np.int32),
             pools=pools,
             npool=npool,
             kmax=np.full(d, 243, np.int64),

@@ -63,7 +63,6 @@ Ctx = namedtuple(
         "ltab",  # uint8 [~2 G A] local pattern tables, stacked by depth
         "ltoff",  # int64 [D] where depth d's local table starts (-1: none)
         "ltn",  # int64 [D] its row length (the node's set size)
-        "srcidx",  # int32 [D, G] row of each pool guess in the parent's pool
         "pools",  # int32 [D, G] useful guesses per depth
         "npool",  # int64 [D]
         "kmax",  # int64 [D] most feedback classes of any pool guess on the node's set
@@ -445,10 +444,10 @@ def root_pool(ctx, off, n):
 
 @njit(cache=True, nogil=True)
 def _parent_table(ctx, d):
-    """Where scan_pool and prepare_children read the patterns of depth d's pool
-    guesses: the parent's local table (use it, its offset and row length) when it
-    has one, else the global answer-major table (strict mode always: its pool is the
-    set itself)."""
+    """Where the scans of depth d (refute_pool, full_split_guess, scan_prepare) read
+    the patterns of the parent's pool guesses: the parent's local table (use it,
+    its offset and row length) when it has one, else the global answer-major table
+    (strict mode always: its pool is the set itself; and below a lazy scan)."""
     use = ctx.params[0] != STRICT and d >= 2 and ctx.ltoff[d - 1] >= 0
     if use:
         return True, ctx.ltoff[d - 1], ctx.ltn[d - 1]
@@ -669,8 +668,8 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
     """One pass over the parent's pool for a node that searches: keep the useful
     guesses (more than one feedback class, or a member) in pools[d], with for each
     its lower bound (lbs[d]: 3n - k - [g in S], classes larger than kmax + 1 valued
-    by class_lb), its promise (ests[d]) and its row in the parent's pool
-    (srcidx[d]); drop guesses equivalent on S to an earlier one (easy mode, small
+    by class_lb) and its promise (ests[d]); drop guesses equivalent on S to an
+    earlier one (easy mode, small
     sets and depth 1: identical feedback on every member, verified byte by byte);
     and write this node's local table (the patterns of its pool guesses on its
     members, row-major at ltab[tfree:]) so that children scan short contiguous
@@ -702,7 +701,6 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
     letters = ctx.letters
     lcount = ctx.lcount
     pool = ctx.pools[d]
-    srcidx = ctx.srcidx[d]
     lbs = ctx.lbs[d]
     ests = ctx.ests[d]
     lnc = ctx.lnc
@@ -802,7 +800,6 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
             dkey[s] = h
             dgid[s] = kept
         pool[kept] = g
-        srcidx[kept] = j
         lbs[kept] = lbj
         ests[kept] = lbj + 0.25 * acc - (0.5 if ins else 0.0)
         kept += 1
