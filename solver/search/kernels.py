@@ -443,6 +443,23 @@ def root_pool(ctx, off, n):
 
 
 @njit(cache=True, nogil=True)
+def _pool_source(ctx, n, d):
+    """What the scans of depth d draw from (called once per scan): (mode, how many
+    source guesses: the parent's pool, or in strict mode the set's own members,
+    and the hard-mode rules for hard_legal: n_greens, n_mins, positions, letters,
+    counts; empty outside hard mode)."""
+    mode = ctx.params[0]
+    nsrc = n if mode == STRICT else ctx.npool[d - 1]
+    req_pos = np.empty(5, np.int64)
+    req_letter = np.empty(10, np.uint8)
+    req_count = np.empty(5, np.uint8)
+    ng, nm = 0, 0
+    if mode == HARD:
+        ng, nm = hard_rules(ctx, d, req_pos, req_letter, req_count)
+    return mode, nsrc, ng, nm, req_pos, req_letter, req_count
+
+
+@njit(cache=True, nogil=True)
 def _parent_table(ctx, d):
     """Where the scans of depth d (refute_pool, full_split_guess, scan_prepare) read
     the patterns of the parent's pool guesses: the parent's local table (use it,
@@ -471,17 +488,7 @@ def refute_pool(ctx, off, n, d, beta, collect):
     full, with their promise), kmax[d] gets the parent's bound, and no local table is
     written (children read the global table). Returns (least bound, guesses kept,
     a guess separating S into singletons or -1)."""
-    mode = ctx.params[0]
-    if mode == STRICT:
-        nsrc = n
-    else:
-        nsrc = ctx.npool[d - 1]
-    req_pos = np.empty(5, np.int64)
-    req_letter = np.empty(10, np.uint8)
-    req_count = np.empty(5, np.uint8)
-    ng, nm = 0, 0
-    if mode == HARD:
-        ng, nm = hard_rules(ctx, d, req_pos, req_letter, req_count)
+    mode, nsrc, ng, nm, req_pos, req_letter, req_count = _pool_source(ctx, n, d)
     tblT = ctx.tblT
     ltab = ctx.ltab
     arena = ctx.arena
@@ -527,6 +534,7 @@ def refute_pool(ctx, off, n, d, beta, collect):
     lbs = ctx.lbs[d]
     ests = ctx.ests[d]
     lnc = ctx.lnc
+    prow = ctx.prow[d]  # (a field read in a loop costs a reference count each time)
     kpar = ctx.kmax[d - 1] if d >= 1 else np.int64(243)
     for j in range(nsrc):
         if mode == STRICT:
@@ -592,12 +600,12 @@ def refute_pool(ctx, off, n, d, beta, collect):
             for t in range(n):
                 p = ltab[pbase + j * pstride + idx[t]] if use_parent else tblT[idx[t], g]
                 cnt[p] += 1
-                ctx.prow[d, t] = p
+                prow[t] = p
             acc = 0.0
             for t in range(n):
-                acc += lnc[cnt[ctx.prow[d, t]]]
+                acc += lnc[cnt[prow[t]]]
             for t in range(n):
-                p = ctx.prow[d, t]
+                p = prow[t]
                 c = cnt[p]
                 if c > kpar + 1:  # the class's first member (later ones see 0)
                     lb += class_lb(c, kpar) - (2 * c - 1)
@@ -624,14 +632,7 @@ def refute_pool(ctx, off, n, d, beta, collect):
 def full_split_guess(ctx, off, n, d):
     """A pool guess whose feedback separates every member of S, or -1 (all a set
     with 2 guesses left can use). A row is read only up to its first collision."""
-    mode = ctx.params[0]
-    nsrc = n if mode == STRICT else ctx.npool[d - 1]
-    req_pos = np.empty(5, np.int64)
-    req_letter = np.empty(10, np.uint8)
-    req_count = np.empty(5, np.uint8)
-    ng, nm = 0, 0
-    if mode == HARD:
-        ng, nm = hard_rules(ctx, d, req_pos, req_letter, req_count)
+    mode, nsrc, ng, nm, req_pos, req_letter, req_count = _pool_source(ctx, n, d)
     use_parent, pbase, pstride = _parent_table(ctx, d)
     seen = ctx.seen[d]
     stamp = ctx.stats[ST_GEN]
@@ -680,18 +681,11 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
     the big classes, and a short second pass re-values them if it fell.
     Returns (kept, full): full is a guess separating S into singletons (the pass
     stops there; -1 if none)."""
-    mode = ctx.params[0]
-    nsrc = n if mode == STRICT else ctx.npool[d - 1]
+    mode, nsrc, ng, nm, req_pos, req_letter, req_count = _pool_source(ctx, n, d)
     build = mode != STRICT and tfree + nsrc * n <= ctx.ltab.shape[0]
     # duplicates are common on small sets; at depth 1 there are few nodes, each
     # feeding a whole subtree, so removing them pays there too
     dedup = build and ctx.params[2] != 0 and mode == EASY and (n <= DEDUP_MAX_SET or d == 1)
-    req_pos = np.empty(5, np.int64)
-    req_letter = np.empty(10, np.uint8)
-    req_count = np.empty(5, np.uint8)
-    ng, nm = 0, 0
-    if mode == HARD:
-        ng, nm = hard_rules(ctx, d, req_pos, req_letter, req_count)
     ltab = ctx.ltab
     tblT = ctx.tblT
     arena = ctx.arena
