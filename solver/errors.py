@@ -70,3 +70,9 @@ def check_environment(environ=None) -> None:
                 f"environment variable NUMBA_NUM_THREADS={quote(v)} is not a positive "
                 "integer (unset it, or set it to the number of threads, e.g. 1)"
             )
+    v = env.get("WORDLE_DP_KERNELS")
+    if v is not None and v.strip() not in ("", "auto", "jit"):
+        raise UsageError(
+            f"environment variable WORDLE_DP_KERNELS={quote(v)} must be auto (compiled "
+            "kernels when they can be built, the default) or jit (numba's jit only)"
+        )

@@ -482,7 +482,8 @@ def test_engine_deep_search_in_bounds(tmp_path):
     process with numba's bounds checking on: without it an out-of-bounds write in a
     kernel would corrupt memory silently (or crash much later)."""
     root = str(Path(__file__).resolve().parents[1])
-    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"),
+               WORDLE_DP_KERNELS="jit")  # the jitted kernels: bounds checks need them
     proc = subprocess.run([sys.executable, "-c", _DEEP_SCRIPT.format(root=root)], cwd=root,
                           env=env, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stderr[-4000:]

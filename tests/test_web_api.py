@@ -266,7 +266,9 @@ def test_concurrent_requests_give_the_sequential_answers(problem, ref, monkeypat
     """Many threads on one service (one shared memo per problem) at once: no two
     may be inside the search kernel together, and every answer must equal the one
     a lone solver gives."""
-    from solver.search import kernels
+    from types import SimpleNamespace
+
+    from solver.search import engine
 
     _, lists, table, _ = problem
     svc = Service(lists, table=table, max_solvers=2)
@@ -276,12 +278,13 @@ def test_concurrent_requests_give_the_sequential_answers(problem, ref, monkeypat
     hard = Solver(lists, mode="hard", table=table)
     want_hard = {w: hard.solve(w).total for w in openers[:4]}
 
-    inside, overlaps, guard = [0], [0], threading.Lock()
-    node = kernels.node
+    inside, overlaps, entered, guard = [0], [0], [0], threading.Lock()
+    real = engine.kernel_set
 
     def spy(*args):  # the kernel, slowed so that unserialised callers would overlap
         with guard:
             inside[0] += 1
+            entered[0] += 1
             overlaps[0] += inside[0] > 1
         try:
             time.sleep(0.0002)  # releases the GIL: other threads get to run here
@@ -290,7 +293,15 @@ def test_concurrent_requests_give_the_sequential_answers(problem, ref, monkeypat
             with guard:
                 inside[0] -= 1
 
-    monkeypatch.setattr(kernels, "node", spy)
+    def spied(ctx):  # the service's solvers get the spy in place of the kernel
+        nonlocal node
+        k = real(ctx)
+        node = k.node
+        return SimpleNamespace(node=spy, hard_child_constraint=k.hard_child_constraint,
+                               kind=k.kind)
+
+    node = None
+    monkeypatch.setattr(engine, "kernel_set", spied)
     start = threading.Barrier(8)
 
     def work(k):
@@ -315,7 +326,7 @@ def test_concurrent_requests_give_the_sequential_answers(problem, ref, monkeypat
             results = list(ex.map(work, range(8)))
     finally:
         svc.close()
-    assert overlaps[0] == 0
+    assert entered[0] > 0 and overlaps[0] == 0
     for out in results:
         for mode, w, total in out:
             assert total == (want_hard[w] if mode == "hard" else want[w]), (mode, w)

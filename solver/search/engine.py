@@ -1,7 +1,8 @@
 """The engine's Python API: `Solver(lists, mode, max_guesses).solve(opener)`.
 
 Python handles the root (the opener's feedback classes, the cutoff, the result
-object); everything below the root runs in the numba kernels (kernels.py). One
+object); everything below the root runs in the numba kernels (kernels.py, loaded
+compiled ahead of time when possible: compiled.py). One
 Solver keeps its memo across calls, so later openers reuse earlier states.
 """
 
@@ -17,7 +18,8 @@ from ..feedback import ALL_GREEN
 from ..shared_table import registered_transpose
 from ..table import get_table
 from ..words import WordLists, encode_words
-from . import kernels as K
+from . import layout as K
+from .compiled import kernel_set
 from .result import SolveResult
 
 MODES = {"easy": K.EASY, "hard": K.HARD, "strict": K.STRICT}
@@ -140,6 +142,7 @@ class Solver:
         self._table_t = table_t
         self.depth_limit = max_guesses if max_guesses else UNCAPPED_DEPTH
         self._ctx = self._make_ctx(memo_entries, dedup, seed)
+        self._kernels = kernel_set(self._ctx)  # compiled ahead of time, or numba's jit
         self._class_cost = _class_cost_estimate(n_a)
         self._root_cache: dict[str, SolveResult] = {}
 
@@ -259,7 +262,7 @@ class Solver:
         ctx = self._ctx
         ctx.cgreen[0] = 255 if cons is None else cons[0]
         ctx.cmin[0] = 0 if cons is None else cons[1]
-        K.hard_child_constraint(ctx, gid, pattern, 0)
+        self._kernels.hard_child_constraint(ctx, gid, pattern, 0)
         return ctx.cgreen[1].copy(), ctx.cmin[1].copy()
 
     def _solve_set(self, members: np.ndarray, left: int, cons, beta: int = K.INF):
@@ -271,7 +274,7 @@ class Solver:
         if MODES[self.mode] == K.HARD:
             ctx.cgreen[1] = cons[0]
             ctx.cmin[1] = cons[1]
-        return K.node(ctx, 0, n, left, beta, 1, n, 0)
+        return self._kernels.node(ctx, 0, n, left, beta, 1, n, 0)
 
     def _gid(self, word: str) -> int:
         return self.lists.guess_id(word)

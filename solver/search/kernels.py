@@ -21,83 +21,35 @@ about the unrestricted problem. The engine labels root results accordingly.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
-INF = 1 << 40
-EXACT = 1
-TAINT = 2
-GREEN = 242
-EASY, HARD, STRICT = 0, 1, 2
-DEDUP_MAX_SET = 16
-CHUNK = 8  # members read between refutation checks
-SAMPLE_GUESSES = 32  # pool guesses that rank a set's members for refute_pool
-TAINT_REUSE = 2  # memo_probe also reads tainted entries of up to this many more guesses
-
-# stats slots
-ST_NODES, ST_HITS, ST_STORES, ST_EVICT, ST_SCANNED, ST_GEN = 0, 1, 2, 3, 4, 5
-N_STATS = 8
-ST_DEPTH = 8  # per-depth profile from here: 4 counters per depth (scans, guesses
-# scanned, patterns read, guesses evaluated); the array is sized for every depth
-
-
-def stats_size(depths: int) -> int:
-    return ST_DEPTH + 4 * depths
+from .layout import (  # noqa: F401 (re-exported: the kernels' constants)
+    CHUNK,
+    DEDUP_MAX_SET,
+    EASY,
+    EXACT,
+    GREEN,
+    HARD,
+    INF,
+    N_STATS,
+    SAMPLE_GUESSES,
+    ST_DEPTH,
+    ST_EVICT,
+    ST_GEN,
+    ST_HITS,
+    ST_NODES,
+    ST_SCANNED,
+    ST_STORES,
+    STRICT,
+    TAINT,
+    TAINT_REUSE,
+    Ctx,
+    stats_size,
+)
 
 # memo meta packing: tag (0 = untainted, else guesses left) | kind | height | size
 _KIND_EXACT = 1 << 8
-
-Ctx = namedtuple(
-    "Ctx",
-    [
-        "tbl",  # uint8 [G, A] pattern table (one guess over a set: a row gather)
-        "tblT",  # uint8 [A, G] its transpose (every guess over a small set: n hot rows)
-        "agid",  # int32 [A] guess id of each answer
-        "gans",  # int32 [G] answer id of each guess (-1: not an answer)
-        "aletters",  # uint8 [A, 5] letters of each answer (0-25)
-        "distinct",  # uint8 [G] 1 if the guess has five different letters
-        "arena",  # int32 [A * (D + 2)] answer sets, stacked
-        "larena",  # int32 [same] each member's position in its parent's set
-        "ltab",  # uint8 [~2 G A] local pattern tables, stacked by depth
-        "ltoff",  # int64 [D] where depth d's local table starts (-1: none)
-        "ltn",  # int64 [D] its row length (the node's set size)
-        "pools",  # int32 [D, G] useful guesses per depth
-        "npool",  # int64 [D]
-        "kmax",  # int64 [D] most feedback classes of any pool guess on the node's set
-        "lbs",  # int64 [D, G] lower bound per pool guess
-        "ests",  # float64 [D, G] promise per pool guess (smaller is better)
-        "cnt",  # int32 [D, 243] scratch class counts (kept zero between uses)
-        "seen",  # int64 [D, 243] scratch: stamp of the last guess that showed a pattern
-        "cstart",  # int64 [D, 244]
-        "qval",  # int64 [D, 243] quick bound per class of the guess being evaluated
-        "qflag",  # int64 [D, 243]
-        "lnc",  # float64 [A + 1] ln(c), for the promise of a guess
-        "prow",  # uint8 [D, A] scratch: one guess's patterns on the node's set
-        "z1",  # uint64 [A] set hash keys
-        "z2",  # uint64 [A]
-        "mk1",  # uint64 [M] memo keys
-        "mk2",  # uint64 [M]
-        "mval",  # int64 [M]
-        "mmeta",  # int64 [M]
-        "mbest",  # int32 [M]
-        "stats",  # int64 [N_STATS]
-        "params",  # int64 [8]: mode, beam (0 = all), dedup on/off, memo mask, depth limit,
-        # least set size and least depth scanned lazily (refute_pool collecting),
-        # least root set size whose pool is cut (root_pool; never in hard/strict mode)
-        "dkey",  # uint64 [H] dedup hash set (pattern-vector hashes)
-        "dgid",  # int32 [H]
-        "dgen",  # int64 [H] generation stamp: slot valid only for the current node
-        "rpos",  # uint64 [A] random multipliers by position in S, for pattern hashes
-        "letters",  # uint8 [G, 5] (hard mode)
-        "lcount",  # uint8 [G, 26] (hard mode)
-        "cgreen",  # uint8 [D, 5] hard-mode greens per depth (255 = none)
-        "cmin",  # uint8 [D, 26] hard-mode minimum letter counts per depth
-        "cz1",  # uint64 [5 * 27 + 26 * 6] constraint hash keys
-        "cz2",  # uint64 [...]
-    ],
-)
 
 
 @njit(cache=True, nogil=True)

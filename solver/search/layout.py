@@ -1,0 +1,95 @@
+"""What the search kernels share with the Python side, without numba: the
+constants, the stats slots and the layout of the search context (Ctx).
+
+The engine imports this module, not the kernels, so that a process running the
+compiled kernels (solver.search.compiled) never imports numba at all.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+INF = 1 << 40
+EXACT = 1
+TAINT = 2
+GREEN = 242
+EASY, HARD, STRICT = 0, 1, 2
+DEDUP_MAX_SET = 16
+CHUNK = 8  # members read between refutation checks
+SAMPLE_GUESSES = 32  # pool guesses that rank a set's members for refute_pool
+TAINT_REUSE = 2  # memo_probe also reads tainted entries of up to this many more guesses
+
+# stats slots
+ST_NODES, ST_HITS, ST_STORES, ST_EVICT, ST_SCANNED, ST_GEN = 0, 1, 2, 3, 4, 5
+N_STATS = 8
+ST_DEPTH = 8  # per-depth profile from here: 4 counters per depth (scans, guesses
+# scanned, patterns read, guesses evaluated); the array is sized for every depth
+
+
+def stats_size(depths: int) -> int:
+    return ST_DEPTH + 4 * depths
+
+
+# Every field of the search context: (name, dtype, dimensions), all C-contiguous
+# and writable. The compiled kernels are built for exactly these types.
+CTX_FIELDS = (
+    ("tbl", "uint8", 2),  # [G, A] pattern table (one guess over a set: a row gather)
+    ("tblT", "uint8", 2),  # [A, G] its transpose (every guess over a small set: n hot rows)
+    ("agid", "int32", 1),  # [A] guess id of each answer
+    ("gans", "int32", 1),  # [G] answer id of each guess (-1: not an answer)
+    ("aletters", "uint8", 2),  # [A, 5] letters of each answer (0-25)
+    ("distinct", "uint8", 1),  # [G] 1 if the guess has five different letters
+    ("arena", "int32", 1),  # [A * (D + 2)] answer sets, stacked
+    ("larena", "int32", 1),  # [same] each member's position in its parent's set
+    ("ltab", "uint8", 1),  # [~2 G A] local pattern tables, stacked by depth
+    ("ltoff", "int64", 1),  # [D] where depth d's local table starts (-1: none)
+    ("ltn", "int64", 1),  # [D] its row length (the node's set size)
+    ("pools", "int32", 2),  # [D, G] useful guesses per depth
+    ("npool", "int64", 1),  # [D]
+    ("kmax", "int64", 1),  # [D] most feedback classes of any pool guess on the node's set
+    ("lbs", "int64", 2),  # [D, G] lower bound per pool guess
+    ("ests", "float64", 2),  # [D, G] promise per pool guess (smaller is better)
+    ("cnt", "int32", 2),  # [D, 243] scratch class counts (kept zero between uses)
+    ("seen", "int64", 2),  # [D, 243] scratch: stamp of the last guess that showed a pattern
+    ("cstart", "int64", 2),  # [D, 244]
+    ("qval", "int64", 2),  # [D, 243] quick bound per class of the guess being evaluated
+    ("qflag", "int64", 2),  # [D, 243]
+    ("lnc", "float64", 1),  # [A + 1] ln(c), for the promise of a guess
+    ("prow", "uint8", 2),  # [D, A] scratch: one guess's patterns on the node's set
+    ("z1", "uint64", 1),  # [A] set hash keys
+    ("z2", "uint64", 1),  # [A]
+    ("mk1", "uint64", 1),  # [M] memo keys
+    ("mk2", "uint64", 1),  # [M]
+    ("mval", "int64", 1),  # [M]
+    ("mmeta", "int64", 1),  # [M]
+    ("mbest", "int32", 1),  # [M]
+    ("stats", "int64", 1),  # [N_STATS]
+    # [8]: mode, beam (0 = all), dedup on/off, memo mask, depth limit,
+    # least set size and least depth scanned lazily (refute_pool collecting),
+    # least root set size whose pool is cut (root_pool; never in hard/strict mode)
+    ("params", "int64", 1),
+    ("dkey", "uint64", 1),  # [H] dedup hash set (pattern-vector hashes)
+    ("dgid", "int32", 1),  # [H]
+    ("dgen", "int64", 1),  # [H] generation stamp: slot valid only for the current node
+    ("rpos", "uint64", 1),  # [A] random multipliers by position in S, for pattern hashes
+    ("letters", "uint8", 2),  # [G, 5] (hard mode)
+    ("lcount", "uint8", 2),  # [G, 26] (hard mode)
+    ("cgreen", "uint8", 2),  # [D, 5] hard-mode greens per depth (255 = none)
+    ("cmin", "uint8", 2),  # [D, 26] hard-mode minimum letter counts per depth
+    ("cz1", "uint64", 1),  # [5 * 27 + 26 * 6] constraint hash keys
+    ("cz2", "uint64", 1),  # [...]
+)
+
+Ctx = namedtuple("Ctx", [name for name, _, _ in CTX_FIELDS])
+
+
+def ctx_mismatch(ctx: Ctx) -> str | None:
+    """Why `ctx` does not have the layout of CTX_FIELDS (None if it does)."""
+    for (name, dtype, ndim), a in zip(CTX_FIELDS, ctx, strict=True):
+        if not isinstance(a, np.ndarray) or a.dtype != np.dtype(dtype) or a.ndim != ndim:
+            return f"{name}: expected a {ndim}-d {dtype} array"
+        if not (a.flags.c_contiguous and a.flags.writeable):
+            return f"{name}: not a writable C-contiguous array"
+    return None

@@ -1,0 +1,127 @@
+"""The kernels compiled ahead of time (solver.search.compiled) against numba's jit:
+the same values, the fallbacks, the rebuild when a source changes, and the GIL
+released during a search (the web app searches on a worker thread)."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+
+import numpy as np
+import pytest
+from test_search_crosscheck import SEEDS, _solver, instance
+
+from solver.search import compiled
+from solver.search.engine import Solver
+
+
+def _kinds(monkeypatch, make):
+    """make() once with the compiled kernels and once with the jitted ones."""
+    monkeypatch.delenv("WORDLE_DP_KERNELS", raising=False)
+    a = make()
+    monkeypatch.setenv("WORDLE_DP_KERNELS", "jit")
+    b = make()
+    monkeypatch.delenv("WORDLE_DP_KERNELS")
+    return a, b
+
+
+def test_default_solver_runs_compiled_kernels():
+    """On this machine (a C compiler, numba.pycc) the default is the compiled module."""
+    s = Solver(mode="easy")
+    assert s._kernels.kind == "compiled", compiled.fallback_reason
+    assert s.solve("salet").total == 7920  # the published value (Selby's table)
+
+
+@pytest.mark.parametrize("seed", SEEDS[::9])
+def test_compiled_and_jit_agree_on_random_instances(monkeypatch, seed):
+    inst = instance(seed)
+    a, b = _kinds(monkeypatch, lambda: _solver(inst, inst.cap))
+    assert (a._kernels.kind, b._kernels.kind) == ("compiled", "jit")
+    for w in inst.openers:
+        ra, rb = a.solve(w), b.solve(w)
+        key = ("status", "total", "depth", "nodes")
+        assert [getattr(ra, k) for k in key] == [getattr(rb, k) for k in key]
+
+
+@pytest.mark.parametrize("mode", ["easy", "hard", "strict"])
+def test_compiled_and_jit_agree_on_the_full_lists(monkeypatch, mode):
+    a, b = _kinds(monkeypatch, lambda: Solver(mode=mode))
+    for w in ("salet", "crane"):
+        ra, rb = a.solve(w), b.solve(w)
+        assert ra.to_dict() | {"seconds": 0, "cpu_seconds": 0} == rb.to_dict() | {
+            "seconds": 0, "cpu_seconds": 0}
+
+
+def test_a_context_of_another_layout_falls_back_to_jit():
+    s = Solver(mode="easy")
+    ctx = s._ctx._replace(tbl=s._ctx.tbl.astype(np.int16))
+    k = compiled.kernel_set(ctx)
+    assert k.kind == "jit"
+    assert compiled.fallback_reason == "tbl: expected a 2-d uint8 array"
+    ro = s._ctx.mval.copy()
+    ro.flags.writeable = False
+    assert compiled.kernel_set(s._ctx._replace(mval=ro)).kind == "jit"
+    assert "mval: not a writable" in compiled.fallback_reason
+
+
+def test_jit_by_environment(monkeypatch):
+    monkeypatch.setenv("WORDLE_DP_KERNELS", "jit")
+    assert Solver(mode="easy")._kernels.kind == "jit"
+
+
+def test_a_failed_build_falls_back_to_jit(monkeypatch, tmp_path):
+    """No C compiler, no numba.pycc, an unwritable directory: the jit runs instead."""
+    def fail(path):
+        raise OSError("no compiler here")
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # no module built there yet
+    monkeypatch.setattr(compiled, "build", fail)
+    compiled._compiled_module.cache_clear()
+    try:
+        s = Solver(mode="easy")
+        assert s._kernels.kind == "jit"
+        assert compiled.fallback_reason == "OSError: no compiler here"
+        assert s.solve("salet").total == 7920
+    finally:
+        compiled._compiled_module.cache_clear()
+
+
+def test_the_module_name_follows_the_sources(monkeypatch, tmp_path):
+    src = tmp_path / "src"
+    shutil.copytree(compiled._HERE, src, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(compiled, "_HERE", src)
+    before = compiled.fingerprint()
+    assert compiled.module_path(tmp_path).name.startswith(f"wordle_dp_kernels-{before}")
+    with open(src / "kernels.py", "a") as f:
+        f.write("\n# an edit\n")
+    assert compiled.fingerprint() != before
+
+
+def test_the_compiled_search_releases_the_gil(monkeypatch):
+    """One long kernel call on a worker thread: the main thread keeps running (with
+    the GIL held it would stop for the whole call)."""
+    s, jit = _kinds(monkeypatch, lambda: Solver(mode="easy"))
+    assert s._kernels.kind == "compiled"
+    members = s._classes(s.lists.guess_id("rotte"), np.arange(len(s.lists.answers),
+                                                              dtype=np.int32))[0][1]
+    go, out = threading.Event(), []
+
+    def work():
+        go.wait()
+        t = time.perf_counter()
+        out.append(s._solve_set(members, 5, None))
+        out.append(time.perf_counter() - t)
+
+    th = threading.Thread(target=work)
+    th.start()
+    gap, last = 0.0, time.perf_counter()
+    go.set()  # from here on the main thread notes its longest stop
+    while th.is_alive():
+        now = time.perf_counter()
+        gap, last = max(gap, now - last), now
+    gap = max(gap, time.perf_counter() - last)
+    th.join()
+    value, seconds = out
+    assert value == jit._solve_set(members, 5, None)  # rotte's largest class, 378 answers
+    assert seconds > 0.2 and gap < seconds / 2, (gap, seconds)
