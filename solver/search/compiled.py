@@ -6,8 +6,9 @@ CPU on the development machine) and then loads the kernels from numba's cache
 salet` spends about 0.35 s searching. So the same kernel source (kernels.py) is
 also compiled with numba's ahead-of-time compiler (numba.pycc) into a small
 extension module, once per kernel version, and processes load that instead: no
-numba import, no cache lookup. Building it takes about 8 s, far less than the
-first jit compilation of the kernels (about 25 s), so it happens on first use.
+numba import, no cache lookup. It is built on first use: the jit compilation of
+the kernels that the first run paid anyway (about 25 s here, then in numba's
+cache), plus about 7 s for the module.
 
 Where it is kept: $NUMBA_CACHE_DIR/wordle_dp if set, else the package's
 __pycache__ (where numba keeps its cache too), else the user cache directory. Its
