@@ -87,6 +87,21 @@ def test_a_failed_build_falls_back_to_jit(monkeypatch, tmp_path):
         compiled._compiled_module.cache_clear()
 
 
+def test_a_damaged_module_is_built_again(monkeypatch, tmp_path):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    path = compiled.module_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not a shared object")
+    compiled._compiled_module.cache_clear()
+    try:
+        s = Solver(mode="easy")
+        assert s._kernels.kind == "compiled", compiled.fallback_reason
+        assert path.stat().st_size > 100_000
+        assert s.solve("salet").total == 7920
+    finally:
+        compiled._compiled_module.cache_clear()
+
+
 def test_the_module_name_follows_the_sources(monkeypatch, tmp_path):
     src = tmp_path / "src"
     shutil.copytree(compiled._HERE, src, ignore=shutil.ignore_patterns("__pycache__"))

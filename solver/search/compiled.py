@@ -139,8 +139,12 @@ def _compiled_module():
     global fallback_reason
     path = module_path()
     try:
-        if not path.exists():
-            build(path)
+        if path.exists():
+            try:
+                return load(path)
+            except ImportError:  # a damaged file (a full disk, a killed copy): rebuild
+                pass
+        build(path)
         return load(path)
     except Exception as e:  # no compiler, no numba.pycc, an unwritable directory...
         fallback_reason = f"{type(e).__name__}: {e}"
