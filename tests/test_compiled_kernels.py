@@ -1,6 +1,8 @@
-"""The kernels compiled ahead of time (solver.search.compiled) against numba's jit:
-the same values, the fallbacks, the rebuild when a source changes, and the GIL
-released during a search (the web app searches on a worker thread)."""
+"""The kernels compiled ahead of time (solver.aot; the search's in
+solver.search.compiled, the measures scan's in solver.game.scan_kernel) against
+numba's jit: the same values, the fallbacks, the rebuild when a source changes or
+a module file is damaged, and the GIL released during a search (the web app
+searches on a worker thread)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,10 @@ import numpy as np
 import pytest
 from test_search_crosscheck import SEEDS, _solver, instance
 
+from solver.game import scan_kernel
+from solver.game.measures import scan
 from solver.search import compiled
+from solver.search.compiled import SEARCH
 from solver.search.engine import Solver
 
 
@@ -29,7 +34,7 @@ def _kinds(monkeypatch, make):
 def test_default_solver_runs_compiled_kernels():
     """On this machine (a C compiler, numba.pycc) the default is the compiled module."""
     s = Solver(mode="easy")
-    assert s._kernels.kind == "compiled", compiled.fallback_reason
+    assert s._kernels.kind == "compiled", SEARCH.reason
     assert s.solve("salet").total == 7920  # the published value (Selby's table)
 
 
@@ -58,11 +63,11 @@ def test_a_context_of_another_layout_falls_back_to_jit():
     ctx = s._ctx._replace(tbl=s._ctx.tbl.astype(np.int16))
     k = compiled.kernel_set(ctx)
     assert k.kind == "jit"
-    assert compiled.fallback_reason == "tbl: expected a 2-d uint8 array"
+    assert SEARCH.reason == "tbl: expected a 2-d uint8 array"
     ro = s._ctx.mval.copy()
     ro.flags.writeable = False
     assert compiled.kernel_set(s._ctx._replace(mval=ro)).kind == "jit"
-    assert "mval: not a writable" in compiled.fallback_reason
+    assert "mval: not a writable" in SEARCH.reason
 
 
 def test_jit_by_environment(monkeypatch):
@@ -76,41 +81,58 @@ def test_a_failed_build_falls_back_to_jit(monkeypatch, tmp_path):
         raise OSError("no compiler here")
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # no module built there yet
-    monkeypatch.setattr(compiled, "build", fail)
-    compiled._compiled_module.cache_clear()
+    monkeypatch.setattr(SEARCH, "build", fail)
+    SEARCH.reset()
     try:
         s = Solver(mode="easy")
         assert s._kernels.kind == "jit"
-        assert compiled.fallback_reason == "OSError: no compiler here"
+        assert SEARCH.reason == "OSError: no compiler here"
         assert s.solve("salet").total == 7920
     finally:
-        compiled._compiled_module.cache_clear()
+        SEARCH.reset()
 
 
 def test_a_damaged_module_is_built_again(monkeypatch, tmp_path):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    path = compiled.module_path()
+    path = SEARCH.path()
     path.parent.mkdir(parents=True)
     path.write_bytes(b"not a shared object")
-    compiled._compiled_module.cache_clear()
+    SEARCH.reset()
     try:
         s = Solver(mode="easy")
-        assert s._kernels.kind == "compiled", compiled.fallback_reason
+        assert s._kernels.kind == "compiled", SEARCH.reason
         assert path.stat().st_size > 100_000
         assert s.solve("salet").total == 7920
     finally:
-        compiled._compiled_module.cache_clear()
+        SEARCH.reset()
 
 
-def test_the_module_name_follows_the_sources(monkeypatch, tmp_path):
+def test_the_module_name_follows_the_sources(tmp_path):
     src = tmp_path / "src"
     shutil.copytree(compiled._HERE, src, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(compiled, "_HERE", src)
-    before = compiled.fingerprint()
-    assert compiled.module_path(tmp_path).name.startswith(f"wordle_dp_kernels-{before}")
+    kernels = compiled.CompiledKernels("m", [src / "kernels.py", src / "layout.py"], list)
+    before = kernels.fingerprint()
+    assert kernels.path(tmp_path).name.startswith(f"m-{before}")
+    assert kernels.fingerprint() == before
     with open(src / "kernels.py", "a") as f:
         f.write("\n# an edit\n")
-    assert compiled.fingerprint() != before
+    assert kernels.fingerprint() != before
+
+
+def test_the_measures_scan_compiled_and_jit_agree(monkeypatch):
+    s = Solver(mode="easy")
+    table = s.table
+    rng = np.random.default_rng(7)
+    members = np.sort(rng.choice(len(s.lists.answers), 150, replace=False)).astype(np.int32)
+    gids = rng.choice(len(s.lists.guesses), 2000, replace=False)
+    cost = np.log1p(np.arange(len(members) + 1, dtype=np.float64))
+    assert scan_kernel.scan_kernel(table, members, gids, cost) is not scan_kernel._jitted()
+    a, b = _kinds(monkeypatch, lambda: scan(table, members, gids, cost))
+    assert np.array_equal(a, b) and a[:, scan_kernel.PATTERNS].max() > 1
+    ro = table.view()
+    ro.flags.writeable = False  # a read-only table: the jit (typed for it) runs
+    assert scan_kernel.scan_kernel(ro, members, gids, cost) is scan_kernel._jitted()
+    assert np.array_equal(scan(ro, members, gids, cost), a)
 
 
 def test_the_compiled_search_releases_the_gil(monkeypatch):

@@ -1,4 +1,5 @@
-"""One-step measures of every guess over a candidate set, in one numba pass.
+"""One-step measures of every guess over a candidate set, in one compiled pass
+(scan_kernel.py).
 
 For a candidate set S (n answers) and a guess g, the feedback classes of S under g
 have sizes c_p. The measures are functions of those sizes:
@@ -19,55 +20,19 @@ so a small set costs O(n) per guess, not O(243).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ..feedback import ALL_GREEN, N_PATTERNS
+from ..feedback import N_PATTERNS
 from ..words import encode_words
 from .position import guess_letters
-
-# columns of the raw kernel output
-SUMSQ, ENTROPY, WORST, PATTERNS, HIT, EST = range(6)
-
-
-@njit(cache=True)
-def _scan(tbl, members, gids, cost, out):
-    n = members.shape[0]
-    cnt = np.zeros(N_PATTERNS, np.int64)
-    seen = np.empty(N_PATTERNS, np.int64)
-    inv = 1.0 / n
-    for k in range(gids.shape[0]):
-        row = tbl[gids[k]]
-        ns = 0
-        for j in range(n):
-            p = row[members[j]]
-            if cnt[p] == 0:
-                seen[ns] = p
-                ns += 1
-            cnt[p] += 1
-        sq = 0.0
-        ent = 0.0
-        worst = 0
-        est = 0.0
-        hit = 0
-        for t in range(ns):
-            p = seen[t]
-            c = cnt[p]
-            sq += c * c
-            q = c * inv
-            ent -= q * np.log2(q)
-            if c > worst:
-                worst = c
-            if p == ALL_GREEN:
-                hit = 1
-            else:
-                est += cost[c]
-            cnt[p] = 0
-        out[k, SUMSQ] = sq
-        out[k, ENTROPY] = ent
-        out[k, WORST] = worst
-        out[k, PATTERNS] = ns
-        out[k, HIT] = hit
-        out[k, EST] = est
+from .scan_kernel import (  # noqa: F401 (the raw columns, re-exported for analysis.py)
+    ENTROPY,
+    EST,
+    HIT,
+    PATTERNS,
+    SUMSQ,
+    WORST,
+    scan_kernel,
+)
 
 
 def scan(table: np.ndarray, members: np.ndarray, gids: np.ndarray,
@@ -79,8 +44,9 @@ def scan(table: np.ndarray, members: np.ndarray, gids: np.ndarray,
         return out
     if cost is None:
         cost = np.zeros(len(members) + 1)
-    _scan(table, np.ascontiguousarray(members, np.int32), np.ascontiguousarray(gids, np.int64),
-          np.ascontiguousarray(cost, np.float64), out)
+    args = (table, np.ascontiguousarray(members, np.int32),
+            np.ascontiguousarray(gids, np.int64), np.ascontiguousarray(cost, np.float64), out)
+    scan_kernel(*args[:4])(*args)
     return out
 
 

@@ -1,0 +1,45 @@
+"""The one-pass kernel behind solver.game.measures: class sizes of a candidate set
+under each guess, reduced to the raw columns below. Compiled ahead of time like
+the search kernels (solver.aot), numba's jit as the fallback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..aot import CompiledKernels, use_compiled
+
+# columns of the raw kernel output
+SUMSQ, ENTROPY, WORST, PATTERNS, HIT, EST = range(6)
+
+
+def _jitted():
+    from .scan_jit import scan
+
+    return scan
+
+
+def _exports():
+    from numba import types
+
+    sig = types.none(types.uint8[:, ::1], types.int32[::1], types.int64[::1],
+                     types.float64[::1], types.float64[:, ::1])
+    return [("scan", _jitted(), sig)]
+
+
+_HERE = Path(__file__).resolve().parent
+MEASURES = CompiledKernels(
+    "wordle_dp_measures", [_HERE / "scan_jit.py", _HERE / "scan_kernel.py"], _exports
+)
+
+
+def scan_kernel(table: np.ndarray, members: np.ndarray, gids: np.ndarray, cost: np.ndarray):
+    """The scan to run on these arrays: compiled when they have the types it was
+    built for (a writable C-contiguous uint8 table), else the jitted one."""
+    if use_compiled() and table.dtype == np.uint8 and table.ndim == 2 and (
+            table.flags.c_contiguous and table.flags.writeable):
+        mod = MEASURES.module()
+        if mod is not None:
+            return mod.scan
+    return _jitted()
