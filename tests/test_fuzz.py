@@ -360,6 +360,9 @@ def _misc_cases() -> list[Case]:
     for v in ["0", "-1", "abc", "", "1.5", " "]:
         out.append(Case(f"numba-threads={v!r}", ["table", *lists], "NUMBA_NUM_THREADS",
                         env={"NUMBA_NUM_THREADS": v}))
+    for v in ["JIT", "compiled", "0", "auto jit"]:
+        out.append(Case(f"kernels={v!r}", ["solve", "salet", *lists], "WORDLE_DP_KERNELS",
+                        env={"WORDLE_DP_KERNELS": v}))
     out += [
         Case("no-such-command", ["frobnicate"], "invalid choice"),
         Case("unknown-option", ["solve", "salet", "--frob"], "unrecognized"),

@@ -75,6 +75,17 @@ def test_numba_threads_refused(value):
         check_environment({"NUMBA_NUM_THREADS": value})
 
 
+@pytest.mark.parametrize("value", ["auto", "jit", "", " jit "])
+def test_kernel_choice_accepted(value):
+    check_environment({"WORDLE_DP_KERNELS": value})
+
+
+@pytest.mark.parametrize("value", ["JIT", "compiled", "0", "auto jit"])
+def test_kernel_choice_refused(value):
+    with pytest.raises(UsageError, match="WORDLE_DP_KERNELS=.* must be auto"):
+        check_environment({"WORDLE_DP_KERNELS": value})
+
+
 def test_openers_files_are_explicit(tmp_path, lists, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "salet").write_text("crane\n")  # a file named like a word is ignored
