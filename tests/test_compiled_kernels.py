@@ -126,12 +126,12 @@ def test_the_measures_scan_compiled_and_jit_agree(monkeypatch):
     members = np.sort(rng.choice(len(s.lists.answers), 150, replace=False)).astype(np.int32)
     gids = rng.choice(len(s.lists.guesses), 2000, replace=False)
     cost = np.log1p(np.arange(len(members) + 1, dtype=np.float64))
-    assert scan_kernel.scan_kernel(table, members, gids, cost) is not scan_kernel._jitted()
+    assert scan_kernel.scan_kernel(table) is not scan_kernel._jitted()
     a, b = _kinds(monkeypatch, lambda: scan(table, members, gids, cost))
     assert np.array_equal(a, b) and a[:, scan_kernel.PATTERNS].max() > 1
     ro = table.view()
     ro.flags.writeable = False  # a read-only table: the jit (typed for it) runs
-    assert scan_kernel.scan_kernel(ro, members, gids, cost) is scan_kernel._jitted()
+    assert scan_kernel.scan_kernel(ro) is scan_kernel._jitted()
     assert np.array_equal(scan(ro, members, gids, cost), a)
 
 

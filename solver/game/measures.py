@@ -44,9 +44,9 @@ def scan(table: np.ndarray, members: np.ndarray, gids: np.ndarray,
         return out
     if cost is None:
         cost = np.zeros(len(members) + 1)
-    args = (table, np.ascontiguousarray(members, np.int32),
-            np.ascontiguousarray(gids, np.int64), np.ascontiguousarray(cost, np.float64), out)
-    scan_kernel(*args[:4])(*args)
+    scan_kernel(table)(table, np.ascontiguousarray(members, np.int32),
+                       np.ascontiguousarray(gids, np.int64),
+                       np.ascontiguousarray(cost, np.float64), out)
     return out
 
 

@@ -34,9 +34,10 @@ MEASURES = CompiledKernels(
 )
 
 
-def scan_kernel(table: np.ndarray, members: np.ndarray, gids: np.ndarray, cost: np.ndarray):
-    """The scan to run on these arrays: compiled when they have the types it was
-    built for (a writable C-contiguous uint8 table), else the jitted one."""
+def scan_kernel(table: np.ndarray):
+    """The scan to run over `table`: compiled when the table has the type it was
+    built for (writable, C-contiguous uint8; the caller makes the other arrays
+    contiguous), else the jitted one."""
     if use_compiled() and table.dtype == np.uint8 and table.ndim == 2 and (
             table.flags.c_contiguous and table.flags.writeable):
         mod = MEASURES.module()

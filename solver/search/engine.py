@@ -1,9 +1,9 @@
 """The engine's Python API: `Solver(lists, mode, max_guesses).solve(opener)`.
 
 Python handles the root (the opener's feedback classes, the cutoff, the result
-object); everything below the root runs in the numba kernels (kernels.py, loaded
-compiled ahead of time when possible: compiled.py). One
-Solver keeps its memo across calls, so later openers reuse earlier states.
+object); everything below the root runs in the numba kernels (kernels.py; loaded
+compiled ahead of time when possible, see compiled.py). One Solver keeps its memo
+across calls, so later openers reuse earlier states.
 """
 
 from __future__ import annotations
