@@ -299,6 +299,20 @@ def class_lb(c, k):
 
 
 @njit(cache=True, nogil=True)
+def _big_classes_extra(cnt, row, n, k):
+    """What class_lb(c, k) adds to 2c-1 summed over the classes of more than k+1
+    answers, given the class counts of a row's patterns; clears the counts."""
+    extra = np.int64(0)
+    for i in range(n):
+        p = row[i]
+        c = cnt[p]
+        if c > k + 1:  # the class's first member (later ones see 0)
+            extra += class_lb(c, k) - (2 * c - 1)
+        cnt[p] = 0
+    return extra
+
+
+@njit(cache=True, nogil=True)
 def undominated_guesses(letters, distinct, aletters, members, out):
     """Easy mode: the guesses worth keeping for a set S and all its subsets. A letter
     that no member of S contains is grey wherever a guess puts it; for a guess g of
@@ -556,12 +570,7 @@ def refute_pool(ctx, off, n, d, beta, collect):
             acc = 0.0
             for t in range(n):
                 acc += lnc[cnt[prow[t]]]
-            for t in range(n):
-                p = prow[t]
-                c = cnt[p]
-                if c > kpar + 1:  # the class's first member (later ones see 0)
-                    lb += class_lb(c, kpar) - (2 * c - 1)
-                cnt[p] = 0
+            lb += _big_classes_extra(cnt, prow, n, kpar)
             pool[kept] = g
             lbs[kept] = lb
             ests[kept] = lb + 0.25 * acc - (0.5 if ins else 0.0)
@@ -716,12 +725,7 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
             for i in range(n):
                 h += np.uint64(row[i] + 1) * rpos[i]
         if big:
-            for i in range(n):
-                p = row[i]
-                c = cnt[p]
-                if c > kpar + 1:  # the class's first member (later ones see 0)
-                    lbj += class_lb(c, kpar) - (2 * c - 1)
-                cnt[p] = 0
+            lbj += _big_classes_extra(cnt, row, n, kpar)
         else:
             for i in range(n):
                 cnt[row[i]] = 0
