@@ -328,6 +328,13 @@ class Solver:
             return "infeasible", total, 1, False, False
         if total >= beta:
             return "lower_bound", total, 1, False, False
+        if beta >= K.INF:
+            # Without a budget every class is solved anyway, so the order only
+            # matters when one is infeasible: that ends the work, and small classes
+            # are cheap to settle (hatha, hard: its 840-answer class takes minutes,
+            # the infeasible 11-answer one 0.06 s). Under a budget, largest first
+            # (the likeliest to push the total over it).
+            classes.reverse()
         depth, tainted, last = 1, False, time.perf_counter()
         for i, (_p, m, child) in enumerate(classes):
             if report is not None and time.perf_counter() - last > PROGRESS_EVERY:
