@@ -291,6 +291,44 @@ def test_brute_hard_constraint():
     assert dict(con2[1])["e"] == 2
 
 
+def test_kernel_hard_legality_matches_the_rule():
+    """The kernels' hard-mode legality test (bit masks of each guess's letters and
+    letter counts) accepts exactly the words the brute-force rule accepts, over the
+    whole original guess list, after histories that require up to three copies of a
+    letter (ESSES against SASSY reveals three Ss)."""
+    from brute import NO_CONSTRAINT, hard_allowed, hard_update
+
+    from solver.feedback import score
+    from solver.search import kernels as K
+
+    lists = WordLists.load(quiet=True)
+    solver = Solver(lists, mode="hard")
+    ctx = solver._ctx
+    words = lists.guesses
+    rng = random.Random(8)
+    histories = [[("esses", "sassy")], [("eerie", "every"), ("eager", "every")],
+                 [("speed", "abide")], [("fluff", "puffy"), ("muffs", "puffy")]]
+    for _ in range(12):
+        answer = rng.choice(lists.answers)
+        histories.append([(rng.choice(words), answer) for _ in range(rng.randint(1, 3))])
+    levels = set()
+    for history in histories:
+        con = NO_CONSTRAINT
+        for guess, answer in history:
+            con = hard_update(con, guess, score(guess, answer))
+        ctx.cgreen[1] = [255 if not c else ord(c) - 97 for c in con[0]]
+        ctx.cmin[1] = 0
+        for letter, n in con[1]:
+            ctx.cmin[1, ord(letter) - 97] = n
+            levels.add(n)
+        rules = K.hard_rules(ctx, 1)
+        got = [bool(K.hard_ok(*ctx.hmask[g], *rules)) for g in range(len(words))]
+        want = [hard_allowed(con, w) for w in words]
+        assert got == want, (history, con)
+        assert any(want) and not all(want)
+    assert {1, 2, 3} <= levels
+
+
 @pytest.mark.parametrize("seed", range(0, N_INSTANCES, 7))
 def test_brute_consistency(seed):
     """strict >= easy, hard >= easy, and values never grow with the cap."""

@@ -39,6 +39,22 @@ LAZY_MIN_SET = K.DEDUP_MAX_SET + 1
 NEVER = 1 << 30
 
 
+def hard_masks(letters: np.ndarray) -> np.ndarray:
+    """Each guess's row of the context's hmask (see layout.CTX_FIELDS), from its
+    letters (0-25, [G, 5]): what the hard-mode legality test reads."""
+    n_g = len(letters)
+    rows = np.zeros((n_g, 3), np.int64)
+    counts = np.zeros((n_g, 26), np.int64)
+    for i in range(5):
+        rows[:, 0] |= letters[:, i].astype(np.int64) << (5 * i)
+        np.add.at(counts, (np.arange(n_g), letters[:, i]), 1)
+    bit = np.int64(1) << np.arange(26, dtype=np.int64)
+    for level in range(1, 5):
+        has = ((counts >= level) * bit).sum(axis=1)
+        rows[:, 1 + (level - 1) // 2] |= has << (26 * ((level - 1) % 2))
+    return rows
+
+
 def memo_entries_for(mb: float) -> int:
     """Memo entries that fit in `mb` megabytes (rounded down to a power of two)."""
     n = max(16, int(mb * 2**20 / MEMO_ENTRY_BYTES))
@@ -158,9 +174,6 @@ class Solver:
         memo = 1 << (max(16, memo_entries) - 1).bit_length()  # power of two
         h = 1 << (2 * n_g + 1).bit_length()  # dedup table: a power of two > 2 n_g
         letters = encode_words(self.lists.guesses)
-        lcount = np.zeros((n_g, 26), np.uint8)
-        for i in range(5):
-            np.add.at(lcount, (np.arange(n_g), letters[:, i]), 1)
         gans = np.full(n_g, -1, np.int32)
         gans[self.lists.answer_guess_ids] = np.arange(n_a, dtype=np.int32)
         pools = np.zeros((d, n_g), np.int32)
@@ -209,7 +222,7 @@ class Solver:
             dgen=np.full(h, -1, np.int64),
             rpos=rand64(n_a),
             letters=letters,
-            lcount=lcount,
+            hmask=hard_masks(letters),
             cgreen=np.full((d, 5), 255, np.uint8),
             cmin=np.zeros((d, 26), np.uint8),
             cz1=rand64(5 * 27 + 26 * 6),

@@ -53,37 +53,36 @@ _KIND_EXACT = 1 << 8
 
 
 @njit(cache=True, nogil=True)
-def hard_rules(ctx, d, req_pos, req_letter, req_count):
-    """The hard-mode constraint at depth d as short lists: fixed positions
-    (req_pos[i] >= 0 with its letter) and letters with a minimum count.
-    Returns (n_greens, n_mins); mins are stored after the greens."""
-    ng = 0
+def hard_rules(ctx, d):
+    """The hard-mode constraint at depth d as masks over a guess's row of ctx.hmask
+    (see hard_ok): (green mask, green letters, min-count bits of levels 1-2, of
+    levels 3-4). A guess obeys it when its row has every required bit."""
+    gm = np.int64(0)
+    gv = np.int64(0)
     for i in range(5):
         v = ctx.cgreen[d, i]
         if v != 255:
-            req_pos[ng] = i
-            req_letter[ng] = v
-            ng += 1
-    nm = 0
+            gm |= np.int64(31) << (5 * i)
+            gv |= np.int64(v) << (5 * i)
+    m12 = np.int64(0)
+    m34 = np.int64(0)
     for c in range(26):
-        v = ctx.cmin[d, c]
-        if v:
-            req_letter[5 + nm] = c
-            req_count[nm] = v
-            nm += 1
-    return ng, nm
+        v = np.int64(ctx.cmin[d, c])
+        for level in range(1, min(v, 4) + 1):
+            if level <= 2:
+                m12 |= np.int64(1) << (26 * (level - 1) + c)
+            else:
+                m34 |= np.int64(1) << (26 * (level - 3) + c)
+    return gm, gv, m12, m34
 
 
 @njit(cache=True, nogil=True)
-def hard_legal(letters, lcount, g, ng, nm, req_pos, req_letter, req_count):
-    """Is guess g legal under the rules from hard_rules?"""
-    for t in range(ng):
-        if letters[g, req_pos[t]] != req_letter[t]:
-            return False
-    for t in range(nm):
-        if lcount[g, req_letter[5 + t]] < req_count[t]:
-            return False
-    return True
+def hard_ok(letters5, counts12, counts34, gm, gv, m12, m34):
+    """Does a guess whose hmask row is (letters5, counts12, counts34) obey the
+    rules from hard_rules? Scalars only: an array argument would cost two atomic
+    reference counts per call, and this runs once per pool guess per scan (it was
+    40 % of hard-mode time as a function of the letter and count arrays)."""
+    return (letters5 & gm) == gv and (counts12 & m12) == m12 and (counts34 & m34) == m34
 
 
 @njit(cache=True, nogil=True)
@@ -412,17 +411,13 @@ def root_pool(ctx, off, n):
 def _pool_source(ctx, n, d):
     """What the scans of depth d draw from (called once per scan): (mode, how many
     source guesses: the parent's pool, or in strict mode the set's own members,
-    and the hard-mode rules for hard_legal: n_greens, n_mins, positions, letters,
-    counts; empty outside hard mode)."""
+    and the hard-mode rules for hard_ok, all zero outside hard mode)."""
     mode = ctx.params[0]
     nsrc = n if mode == STRICT else ctx.npool[d - 1]
-    req_pos = np.empty(5, np.int64)
-    req_letter = np.empty(10, np.uint8)
-    req_count = np.empty(5, np.uint8)
-    ng, nm = 0, 0
+    gm, gv, m12, m34 = np.int64(0), np.int64(0), np.int64(0), np.int64(0)
     if mode == HARD:
-        ng, nm = hard_rules(ctx, d, req_pos, req_letter, req_count)
-    return mode, nsrc, ng, nm, req_pos, req_letter, req_count
+        gm, gv, m12, m34 = hard_rules(ctx, d)
+    return mode, nsrc, gm, gv, m12, m34
 
 
 @njit(cache=True, nogil=True)
@@ -454,15 +449,14 @@ def refute_pool(ctx, off, n, d, beta, collect):
     full, with their promise), kmax[d] gets the parent's bound, and no local table is
     written (children read the global table). Returns (least bound, guesses kept,
     a guess separating S into singletons or -1)."""
-    mode, nsrc, ng, nm, req_pos, req_letter, req_count = _pool_source(ctx, n, d)
+    mode, nsrc, gm, gv, m12, m34 = _pool_source(ctx, n, d)
     tblT = ctx.tblT
     ltab = ctx.ltab
     arena = ctx.arena
     larena = ctx.larena
     agid = ctx.agid
     src = ctx.pools[d - 1]
-    letters = ctx.letters
-    lcount = ctx.lcount
+    hmask = ctx.hmask
     seen = ctx.seen[d]
     gans = ctx.gans
     cnt = ctx.cnt[d]
@@ -507,9 +501,8 @@ def refute_pool(ctx, off, n, d, beta, collect):
             g = agid[arena[off + j]]
         else:
             g = src[j]
-            if mode == HARD and not hard_legal(
-                letters, lcount, g, ng, nm, req_pos, req_letter, req_count
-            ):
+            if mode == HARD and not hard_ok(hmask[g, 0], hmask[g, 1], hmask[g, 2],
+                                            gm, gv, m12, m34):
                 continue
         stamp += 1
         member = 1 if gans[g] >= 0 else 0  # may be in S: its answer would pay 1 less
@@ -593,19 +586,19 @@ def refute_pool(ctx, off, n, d, beta, collect):
 def full_split_guess(ctx, off, n, d):
     """A pool guess whose feedback separates every member of S, or -1 (all a set
     with 2 guesses left can use). A row is read only up to its first collision."""
-    mode, nsrc, ng, nm, req_pos, req_letter, req_count = _pool_source(ctx, n, d)
+    mode, nsrc, gm, gv, m12, m34 = _pool_source(ctx, n, d)
     use_parent, pbase, pstride = _parent_table(ctx, d)
     seen = ctx.seen[d]
     stamp = ctx.stats[ST_GEN]
+    hmask = ctx.hmask
     found = -1
     for j in range(nsrc):
         if mode == STRICT:
             g = ctx.agid[ctx.arena[off + j]]
         else:
             g = ctx.pools[d - 1, j]
-            if mode == HARD and not hard_legal(
-                ctx.letters, ctx.lcount, g, ng, nm, req_pos, req_letter, req_count
-            ):
+            if mode == HARD and not hard_ok(hmask[g, 0], hmask[g, 1], hmask[g, 2],
+                                            gm, gv, m12, m34):
                 continue
         stamp += 1
         i = 0
@@ -642,7 +635,7 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
     the big classes, and a short second pass re-values them if it fell.
     Returns (kept, full): full is a guess separating S into singletons (the pass
     stops there; -1 if none)."""
-    mode, nsrc, ng, nm, req_pos, req_letter, req_count = _pool_source(ctx, n, d)
+    mode, nsrc, gm, gv, m12, m34 = _pool_source(ctx, n, d)
     build = mode != STRICT and tfree + nsrc * n <= ctx.ltab.shape[0]
     # duplicates are common on small sets; at depth 1 there are few nodes, each
     # feeding a whole subtree, so removing them pays there too
@@ -653,8 +646,7 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
     larena = ctx.larena
     agid = ctx.agid
     src = ctx.pools[d - 1]
-    letters = ctx.letters
-    lcount = ctx.lcount
+    hmask = ctx.hmask
     pool = ctx.pools[d]
     lbs = ctx.lbs[d]
     ests = ctx.ests[d]
@@ -679,9 +671,8 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
             g = agid[arena[off + j]]
         else:
             g = src[j]
-            if mode == HARD and not hard_legal(
-                letters, lcount, g, ng, nm, req_pos, req_letter, req_count
-            ):
+            if mode == HARD and not hard_ok(hmask[g, 0], hmask[g, 1], hmask[g, 2],
+                                            gm, gv, m12, m34):
                 continue
         scanned += 1
         w = tfree + kept * n
@@ -1014,9 +1005,13 @@ def node(ctx, off, n, b, beta, d, free, tfree):
         taint |= t
         ok = running < cut
         if ok:
-            # search the classes the quick pass left open, largest first; descendants
-            # use the arena above free + n, so g's classes stay intact at arena[free:]
-            for p in classes:
+            # search the classes the quick pass left open, largest first (the likeliest
+            # to push g over the budget); with no budget yet every class must be solved
+            # unless one is infeasible, so then smallest first (they settle fastest).
+            # Descendants use the arena above free + n, so g's classes stay intact at
+            # arena[free:]
+            walk = classes[::-1] if cut >= INF // 2 else classes
+            for p in walk:
                 if qf[p] & EXACT:
                     continue
                 if hard:

@@ -75,7 +75,9 @@ CTX_FIELDS = (
     ("dgen", "int64", 1),  # [H] generation stamp: slot valid only for the current node
     ("rpos", "uint64", 1),  # [A] random multipliers by position in S, for pattern hashes
     ("letters", "uint8", 2),  # [G, 5] (hard mode)
-    ("lcount", "uint8", 2),  # [G, 26] (hard mode)
+    # [G, 3] (hard mode) per guess: its letters, 5 bits a position; bit 26 (k-1) + c
+    # when it has at least k copies of letter c, k = 1, 2; the same for k = 3, 4
+    ("hmask", "int64", 2),
     ("cgreen", "uint8", 2),  # [D, 5] hard-mode greens per depth (255 = none)
     ("cmin", "uint8", 2),  # [D, 26] hard-mode minimum letter counts per depth
     ("cz1", "uint64", 1),  # [5 * 27 + 26 * 6] constraint hash keys
