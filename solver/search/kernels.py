@@ -57,17 +57,22 @@ def hard_rules(ctx, d):
     """The hard-mode constraint at depth d as masks over a guess's row of ctx.hmask
     (see hard_ok): (green mask, green letters, min-count bits of levels 1-2, of
     levels 3-4). A guess obeys it when its row has every required bit."""
+    return _rules(ctx.cgreen, ctx.cmin, d)
+
+
+@njit(cache=True, nogil=True)
+def _rules(cgreen, cmin, d):
     gm = np.int64(0)
     gv = np.int64(0)
     for i in range(5):
-        v = ctx.cgreen[d, i]
+        v = cgreen[d, i]
         if v != 255:
             gm |= np.int64(31) << (5 * i)
             gv |= np.int64(v) << (5 * i)
     m12 = np.int64(0)
     m34 = np.int64(0)
     for c in range(26):
-        v = np.int64(ctx.cmin[d, c])
+        v = np.int64(cmin[d, c])
         for level in range(1, min(v, 4) + 1):
             if level <= 2:
                 m12 |= np.int64(1) << (26 * (level - 1) + c)
@@ -88,9 +93,11 @@ def hard_ok(letters5, counts12, counts34, gm, gv, m12, m34):
 @njit(cache=True, nogil=True)
 def hard_child_constraint(ctx, g, p, d):
     """Constraint at depth d+1 after guessing g with pattern p at depth d."""
-    cg = ctx.cgreen
-    cm = ctx.cmin
-    letters = ctx.letters
+    _child_rules(ctx.cgreen, ctx.cmin, ctx.letters, g, p, d)
+
+
+@njit(cache=True, nogil=True)
+def _child_rules(cg, cm, letters, g, p, d):
     for i in range(5):
         cg[d + 1, i] = cg[d, i]
     for c in range(26):
@@ -114,41 +121,49 @@ def hard_child_constraint(ctx, g, p, d):
                 cm[d + 1, letter] = seen
 
 
+# The helpers called once per class of every guess evaluated take arrays, not the
+# context: numba takes a reference to each of the context's 40-odd arrays on entry
+# to some functions and drops them on exit (atomic operations, about 0.5 us a call;
+# numba's pass that prunes such pairs gives up on these), while a few array
+# arguments cost a few nanoseconds. The ctx forms are kept for the tests and the
+# cold paths.
+
+
 @njit(cache=True, nogil=True)
-def set_key(ctx, off, n, d):
+def _key(arena, z1, z2, cgreen, cmin, cz1, cz2, hard, off, n, d):
     """128-bit key of the set (and, in hard mode, of the constraint at depth d)."""
     k1 = np.uint64(0)
     k2 = np.uint64(0)
-    arena = ctx.arena
-    z1 = ctx.z1
-    z2 = ctx.z2
     for i in range(n):
         a = arena[off + i]
         k1 ^= z1[a]
         k2 ^= z2[a]
-    if ctx.params[0] == HARD:
+    if hard:
         for i in range(5):
-            v = ctx.cgreen[d, i]
+            v = cgreen[d, i]
             j = i * 27 + (26 if v == 255 else v)
-            k1 ^= ctx.cz1[j]
-            k2 ^= ctx.cz2[j]
+            k1 ^= cz1[j]
+            k2 ^= cz2[j]
         for c in range(26):
-            v = ctx.cmin[d, c]
+            v = cmin[d, c]
             if v:
                 j = 135 + c * 6 + min(v, 5)
-                k1 ^= ctx.cz1[j]
-                k2 ^= ctx.cz2[j]
+                k1 ^= cz1[j]
+                k2 ^= cz2[j]
     return k1 | np.uint64(1), k2
 
 
 @njit(cache=True, nogil=True)
-def memo_find(ctx, k1, k2, tag, n):
+def set_key(ctx, off, n, d):
+    return _key(ctx.arena, ctx.z1, ctx.z2, ctx.cgreen, ctx.cmin, ctx.cz1, ctx.cz2,
+                ctx.params[0] == HARD, off, n, d)
+
+
+@njit(cache=True, nogil=True)
+def _find(mk1, mk2, mmeta, mask, k1, k2, tag, n):
     """Slot holding (key, tag) for a set of n answers, or -1. The set size is
     checked too, on top of the 128-bit key."""
-    base = np.int64(k1 & np.uint64(ctx.params[3])) & ~np.int64(3)
-    mk1 = ctx.mk1
-    mk2 = ctx.mk2
-    mmeta = ctx.mmeta
+    base = np.int64(k1 & np.uint64(mask)) & ~np.int64(3)
     for s in range(base, base + 4):
         if mk1[s] == k1 and mk2[s] == k2 and (mmeta[s] & 255) == tag and (mmeta[s] >> 32) == n:
             return s
@@ -156,71 +171,82 @@ def memo_find(ctx, k1, k2, tag, n):
 
 
 @njit(cache=True, nogil=True)
-def memo_store(ctx, k1, k2, tag, val, exact, height, best, n):
-    base = np.int64(k1 & np.uint64(ctx.params[3])) & ~np.int64(3)
+def memo_find(ctx, k1, k2, tag, n):
+    return _find(ctx.mk1, ctx.mk2, ctx.mmeta, ctx.params[3], k1, k2, tag, n)
+
+
+@njit(cache=True, nogil=True)
+def _store(mk1, mk2, mval, mmeta, mbest, stats, mask, k1, k2, tag, val, exact, height,
+           best, n):
+    base = np.int64(k1 & np.uint64(mask)) & ~np.int64(3)
     victim = -1
     vsize = np.int64(1) << 62
     for s in range(base, base + 4):
-        if (ctx.mk1[s] == k1 and ctx.mk2[s] == k2 and (ctx.mmeta[s] & 255) == tag
-                and (ctx.mmeta[s] >> 32) == n):
-            victim = s  # the same entry (matched exactly as memo_find matches it)
+        if mk1[s] == k1 and mk2[s] == k2 and (mmeta[s] & 255) == tag and (mmeta[s] >> 32) == n:
+            victim = s  # the same entry (matched exactly as _find matches it)
             break
-        if ctx.mk1[s] == 0 and ctx.mk2[s] == 0:
+        if mk1[s] == 0 and mk2[s] == 0:
             if vsize > -1:
                 victim = s
                 vsize = -1
         else:
-            sz = ctx.mmeta[s] >> 32
+            sz = mmeta[s] >> 32
             if sz < vsize:
                 victim = s
                 vsize = sz
     s = victim
-    same = (ctx.mk1[s] == k1 and ctx.mk2[s] == k2 and (ctx.mmeta[s] & 255) == tag
-            and (ctx.mmeta[s] >> 32) == n)
-    if ctx.mk1[s] != 0 and not same:
-        ctx.stats[ST_EVICT] += 1
+    same = (mk1[s] == k1 and mk2[s] == k2 and (mmeta[s] & 255) == tag
+            and (mmeta[s] >> 32) == n)
+    if mk1[s] != 0 and not same:
+        stats[ST_EVICT] += 1
     elif same and not exact:
         # never let a bound overwrite an exact value, or a weaker bound a stronger one
-        if ctx.mmeta[s] & _KIND_EXACT or ctx.mval[s] >= val:
+        if mmeta[s] & _KIND_EXACT or mval[s] >= val:
             return
-    ctx.mk1[s] = k1
-    ctx.mk2[s] = k2
-    ctx.mval[s] = val
-    ctx.mmeta[s] = tag | (_KIND_EXACT if exact else 0) | (height << 16) | (np.int64(n) << 32)
-    ctx.mbest[s] = best
-    ctx.stats[ST_STORES] += 1
+    mk1[s] = k1
+    mk2[s] = k2
+    mval[s] = val
+    mmeta[s] = tag | (_KIND_EXACT if exact else 0) | (height << 16) | (np.int64(n) << 32)
+    mbest[s] = best
+    stats[ST_STORES] += 1
 
 
 @njit(cache=True, nogil=True)
-def memo_probe(ctx, k1, k2, b, n):
+def memo_store(ctx, k1, k2, tag, val, exact, height, best, n):
+    _store(ctx.mk1, ctx.mk2, ctx.mval, ctx.mmeta, ctx.mbest, ctx.stats, ctx.params[3],
+           k1, k2, tag, val, exact, height, best, n)
+
+
+@njit(cache=True, nogil=True)
+def _probe(mk1, mk2, mval, mmeta, mbest, mask, limit, k1, k2, b, n):
     """What the memo knows of a set with b guesses left: (value, flags, height,
     best guess); flags has EXACT for a usable exact value, else value is the best
     known lower bound (0 if none), TAINT when it depends on the cap."""
     known = np.int64(0)
     taint = np.int64(0)
-    s = memo_find(ctx, k1, k2, 0, n)
+    s = _find(mk1, mk2, mmeta, mask, k1, k2, 0, n)
     if s >= 0:
-        meta = ctx.mmeta[s]
+        meta = mmeta[s]
         height = (meta >> 16) & 255
         if meta & _KIND_EXACT and height <= b:
-            return ctx.mval[s], np.int64(EXACT), height, np.int64(ctx.mbest[s])
-        known = ctx.mval[s]  # uncapped optimum or bound: a lower bound for any b
-    s = memo_find(ctx, k1, k2, b, n)
+            return mval[s], np.int64(EXACT), height, np.int64(mbest[s])
+        known = mval[s]  # uncapped optimum or bound: a lower bound for any b
+    s = _find(mk1, mk2, mmeta, mask, k1, k2, b, n)
     if s >= 0:
-        meta = ctx.mmeta[s]
+        meta = mmeta[s]
         if meta & _KIND_EXACT:
-            return ctx.mval[s], np.int64(EXACT | TAINT), (meta >> 16) & 255, np.int64(ctx.mbest[s])
-        if ctx.mval[s] > known:
-            known = ctx.mval[s]
+            return mval[s], np.int64(EXACT | TAINT), (meta >> 16) & 255, np.int64(mbest[s])
+        if mval[s] > known:
+            known = mval[s]
             taint = np.int64(TAINT)
     # A value found with more guesses left (b' > b) bounds this one from below: fewer
     # guesses only remove strategies, and infeasible with b' left is infeasible here.
-    top = min(b + TAINT_REUSE, ctx.params[4])
+    top = min(b + TAINT_REUSE, limit)
     for t in range(b + 1, top + 1):
-        s = memo_find(ctx, k1, k2, t, n)
+        s = _find(mk1, mk2, mmeta, mask, k1, k2, t, n)
         if s >= 0:
-            v = ctx.mval[s]
-            if v >= INF and ctx.mmeta[s] & _KIND_EXACT:
+            v = mval[s]
+            if v >= INF and mmeta[s] & _KIND_EXACT:
                 return np.int64(INF), np.int64(EXACT | TAINT), np.int64(0), np.int64(-1)
             if v > known:
                 known = v
@@ -229,27 +255,19 @@ def memo_probe(ctx, k1, k2, b, n):
 
 
 @njit(cache=True, nogil=True)
-def quick_bound(ctx, off, n, b, d):
-    """Cheap facts about a child set before any scan: exact (memo, or a member that
-    separates it: 2n-1) or a lower bound (2n, or a better one from the memo)."""
-    k1, k2 = set_key(ctx, off, n, d)
-    val, fl, height, _bg = memo_probe(ctx, k1, k2, b, n)
-    if fl & EXACT:
-        return val, fl, height
-    if _in_set_full_split(ctx, off, n, d) >= 0:
-        return np.int64(2 * n - 1), np.int64(EXACT), np.int64(2)
-    if val >= 2 * n:
-        return val, fl, np.int64(0)
-    return np.int64(2 * n), np.int64(0), np.int64(0)
+def memo_probe(ctx, k1, k2, b, n):
+    return _probe(ctx.mk1, ctx.mk2, ctx.mval, ctx.mmeta, ctx.mbest, ctx.params[3],
+                  ctx.params[4], k1, k2, b, n)
 
 
 @njit(cache=True, nogil=True)
 def _in_set_full_split(ctx, off, n, d):
     """A member of S whose feedback separates all of S (then 2n-1 is optimal)."""
-    cnt = ctx.cnt[d]
-    arena = ctx.arena
-    agid = ctx.agid
-    tbl = ctx.tbl
+    return _member_split(ctx.cnt[d], ctx.arena, ctx.agid, ctx.tbl, off, n)
+
+
+@njit(cache=True, nogil=True)
+def _member_split(cnt, arena, agid, tbl, off, n):
     for j in range(n):
         g = agid[arena[off + j]]
         ok = True
@@ -408,15 +426,16 @@ def root_pool(ctx, off, n):
 
 
 @njit(cache=True, nogil=True)
-def _pool_source(ctx, n, d):
-    """What the scans of depth d draw from (called once per scan): (mode, how many
-    source guesses: the parent's pool, or in strict mode the set's own members,
-    and the hard-mode rules for hard_ok, all zero outside hard mode)."""
-    mode = ctx.params[0]
-    nsrc = n if mode == STRICT else ctx.npool[d - 1]
+def _pool_source(params, npool, cgreen, cmin, n, d):
+    """What the scans of depth d draw from (called once per scan, with the context's
+    fields: see _key): (mode, how many source guesses: the parent's pool, or in
+    strict mode the set's own members, and the hard-mode rules for hard_ok, all zero
+    outside hard mode)."""
+    mode = params[0]
+    nsrc = n if mode == STRICT else npool[d - 1]
     gm, gv, m12, m34 = np.int64(0), np.int64(0), np.int64(0), np.int64(0)
     if mode == HARD:
-        gm, gv, m12, m34 = hard_rules(ctx, d)
+        gm, gv, m12, m34 = _rules(cgreen, cmin, d)
     return mode, nsrc, gm, gv, m12, m34
 
 
@@ -449,7 +468,8 @@ def refute_pool(ctx, off, n, d, beta, collect):
     full, with their promise), kmax[d] gets the parent's bound, and no local table is
     written (children read the global table). Returns (least bound, guesses kept,
     a guess separating S into singletons or -1)."""
-    mode, nsrc, gm, gv, m12, m34 = _pool_source(ctx, n, d)
+    mode, nsrc, gm, gv, m12, m34 = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
+                                                 ctx.cmin, n, d)
     tblT = ctx.tblT
     ltab = ctx.ltab
     arena = ctx.arena
@@ -586,17 +606,24 @@ def refute_pool(ctx, off, n, d, beta, collect):
 def full_split_guess(ctx, off, n, d):
     """A pool guess whose feedback separates every member of S, or -1 (all a set
     with 2 guesses left can use). A row is read only up to its first collision."""
-    mode, nsrc, gm, gv, m12, m34 = _pool_source(ctx, n, d)
+    mode, nsrc, gm, gv, m12, m34 = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
+                                                 ctx.cmin, n, d)
     use_parent, pbase, pstride = _parent_table(ctx, d)
     seen = ctx.seen[d]
     stamp = ctx.stats[ST_GEN]
     hmask = ctx.hmask
+    agid = ctx.agid
+    arena = ctx.arena
+    larena = ctx.larena
+    src = ctx.pools[d - 1]
+    ltab = ctx.ltab
+    tblT = ctx.tblT
     found = -1
     for j in range(nsrc):
         if mode == STRICT:
-            g = ctx.agid[ctx.arena[off + j]]
+            g = agid[arena[off + j]]
         else:
-            g = ctx.pools[d - 1, j]
+            g = src[j]
             if mode == HARD and not hard_ok(hmask[g, 0], hmask[g, 1], hmask[g, 2],
                                             gm, gv, m12, m34):
                 continue
@@ -604,9 +631,9 @@ def full_split_guess(ctx, off, n, d):
         i = 0
         while i < n:
             if use_parent:
-                p = ctx.ltab[pbase + j * pstride + ctx.larena[off + i]]
+                p = ltab[pbase + j * pstride + larena[off + i]]
             else:
-                p = ctx.tblT[ctx.arena[off + i], g]
+                p = tblT[arena[off + i], g]
             if seen[p] == stamp:
                 break
             seen[p] = stamp
@@ -635,7 +662,8 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
     the big classes, and a short second pass re-values them if it fell.
     Returns (kept, full): full is a guess separating S into singletons (the pass
     stops there; -1 if none)."""
-    mode, nsrc, gm, gv, m12, m34 = _pool_source(ctx, n, d)
+    mode, nsrc, gm, gv, m12, m34 = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
+                                                 ctx.cmin, n, d)
     build = mode != STRICT and tfree + nsrc * n <= ctx.ltab.shape[0]
     # duplicates are common on small sets; at depth 1 there are few nodes, each
     # feeding a whole subtree, so removing them pays there too
@@ -886,12 +914,18 @@ def _candidates(ctx, d, m, beta):
 @njit(cache=True, nogil=True)
 def _quick_pass(ctx, g, classes, sizes, lbg, b, d, free):
     """Cheap facts for every class of guess g (partitioned at arena[free:]) before
-    any is searched: qval/qflag[d] per class (exact, or a bound at least
-    class_lb(size, kmax)). Returns (running bound of g, height so far, taint)."""
+    any is searched: qval/qflag[d] per class: exact (memo, or a member that
+    separates it: 2c-1) or a bound at least class_lb(size, kmax) (2c, or better
+    from the memo). Returns (running bound of g, height so far, taint)."""
     qv = ctx.qval[d]
     qf = ctx.qflag[d]
     kmax = ctx.kmax[d]
     hard = ctx.params[0] == HARD
+    arena, z1, z2, cz1, cz2 = ctx.arena, ctx.z1, ctx.z2, ctx.cz1, ctx.cz2
+    cgreen, cmin, cstart = ctx.cgreen, ctx.cmin, ctx.cstart[d]
+    mk1, mk2, mval, mmeta, mbest = ctx.mk1, ctx.mk2, ctx.mval, ctx.mmeta, ctx.mbest
+    mask, limit = ctx.params[3], ctx.params[4]
+    letters, agid, tbl, ccnt = ctx.letters, ctx.agid, ctx.tbl, ctx.cnt[d + 1]
     h = np.int64(3 if sizes.max() >= 2 else 2)
     if sizes.max() == 0:
         h = 1
@@ -899,9 +933,16 @@ def _quick_pass(ctx, g, classes, sizes, lbg, b, d, free):
     running = lbg  # lbg counts every class at class_lb(size, kmax)
     for p in classes:
         sz = sizes[p]
+        off = free + cstart[p]
         if hard:
-            hard_child_constraint(ctx, g, p, d)
-        v, fl, ch = quick_bound(ctx, free + ctx.cstart[d, p], sz, b - 1, d + 1)
+            _child_rules(cgreen, cmin, letters, g, p, d)
+        k1, k2 = _key(arena, z1, z2, cgreen, cmin, cz1, cz2, hard, off, sz, d + 1)
+        v, fl, ch, _bg = _probe(mk1, mk2, mval, mmeta, mbest, mask, limit, k1, k2, b - 1, sz)
+        if not fl & EXACT:
+            if _member_split(ccnt, arena, agid, tbl, off, sz) >= 0:
+                v, fl, ch = np.int64(2 * sz - 1), np.int64(EXACT), np.int64(2)
+            elif v < 2 * sz:
+                v, fl = np.int64(2 * sz), np.int64(0)
         clb = class_lb(sz, kmax)
         if v < clb and not fl & EXACT:
             v = clb
