@@ -173,6 +173,20 @@ def test_tainted_entries_bound_fewer_guesses():
     assert K.memo_probe(ctx, k3, k2, 5, 7)[:2] == (0, 0)
 
 
+def test_stats_count_memo_hits():
+    """memo_hits counts the memo's exact answers, most of which the quick pass over a
+    guess's classes gets (`run` prints them as memo reuse across openers); a
+    second solve of the same opener is answered from the memo."""
+    s = Solver(WordLists.load(quiet=True))
+    s.solve("rotte")
+    first = s.stats
+    assert 0 < first["memo_hits"] < first["memo_stores"] * 50, first
+    s.solve("rotte")
+    again = s.stats
+    assert again["memo_hits"] > first["memo_hits"]
+    assert again["memo_stores"] == first["memo_stores"]  # nothing left to store
+
+
 STRESS_SEEDS = [s for s in SEEDS if s % 15 == 4]
 
 

@@ -930,6 +930,7 @@ def _quick_pass(ctx, g, classes, sizes, lbg, b, d, free):
     if sizes.max() == 0:
         h = 1
     taint = 0
+    hits = 0
     running = lbg  # lbg counts every class at class_lb(size, kmax)
     for p in classes:
         sz = sizes[p]
@@ -938,7 +939,9 @@ def _quick_pass(ctx, g, classes, sizes, lbg, b, d, free):
             _child_rules(cgreen, cmin, letters, g, p, d)
         k1, k2 = _key(arena, z1, z2, cgreen, cmin, cz1, cz2, hard, off, sz, d + 1)
         v, fl, ch, _bg = _probe(mk1, mk2, mval, mmeta, mbest, mask, limit, k1, k2, b - 1, sz)
-        if not fl & EXACT:
+        if fl & EXACT:
+            hits += 1  # (most memo hits happen here, not in node)
+        else:
             if _member_split(ccnt, arena, agid, tbl, off, sz) >= 0:
                 v, fl, ch = np.int64(2 * sz - 1), np.int64(EXACT), np.int64(2)
             elif v < 2 * sz:
@@ -953,6 +956,7 @@ def _quick_pass(ctx, g, classes, sizes, lbg, b, d, free):
             taint = TAINT
         if fl & EXACT and ch + 1 > h:
             h = ch + 1
+    ctx.stats[ST_HITS] += hits
     return running, h, taint
 
 
