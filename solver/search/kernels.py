@@ -73,6 +73,8 @@ def _rules(cgreen, cmin, d):
     m34 = np.int64(0)
     for c in range(26):
         v = np.int64(cmin[d, c])
+        # never more than 4: five revealed copies of a letter are five greens, the
+        # end of the game, so no constraint below a node requires five
         for level in range(1, min(v, 4) + 1):
             if level <= 2:
                 m12 |= np.int64(1) << (26 * (level - 1) + c)
