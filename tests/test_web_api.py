@@ -281,26 +281,26 @@ def test_concurrent_requests_give_the_sequential_answers(problem, ref, monkeypat
     inside, overlaps, entered, guard = [0], [0], [0], threading.Lock()
     real = engine.kernel_set
 
-    def spy(*args):  # the kernel, slowed so that unserialised callers would overlap
-        with guard:
-            inside[0] += 1
-            entered[0] += 1
-            overlaps[0] += inside[0] > 1
-        try:
-            time.sleep(0.0002)  # releases the GIL: other threads get to run here
-            return node(*args)
-        finally:
+    def spy(kernel):  # a kernel, slowed so that unserialised callers would overlap
+        def run(*args):
             with guard:
-                inside[0] -= 1
+                inside[0] += 1
+                entered[0] += 1
+                overlaps[0] += inside[0] > 1
+            try:
+                time.sleep(0.0002)  # releases the GIL: other threads get to run here
+                return kernel(*args)
+            finally:
+                with guard:
+                    inside[0] -= 1
+        return run
 
-    def spied(ctx):  # the service's solvers get the spy in place of the kernel
-        nonlocal node
+    def spied(ctx):  # the service's solvers get spies in place of the kernels on ctx
         k = real(ctx)
-        node = k.node
-        return SimpleNamespace(node=spy, hard_child_constraint=k.hard_child_constraint,
-                               kind=k.kind)
+        return SimpleNamespace(node=spy(k.node), class_bound=spy(k.class_bound),
+                               hard_child_constraint=k.hard_child_constraint,
+                               max_classes=k.max_classes, kind=k.kind)
 
-    node = None
     monkeypatch.setattr(engine, "kernel_set", spied)
     start = threading.Barrier(8)
 

@@ -32,6 +32,8 @@ def _exports():
     return [
         ("node", K.node, node_sig),
         ("hard_child_constraint", K.hard_child_constraint, types.none(ctx_t, i64, i64, i64)),
+        ("class_bound", K.class_bound, types.UniTuple(i64, 3)(ctx_t, *[i64] * 5)),
+        ("max_classes", K.max_classes, i64(types.Array(types.uint8, 2, "C"))),
     ]
 
 
@@ -42,20 +44,22 @@ SEARCH = CompiledKernels(
 
 
 def kernel_set(ctx: Ctx) -> SimpleNamespace:
-    """The kernels that run on `ctx`: `node` and `hard_child_constraint`, and
-    `.kind`, "compiled" or "jit" (the reason for the jit in `SEARCH.reason`)."""
+    """The kernels that run on `ctx` (`node`, `hard_child_constraint`, `class_bound`,
+    `max_classes`) and `.kind`, "compiled" or "jit" (the reason for the jit in
+    `SEARCH.reason`)."""
     if use_compiled():
         why = ctx_mismatch(ctx)
         mod = SEARCH.module() if why is None else None
         if mod is not None:
             return SimpleNamespace(
                 node=mod.node, hard_child_constraint=mod.hard_child_constraint,
-                kind="compiled",
+                class_bound=mod.class_bound, max_classes=mod.max_classes, kind="compiled",
             )
         if why is not None:
             SEARCH.reason = why
     from . import kernels as K
 
     return SimpleNamespace(
-        node=K.node, hard_child_constraint=K.hard_child_constraint, kind="jit"
+        node=K.node, hard_child_constraint=K.hard_child_constraint,
+        class_bound=K.class_bound, max_classes=K.max_classes, kind="jit",
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TextIO
 
 import numpy as np
@@ -37,6 +38,12 @@ DOMINANCE_MIN_SET = 48
 # (children then read the big table; hard swerf 14.0 -> 17.8 s).
 LAZY_MIN_SET = K.DEDUP_MAX_SET + 1
 NEVER = 1 << 30
+# Under a cutoff, classes of the opener of at least this many answers get the
+# one-guess look-ahead bound (kernels.set_bound) before any is searched
+DEEP_BOUND_MIN = 8
+# ... and classes of at most this many answers are solved exactly first (cheap;
+# proves most infeasible hard-mode openers so before any bound refutes them)
+EXACT_SMALL = 16
 
 
 def hard_masks(letters: np.ndarray) -> np.ndarray:
@@ -159,6 +166,9 @@ class Solver:
         self.depth_limit = max_guesses if max_guesses else UNCAPPED_DEPTH
         self._ctx = self._make_ctx(memo_entries, dedup, seed)
         self._kernels = kernel_set(self._ctx)  # compiled ahead of time, or numba's jit
+        # no guess makes more classes on any set than on all the answers: the bound
+        # that values big classes at depth 1 (class_lb), 150 instead of 243 here
+        self._ctx.kmax[0] = self._kernels.max_classes(self.table)
         self._class_cost = _class_cost_estimate(n_a)
         self._root_cache: dict[str, SolveResult] = {}
 
@@ -332,37 +342,105 @@ class Solver:
                      report=None) -> tuple[str, int, int, bool, bool]:
         """Guess gid on `members` with `left` guesses left, then optimal play: (status
         before labelling, total, depth, searched, tainted). Status: exact, infeasible,
-        or lower_bound once the total is proven >= beta. `searched`: the status came
-        from the search, not from the partition bound alone; `tainted`: some class
-        value depends on the depth limit. `report(i, n)` is called every few seconds."""
+        or lower_bound once the total is proven >= beta (the total is then the
+        strongest bound found, often above beta). `searched`: the status came from
+        the search or the memo, not from the partition bound alone; `tainted`: some
+        class value depends on the depth limit. `report(i, n)` is called every few
+        seconds."""
         classes = list(self._child_sets(gid, members, cons))
         total = partition_bound(len(members), [len(m) for _, m, _ in classes])
         if left < 2 and classes:
             return "infeasible", total, 1, False, False
         if total >= beta:
             return "lower_bound", total, 1, False, False
+        # Smallest class first. Without a budget every class is solved anyway, so the
+        # order only matters when one is infeasible: that ends the work, and small
+        # classes settle fast (hatha, hard: its 840-answer class takes minutes, the
+        # infeasible 11-answer one 0.06 s). Under a budget their exact values replace
+        # bounds cheaply, so the big classes, where the time goes, are searched last
+        # under the tightest budgets (largest first: 2.5x the time over 30 random
+        # openers, easy, cutoff 7921).
+        classes.reverse()
         if beta >= K.INF:
-            # Without a budget every class is solved anyway, so the order only
-            # matters when one is infeasible: that ends the work, and small classes
-            # are cheap to settle (hatha, hard: its 840-answer class takes minutes,
-            # the infeasible 11-answer one 0.06 s). Under a budget, largest first
-            # (the likeliest to push the total over it).
-            classes.reverse()
+            facts = [(2 * len(m) - 1, 0, 0) for _, m, _ in classes]
+        else:
+            facts = self._root_facts(classes, left, len(members), beta)
+            total = len(members) + sum(v for v, _, _ in facts)
+            tainted = any(fl & K.TAINT for _, fl, _ in facts)
+            if any(v >= K.INF and fl & K.EXACT for v, fl, _ in facts):
+                return "infeasible", total, 1, True, tainted
+            if total >= beta:
+                return "lower_bound", total, 1, True, tainted
         depth, tainted, last = 1, False, time.perf_counter()
-        for i, (_p, m, child) in enumerate(classes):
+        for i, ((_p, m, child), (lbc, fl, h)) in enumerate(zip(classes, facts, strict=True)):
             if report is not None and time.perf_counter() - last > PROGRESS_EVERY:
                 last = time.perf_counter()
                 report(i, len(classes))
-            lbc = partition_bound(0, [len(m)])
-            v, flags, h, _ = self._solve_set(m, left - 1, child, beta - (total - lbc))
-            tainted = tainted or bool(flags & K.TAINT)
-            total += int(v) - lbc
-            if v >= K.INF and flags & K.EXACT:
+            v = lbc
+            if not fl & K.EXACT:
+                v, fl, h, _ = self._solve_set(m, left - 1, child, beta - (total - lbc))
+                v = int(v) if fl & K.EXACT else max(int(v), lbc)
+            tainted = tainted or bool(fl & K.TAINT)
+            total += v - lbc
+            if v >= K.INF and fl & K.EXACT:
                 return "infeasible", total, depth, True, tainted
             if total >= beta:
                 return "lower_bound", total, depth, True, tainted
             depth = max(depth, int(h) + 1)
         return "exact", total, depth, True, tainted
+
+    def _root_facts(self, classes, left: int, n: int, beta: int) -> list[tuple[int, int, int]]:
+        """Under a budget, what is cheap to know of every class of a guess (smallest
+        first) before any is searched, from the cheapest fact up, until the sum
+        passes the budget: class_lb by size; the memo and a separating member; the
+        exact values of the classes of at most EXACT_SMALL answers (this is also
+        what proves most infeasible hard-mode openers so); bounds looked one guess
+        ahead, on the classes of at least DEEP_BOUND_MIN answers, largest first.
+        (value, flags, height) per class: exact (EXACT in flags), or a lower bound.
+        The sum alone refutes most bad openers; the classes left are then searched
+        with the budget that the others' bounds leave them."""
+        kmax = int(self._ctx.kmax[0])
+        facts = [(K.class_lb_py(len(m), kmax), 0, 0) for _, m, _ in classes]
+        total = n + sum(v for v, _, _ in facts)
+
+        def refine(i: int, fact) -> bool:
+            """Record a new fact of class i; True when the work can stop."""
+            nonlocal total
+            v, fl, h = (int(x) for x in fact)
+            if not fl & K.EXACT:
+                v = max(v, facts[i][0])
+            total += v - facts[i][0]
+            facts[i] = (v, fl, h)
+            return total >= beta or (v >= K.INF and bool(fl & K.EXACT))
+
+        if total >= beta:
+            return facts
+        for i, (_p, m, c) in enumerate(classes):
+            if refine(i, self._class_bound(m, left - 1, c, deep=False)):
+                return facts
+        for i, (_p, m, c) in enumerate(classes):
+            if len(m) > EXACT_SMALL:
+                break
+            if not facts[i][1] & K.EXACT and refine(i, self._solve_set(m, left - 1, c)[:3]):
+                return facts
+        for i in reversed(range(len(classes))):
+            _p, m, c = classes[i]
+            if len(m) < DEEP_BOUND_MIN:
+                break
+            if not facts[i][1] & K.EXACT and refine(i, self._class_bound(m, left - 1, c, True)):
+                return facts
+        return facts
+
+    def _class_bound(self, members: np.ndarray, left: int, cons, deep: bool):
+        """What is known of a class before it is searched: (value, flags, height),
+        exact or a lower bound (kernels.class_bound; `deep`: one guess looked ahead)."""
+        ctx = self._ctx
+        n = len(members)
+        ctx.arena[:n] = members
+        if MODES[self.mode] == K.HARD:
+            ctx.cgreen[1] = cons[0]
+            ctx.cmin[1] = cons[1]
+        return self._kernels.class_bound(ctx, 0, n, left, 1, int(deep))
 
     def _label(self, status: str, searched: bool, tainted: bool) -> tuple[str, str]:
         """What a root result proves. A beam search only finds strategies: its totals
@@ -393,11 +471,15 @@ class Solver:
         return float(len(self.lists.answers) + f[counts[counts > 0]].sum() - 0.5 * ins)
 
     def lower_bound(self, opener: str) -> int:
-        """Admissible lower bound on the opener's total from its partition alone."""
+        """Admissible lower bound on the opener's total from its partition alone:
+        every class valued at class_lb(size, kmax) (2c - 1, more for classes larger
+        than the most classes any guess makes)."""
         gid = self._gid(opener)
         counts = np.bincount(self.table[gid], minlength=243)
         counts[ALL_GREEN] = 0
-        return partition_bound(len(self.lists.answers), counts[counts > 0])
+        kmax = int(self._ctx.kmax[0])
+        return len(self.lists.answers) + sum(K.class_lb_py(int(c), kmax)
+                                             for c in counts[counts > 0])
 
     def second_guesses(self, opener: str) -> dict[int, str]:
         """Best second guess for every first-feedback pattern of `opener` (from the
@@ -452,30 +534,35 @@ class Solver:
             return None, len(members)
         return self.lists.guesses[int(g)], len(members)
 
-    def best(self, top: int = 1, progress=None) -> list[SolveResult]:
+    def best(self, top: int = 1, progress: Callable[[int, int, str], None] | None = None,
+             check: Callable[[], None] | None = None) -> list[SolveResult]:
         """The `top` best openers with proof: every other opener is shown to have a
-        lower bound above the top-th best value (ties are solved exactly)."""
+        lower bound above the top-th best value (ties are solved exactly; among equal
+        totals an answer first, then alphabetical). Openers go by `estimate`, so the
+        cutoff soon gets tight; an opener whose cheap bound (`lower_bound`) passes
+        it is never searched. `progress(done, total, note)` is called after every
+        opener; `check()` too, before each, and may raise to stop the work. Not
+        resumable: `wordle-dp run --cutoff X` is the resumable way (a store)."""
         words = self.lists.guesses
+        answers = set(self.lists.answer_index)
         order = sorted(range(len(words)), key=lambda i: self.estimate(words[i]))
         found: list[SolveResult] = []
-        t0 = time.perf_counter()
         for k, i in enumerate(order):
+            if check is not None:
+                check()
             w = words[i]
             cut = None
             if len(found) >= top:
                 cut = found[top - 1].total + 1  # prove strictly worse, else solve exactly
-                if self.lower_bound(w) >= cut:
-                    continue
-            r = self.solve(w, cutoff=cut)
-            if r.status == "exact":
-                found.append(r)
-                found.sort(key=lambda x: (x.total, x.opener))
-                del found[top:]
-            if progress is not None and (k + 1) % 500 == 0:
-                bestv = found[0].total if found else None
-                print(f"best: {k + 1}/{len(words)} openers checked, best so far "
-                      f"{found[0].opener if found else '-'} {bestv}, "
-                      f"{time.perf_counter() - t0:.0f} s", file=progress, flush=True)
+            if cut is None or self.lower_bound(w) < cut:
+                r = self.solve(w, cutoff=cut)
+                if r.status == "exact":
+                    found.append(r)
+                    found.sort(key=lambda x: (x.total, x.opener not in answers, x.opener))
+                    del found[top:]
+            if progress is not None:
+                note = f"best so far {found[0].opener} {found[0].total}" if found else ""
+                progress(k + 1, len(order), note)
         return found
 
     # ------------------------------------------------------- positions (solver.game)

@@ -45,6 +45,7 @@ from .layout import (  # noqa: F401 (re-exported: the kernels' constants)
     TAINT,
     TAINT_REUSE,
     Ctx,
+    class_lb_py,
     stats_size,
 )
 
@@ -296,25 +297,7 @@ def _popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(cache=True, nogil=True)
-def class_lb(c, k):
-    """Least total for a set of c answers when no guess gives more than k feedback
-    classes on it (green included): guess t can finish at most k**(t-1) answers, one
-    per position at that level. Equals 2c-1 while c <= k+1; grows to about 3c - k
-    beyond, where the plain 2c-1 bound is weak."""
-    if c <= k + 1:
-        return np.int64(2 * c - 1)
-    total = np.int64(0)
-    t = np.int64(1)
-    width = np.int64(1)
-    rem = np.int64(c)
-    while rem > 0:
-        take = min(width, rem)
-        total += t * take
-        rem -= take
-        width *= k
-        t += 1
-    return total
+class_lb = njit(cache=True, nogil=True)(class_lb_py)
 
 
 @njit(cache=True, nogil=True)
@@ -602,6 +585,161 @@ def refute_pool(ctx, off, n, d, beta, collect):
         ctx.ltn[d] = n
         ctx.npool[d] = kept
     return least, kept, -1
+
+
+@njit(cache=True, nogil=True)
+def max_classes(tbl):
+    """Most feedback classes (green included) any guess makes on the whole answer
+    list: no guess makes more on a subset, so it bounds kmax everywhere. (Marks
+    without a branch, then a count: about 15 ms for the default table.)"""
+    best = np.int64(1)
+    seen = np.zeros(256, np.uint8)
+    for g in range(tbl.shape[0]):
+        row = tbl[g]
+        for a in range(tbl.shape[1]):
+            seen[row[a]] = 1
+        k = np.int64(0)
+        for p in range(256):
+            k += seen[p]
+            seen[p] = 0
+        if k > best:
+            best = k
+    return best
+
+
+@njit(cache=True, nogil=True)
+def set_bound(ctx, off, n, d):
+    """A lower bound on the optimal total of the set arena[off:off+n] at depth d,
+    whatever the guesses left (the cap only removes strategies): the least, over the
+    useful guesses of its pool, of n - [g in S] + sum over g's non-green classes of
+    class_lb(c, kmax[d - 1]) (one guess looked ahead; every class then needs at least
+    2c - 1 more). For the root's classes, where a strong bound on each class before
+    any is searched tightens every budget. A guess's row is read only until its
+    collisions show it cannot beat the least bound so far (after i members with c
+    collisions its bound is at least 2n - [g may be in S] + c), members that collide
+    most read first (as in refute_pool)."""
+    if n <= 2:
+        return np.int64(2 * n - 1)
+    if d == 1 and ctx.npool[0] != ctx.pools.shape[1]:
+        for g in range(ctx.pools.shape[1]):  # pools[0] may hold another set's pool
+            ctx.pools[0, g] = g
+        ctx.npool[0] = ctx.pools.shape[1]
+    mode, nsrc, gm, gv, m12, m34 = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
+                                                 ctx.cmin, n, d)
+    use_parent, pbase, pstride = _parent_table(ctx, d)
+    kpar = ctx.kmax[d - 1]
+    cnt = ctx.cnt[d]
+    row = ctx.prow[d]
+    tblT = ctx.tblT
+    ltab = ctx.ltab
+    arena = ctx.arena
+    agid = ctx.agid
+    gans = ctx.gans
+    src = ctx.pools[d - 1]
+    hmask = ctx.hmask
+    idx = _collision_order(ctx, off, n, d, nsrc, use_parent, pbase, pstride)
+    # a big set reads most of a guess's row of the guess-major table (2315 bytes
+    # here, in L1 after the first reads) faster than one byte from each of n rows
+    # of the answer-major one
+    tbl = ctx.tbl
+    wide = not use_parent and n >= 64
+    best = np.int64(INF)
+    for j in range(nsrc):
+        if mode == STRICT:
+            g = agid[arena[off + j]]
+        else:
+            g = src[j]
+            if mode == HARD and not hard_ok(hmask[g, 0], hmask[g, 1], hmask[g, 2],
+                                            gm, gv, m12, m34):
+                continue
+        floor = 2 * n - (1 if gans[g] >= 0 else 0)
+        col = 0
+        i = 0
+        while i < n:
+            e = min(i + CHUNK, n)
+            for t in range(i, e):
+                if use_parent:
+                    p = ltab[pbase + j * pstride + idx[t]]
+                elif wide:
+                    p = tbl[g, idx[t]]
+                else:
+                    p = tblT[idx[t], g]
+                row[t] = p
+                c = cnt[p]
+                col += c > 0
+                cnt[p] = c + 1
+            i = e
+            if floor + col >= best:
+                break
+        if i < n or floor + col >= best:
+            for t in range(i):
+                cnt[row[t]] = 0
+            continue
+        k = n - col
+        ins = np.int64(cnt[GREEN] > 0)
+        if k == 1 and ins == 0:
+            cnt[row[0]] = 0
+            continue  # splits nothing: never useful
+        lb = 3 * n - ins - k + _big_classes_extra(cnt, row, n, kpar)
+        if lb < best:
+            best = lb
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _collision_order(ctx, off, n, d, nsrc, use_parent, pbase, pstride):
+    """The members of the set arena[off:off+n] as indices into the table rows that
+    the scans of depth d read (positions in the parent's local table, or answer
+    ids), those that collide under most of a sample of the pool first."""
+    cnt = ctx.cnt[d]
+    idx = np.empty(n, np.int64)
+    for i in range(n):
+        idx[i] = ctx.larena[off + i] if use_parent else ctx.arena[off + i]
+    if n <= 2 * CHUNK:
+        return idx
+    mode = ctx.params[0]
+    score = np.zeros(n, np.int64)
+    row = ctx.prow[d]
+    step = max(1, nsrc // SAMPLE_GUESSES)
+    for j in range(0, nsrc, step):
+        g = ctx.agid[ctx.arena[off + j]] if mode == STRICT else ctx.pools[d - 1, j]
+        for i in range(n):
+            if use_parent:
+                p = ctx.ltab[pbase + j * pstride + idx[i]]
+            else:
+                p = ctx.tblT[idx[i], g]
+            row[i] = p
+            cnt[p] += 1
+        for i in range(n):
+            score[i] += cnt[row[i]]
+        for i in range(n):
+            cnt[row[i]] = 0
+    return idx[np.argsort(-score, kind="mergesort")]
+
+
+@njit(cache=True, nogil=True)
+def class_bound(ctx, off, n, b, d, deep):
+    """What can be known cheaply of the set arena[off:off+n] at depth d with b
+    guesses left, before searching it: (value, flags, height) as node returns them,
+    exact (EXACT) from the memo, a member that separates it (2n - 1) or the trivial
+    cases, else a lower bound: the memo's, 2n, class_lb(n, kmax[d - 1]) and, if
+    `deep`, set_bound (one guess looked ahead over the whole pool)."""
+    if n == 1:
+        return np.int64(1), np.int64(EXACT), np.int64(1)
+    if b <= 1:
+        return np.int64(INF), np.int64(EXACT | TAINT), np.int64(0)
+    if n == 2:
+        return np.int64(3), np.int64(EXACT), np.int64(2)
+    k1, k2 = set_key(ctx, off, n, d)
+    val, fl, height, _g = memo_probe(ctx, k1, k2, b, n)
+    if fl & EXACT:
+        return val, fl, height
+    if _in_set_full_split(ctx, off, n, d) >= 0:
+        return np.int64(2 * n - 1), np.int64(EXACT), np.int64(2)
+    lb = max(val, 2 * n, class_lb(n, ctx.kmax[d - 1]))
+    if deep:
+        lb = max(lb, set_bound(ctx, off, n, d))
+    return lb, fl & TAINT, np.int64(0)
 
 
 @njit(cache=True, nogil=True)

@@ -32,6 +32,27 @@ def stats_size(depths: int) -> int:
     return ST_DEPTH + 4 * depths
 
 
+def class_lb_py(c, k):
+    """Least total for a set of c answers when no guess gives more than k feedback
+    classes on it (green included): guess t can finish at most k**(t-1) answers, one
+    per position at that level. Equals 2c-1 while c <= k+1; grows to about 3c - k
+    beyond, where the plain 2c-1 bound is weak. (Plain Python: the kernels jit
+    this same function as class_lb, and the engine calls it as it is.)"""
+    if c <= k + 1:
+        return 2 * c - 1
+    total = 0
+    t = 1
+    width = 1
+    rem = c
+    while rem > 0:
+        take = min(width, rem)
+        total += t * take
+        rem -= take
+        width *= k
+        t += 1
+    return total
+
+
 # Every field of the search context: (name, dtype, dimensions), all C-contiguous
 # and writable. The compiled kernels are built for exactly these types.
 CTX_FIELDS = (
