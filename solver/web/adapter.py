@@ -50,28 +50,9 @@ def analyse(solver, pos, top: int = 5, store=None) -> dict:
 
 def best_openers(solver, top: int, check: Check = _noop,
                  progress: Callable[[int, int, str], None] | None = None) -> list[dict]:
-    """The `top` best openers with proof (like `Solver.best`), checking for
-    cancellation and reporting progress between openers."""
-    words = solver.lists.guesses
-    answers = set(solver.lists.answer_index)
-    order = sorted(range(len(words)), key=lambda i: solver.estimate(words[i]))
-    found = []
-    for k, i in enumerate(order):
-        check()
-        w = words[i]
-        cut = None
-        if len(found) >= top:
-            cut = found[top - 1].total + 1
-        if cut is None or solver.lower_bound(w) < cut:
-            r = solver.solve(w, cutoff=cut)
-            if r.status == "exact":
-                found.append(r)
-                found.sort(key=lambda x: (x.total, x.opener not in answers, x.opener))
-                del found[top:]
-        if progress is not None:
-            lead = f"openers checked, best so far {found[0].opener} {found[0].total}" if found \
-                else "openers checked"
-            progress(k + 1, len(order), lead)
+    """The `top` best openers with proof (`Solver.best`), checking for cancellation
+    and reporting progress between openers."""
+    found = solver.best(top, progress=progress, check=check)
     n = len(solver.lists.answers)
     return [{"guess": r.opener, "total": r.total, "average": round(r.total / n, 6),
              "status": "exact"} for r in found]

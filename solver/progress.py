@@ -1,0 +1,85 @@
+"""One progress line for every long command: done/total, rate, ETA and a note.
+
+On a terminal the line is redrawn in place a few times a second and ends with a
+newline when the work does; elsewhere (a log file, a Slurm output) a plain line is
+written every `every` seconds, so logs stay short. A command under --quiet passes no
+stream and gets nothing.
+
+    progress = Progress("best", sys.stderr)
+    for i, item in enumerate(items):
+        ...
+        progress(i + 1, len(items), f"best so far {word} {total}")
+    progress.done()
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import TextIO
+
+
+def fmt_duration(s: float) -> str:
+    """Seconds as 42s, 3m07s or 2h05m; '?' when unknown."""
+    if not math.isfinite(s):
+        return "?"
+    s = int(round(s))
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m{s % 60:02d}s"
+    return f"{s // 3600}h{(s % 3600) // 60:02d}m"
+
+
+class Progress:
+    """Callable as progress(done, total, note=""); see the module docstring. `unit`
+    names what is counted ("openers", "games")."""
+
+    def __init__(self, label: str, stream: TextIO | None, unit: str = "",
+                 every: float | None = None, tty: bool | None = None):
+        self.label = label
+        self.stream = stream
+        self.unit = unit
+        if tty is None:
+            isatty = getattr(stream, "isatty", None)
+            tty = bool(isatty()) if callable(isatty) else False
+        self.tty = tty
+        self.every = every if every is not None else (0.25 if tty else 30.0)
+        self.t0 = time.monotonic()
+        self.last = -math.inf
+        self.width = 0
+        self.shown = False
+
+    def line(self, done: int, total: int, note: str = "") -> str:
+        el = time.monotonic() - self.t0
+        rate = done / el if el > 0 else 0.0
+        eta = (total - done) / rate if rate > 0 else math.inf
+        pct = 100.0 * done / total if total else 100.0
+        unit = f" {self.unit}" if self.unit else ""
+        text = (f"{self.label}: {done}/{total}{unit} ({pct:.1f}%), {fmt_duration(el)} "
+                f"elapsed, ETA {fmt_duration(eta) if done < total else '0s'}")
+        return text + (f", {note}" if note else "")
+
+    def __call__(self, done: int, total: int, note: str = "") -> None:
+        if self.stream is None:
+            return
+        now = time.monotonic()
+        if now - self.last < self.every and done < total:
+            return
+        self.last = now
+        text = self.line(done, total, note)
+        if self.tty:
+            pad = max(0, self.width - len(text))
+            self.stream.write("\r" + text + " " * pad)
+            self.width = len(text)
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+        self.shown = True
+
+    def done(self) -> None:
+        """End the line on a terminal (the next output starts on a fresh line)."""
+        if self.stream is not None and self.tty and self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.shown = False
