@@ -41,7 +41,6 @@ from .store import (
     FAILED,
     LOWER_BOUND,
     N_PATTERNS,
-    PENDING,
     STATUS_CODES,
     STATUS_NAMES,
     UPPER_BOUND,
@@ -555,11 +554,10 @@ def _setup_rank0(cfg: RunConfig):
     return lists, store, chosen, table
 
 
-def _order(cfg, lists, table, chosen, status, estimator) -> tuple[list[int], list[int]]:
+def _order(cfg, lists, table, chosen, todo, estimator) -> tuple[list[int], list[int]]:
     """(openers still to do, all openers of this run), most expensive first (ties: list
-    order). With a shard, the expensive-first order is dealt round-robin, so every
-    shard gets a similar mix."""
-    todo_status = {PENDING} | ({FAILED} if cfg.retry_failed else set())
+    order). `todo`: Store.todo. With a shard, the expensive-first order is dealt
+    round-robin, so every shard gets a similar mix."""
     est = {}
     for i in chosen:
         try:
@@ -572,7 +570,7 @@ def _order(cfg, lists, table, chosen, status, estimator) -> tuple[list[int], lis
     if cfg.shard is not None:
         k, n = cfg.shard
         ordered = ordered[k::n]
-    return [i for i in ordered if int(status[i]) in todo_status], ordered
+    return [i for i in ordered if todo[i]], ordered
 
 
 # --------------------------------------------------------------------------- main
@@ -640,17 +638,19 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table) -> RunSu
                                                         table), "estimate", None)
         except Exception:
             estimator = None
-    queue, ordered = _order(cfg, lists, table, chosen, store.status(), estimator)
+    queue, ordered = _order(cfg, lists, table, chosen,
+                            store.todo(cfg.cutoff, cfg.retry_failed), estimator)
     store.mark_selected(ordered)
     co = _Coordinator(cfg, store, lists, queue, size, out)
     if not cfg.quiet:
         status = store.status()
-        already = int((status[np.asarray(ordered, dtype=np.int64)] != PENDING).sum()) \
-            if ordered else 0
+        redo = int((status[np.asarray(queue, dtype=np.int64)] == LOWER_BOUND).sum()) \
+            if queue else 0
         print(f"wordle-dp: {len(queue)} opener(s) to value on {size} rank(s) "
               f"({'1 process' if size == 1 else f'{size - 1} worker(s) + coordinator'}); "
-              f"{already} of {len(ordered)} selected already in {cfg.store}", file=out,
-              flush=True)
+              f"{len(ordered) - len(queue)} of {len(ordered)} selected already in "
+              f"{cfg.store}" + (f"; {redo} lower bound(s) below the cutoff are valued again"
+                                if redo else ""), file=out, flush=True)
     co.flush("running")
     try:
         if size == 1:

@@ -529,16 +529,10 @@ class Store:
             st.write_every_chunk()
             if st.words != list(lists.guesses):
                 raise StoreError(f"{path} holds another guess list")
-            if cutoff is not None and st.cutoff is not None and float(cutoff) != float(
-                st.cutoff
-            ):
-                raise StoreError(
-                    f"{path} was made with --cutoff {st.cutoff}, not {cutoff}: its lower "
-                    "bounds would mean something else; use another store"
-                )
-            if cutoff is not None and st.cutoff is None and st.count_status()[LOWER_BOUND]:
-                raise StoreError(f"{path} was made without --cutoff")
-            if cutoff is not None and st.cutoff is None:
+            if cutoff is not None and (st.cutoff is None or float(cutoff) != float(st.cutoff)):
+                # every lower bound holds its own proven total, so a new cutoff
+                # reuses them: those at or above it stay done, the others are
+                # valued again (Store.todo)
                 st.group.attrs["cutoff"] = cutoff
                 st.cutoff = cutoff
             return st, False
@@ -645,6 +639,20 @@ class Store:
 
     def status(self) -> np.ndarray:
         return np.asarray(self.group["status"][...])
+
+    def todo(self, cutoff=None, retry_failed: bool = False) -> np.ndarray:
+        """Which openers a run still has to value (bool per opener): pending ones;
+        failed ones with `retry_failed`; and lower bounds below `cutoff` (None: every
+        lower bound), since a lower bound at or above it already proves the opener
+        cannot beat it."""
+        snap = self.snapshot()
+        todo = snap.status == PENDING
+        if retry_failed:
+            todo |= snap.status == FAILED
+        weak = snap.status == LOWER_BOUND
+        if cutoff is not None:
+            weak &= snap.fields["total"] < cutoff
+        return todo | weak
 
     def count_status(self) -> np.ndarray:
         return np.bincount(self.status(), minlength=len(STATUS_NAMES))
@@ -846,11 +854,23 @@ def describe_progress(p: dict) -> str:
     return "; ".join(parts)
 
 
+def _merge_rank(status: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """How much a result knows, to choose among stores: a final one (exact,
+    infeasible, upper bound) over any lower bound, a higher lower bound over a lower
+    one, any of them over failed, failed over pending."""
+    rank = np.zeros(len(status), np.int64)
+    rank[status == FAILED] = 1
+    lb = status == LOWER_BOUND
+    rank[lb] = 2 + np.maximum(total[lb], 0)
+    rank[np.isin(status, (EXACT, INFEASIBLE, UPPER_BOUND))] = np.int64(1) << 62
+    return rank
+
+
 def merge(out_path, in_paths, quiet: bool = False) -> dict:
     """Merge stores of the same problem into `out_path` (created from the first one).
 
-    An opener takes the first finished result found (exact/infeasible/bounds before
-    failed); pending ones stay pending. Returns counts.
+    An opener takes the result that knows most (see _merge_rank; the first store's
+    among equals); pending ones stay pending. Returns counts.
     """
     ins = [Store.open(p, read_only=True) for p in in_paths]
     if not ins:
@@ -865,24 +885,24 @@ def merge(out_path, in_paths, quiet: bool = False) -> dict:
 
     lists = WordLists(first.answers, first.words, first.group.attrs.get("answers_source", ""),
                       first.group.attrs.get("guesses_source", ""))
-    cutoffs = {s.cutoff for s in ins}
-    if len(cutoffs) > 1:
-        raise StoreError(f"input stores have different cutoffs: {sorted(map(str, cutoffs))}")
+    # every lower bound holds its own proven total, so stores of different cutoffs
+    # merge: the result keeps the highest (a resumed run then values again the lower
+    # bounds below it)
+    cutoffs = [s.cutoff for s in ins if s.cutoff is not None]
     out, _ = Store.open_or_create(out_path, lists, first.problem.mode,
-                                  first.problem.max_guesses, first.cutoff,
-                                  first.solver_version)
+                                  first.problem.max_guesses,
+                                  max(cutoffs) if cutoffs else None, first.solver_version)
     cur = out.snapshot()
     status = cur.status.copy()
+    total = cur.fields["total"].copy()
     records: list[Record] = []
     taken: set[int] = set()
     selected = cur.selected.copy()
     for s in ins:
         snap = s.snapshot()
         selected |= snap.selected
-        good = (snap.status != PENDING) & (snap.status != FAILED)
-        want = good & ((status == PENDING) | (status == FAILED))
-        want |= (snap.status == FAILED) & (status == PENDING)
-        idx = np.flatnonzero(want)
+        better = _merge_rank(snap.status, snap.fields["total"]) > _merge_rank(status, total)
+        idx = np.flatnonzero(better)
         if len(idx):
             second = np.asarray(s.group["second"].get_orthogonal_selection(
                 (idx, slice(None))))
@@ -892,6 +912,7 @@ def merge(out_path, in_paths, quiet: bool = False) -> dict:
                          second=second[k])
             records.append(rec)
             status[i] = snap.status[i]
+            total[i] = snap.fields["total"][i]
             taken.add(int(i))
     out.group["selected"][...] = selected
     for start in range(0, len(records), 4096):

@@ -195,6 +195,28 @@ def test_cutoff_and_opener_selection(tmp_path, lists_files):
     assert {S.LOWER_BOUND, S.EXACT} <= {int(snap.status[st.index_of(w)]) for w in others}
 
 
+def test_higher_cutoff_values_again_only_the_weaker_bounds(tmp_path, lists_files):
+    run(_cfg(tmp_path, lists_files, cutoff=24))
+    st = S.Store.open(tmp_path / "run.zarr")
+    first = st.snapshot()
+    bounds = {w: int(first.fields["total"][st.index_of(w)]) for w in st.words
+              if first.status[st.index_of(w)] == S.LOWER_BOUND}
+    assert bounds and all(v >= 24 for v in bounds.values())
+    FakeSolver.calls = []
+    out = io.StringIO()
+    run(_cfg(tmp_path, lists_files, cutoff=30, progress_file=out))
+    again = sorted(w for w, v in bounds.items() if v < 30)
+    assert again and sorted(FakeSolver.calls) == again
+    assert f"{len(again)} lower bound(s) below the cutoff are valued again" in out.getvalue()
+    snap = S.Store.open(tmp_path / "run.zarr").snapshot()
+    for w in again:
+        assert snap.status[st.index_of(w)] == S.EXACT
+    for w, v in bounds.items():
+        if v >= 30:
+            assert snap.status[st.index_of(w)] == S.LOWER_BOUND
+    assert S.Store.open(tmp_path / "run.zarr").cutoff == 30
+
+
 def test_select_openers_and_parsers(tmp_path, lists_files):
     lists = _lists(lists_files)
     assert select_openers("all", lists) == list(range(len(lists.guesses)))

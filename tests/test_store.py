@@ -134,12 +134,20 @@ def test_one_writer_at_a_time(tmp_path, lists):
     assert S.Store.open(tmp_path / "s.zarr").status()[1] == S.EXACT
 
 
-def test_cutoff_must_match(tmp_path, lists):
-    S.Store.open_or_create(tmp_path / "s.zarr", lists, "easy", 6, cutoff=50)
-    with pytest.raises(UsageError, match="cutoff"):
-        S.Store.open_or_create(tmp_path / "s.zarr", lists, "easy", 6, cutoff=60)
-    st, created = S.Store.open_or_create(tmp_path / "s.zarr", lists, "easy", 6, cutoff=50)
-    assert not created and st.cutoff == 50
+def test_new_cutoff_reuses_lower_bounds(tmp_path, lists):
+    """A lower bound holds its own proven total: a store made with one cutoff takes
+    another, and only the lower bounds below the new cutoff are to do again."""
+    st, _ = S.Store.open_or_create(tmp_path / "s.zarr", lists, "easy", 6, cutoff=50)
+    st.write([S.Record(0, S.LOWER_BOUND, total=55), S.Record(1, S.LOWER_BOUND, total=70),
+              _rec(2), S.Record(3, S.FAILED)])
+    st.unlock()
+    st, created = S.Store.open_or_create(tmp_path / "s.zarr", lists, "easy", 6, cutoff=60)
+    assert not created and st.cutoff == 60
+    assert S.Store.open(tmp_path / "s.zarr").cutoff == 60
+    todo = st.todo(60)
+    assert todo[0] and not todo[1] and not todo[2] and not todo[3] and todo[4:].all()
+    assert st.todo(None)[[0, 1]].all() and not st.todo(None)[2]
+    assert not st.todo(40)[0] and st.todo(40, retry_failed=True)[3]
 
 
 def test_merge(tmp_path, lists):
@@ -160,6 +168,21 @@ def test_merge(tmp_path, lists):
     hard, _ = S.Store.open_or_create(tmp_path / "h.zarr", lists, "hard", 6)
     with pytest.raises(UsageError):
         S.merge(tmp_path / "m2.zarr", [tmp_path / "a.zarr", tmp_path / "h.zarr"])
+
+
+def test_merge_keeps_what_knows_most_across_cutoffs(tmp_path, lists):
+    a, _ = S.Store.open_or_create(tmp_path / "a.zarr", lists, "easy", 6, cutoff=50)
+    b, _ = S.Store.open_or_create(tmp_path / "b.zarr", lists, "easy", 6, cutoff=80)
+    a.write([S.Record(0, S.LOWER_BOUND, total=51), S.Record(1, S.LOWER_BOUND, total=90),
+             S.Record(2, S.LOWER_BOUND, total=60), S.Record(3, S.FAILED)])
+    b.write([S.Record(0, S.LOWER_BOUND, total=85), S.Record(1, S.LOWER_BOUND, total=82),
+             _rec(2), S.Record(3, S.LOWER_BOUND, total=81)])
+    S.merge(tmp_path / "m.zarr", [tmp_path / "a.zarr", tmp_path / "b.zarr"])
+    m = S.Store.open(tmp_path / "m.zarr")
+    snap = m.snapshot()
+    assert m.cutoff == 80
+    assert list(snap.status[:4]) == [S.LOWER_BOUND, S.LOWER_BOUND, S.EXACT, S.LOWER_BOUND]
+    assert list(snap.fields["total"][:4]) == [85, 90, 102, 81]
 
 
 _WRITER = """
