@@ -299,7 +299,7 @@ def test_concurrent_requests_give_the_sequential_answers(problem, ref, monkeypat
         k = real(ctx)
         return SimpleNamespace(node=spy(k.node), class_bound=spy(k.class_bound),
                                hard_child_constraint=k.hard_child_constraint,
-                               max_classes=k.max_classes, kind=k.kind)
+                               guess_classes=k.guess_classes, kind=k.kind)
 
     monkeypatch.setattr(engine, "kernel_set", spied)
     start = threading.Barrier(8)

@@ -9,8 +9,8 @@ across calls, so later openers reuse earlier states.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TextIO
 
 import numpy as np
@@ -166,9 +166,11 @@ class Solver:
         self.depth_limit = max_guesses if max_guesses else UNCAPPED_DEPTH
         self._ctx = self._make_ctx(memo_entries, dedup, seed)
         self._kernels = kernel_set(self._ctx)  # compiled ahead of time, or numba's jit
-        # no guess makes more classes on any set than on all the answers: the bound
-        # that values big classes at depth 1 (class_lb), 150 instead of 243 here
-        self._ctx.kmax[0] = self._kernels.max_classes(self.table)
+        # no guess makes more classes on any set than on all the answers: their most
+        # values big classes at depth 1 (class_lb), 150 instead of 243 here
+        self._kernels.guess_classes(self.table, self._ctx.gclass)
+        self._ctx.gorder[:] = np.argsort(-self._ctx.gclass, kind="stable")
+        self._ctx.kmax[0] = self._ctx.gclass.max()
         self._class_cost = _class_cost_estimate(n_a)
         self._root_cache: dict[str, SolveResult] = {}
 
@@ -237,6 +239,8 @@ class Solver:
             cmin=np.zeros((d, 26), np.uint8),
             cz1=rand64(5 * 27 + 26 * 6),
             cz2=rand64(5 * 27 + 26 * 6),
+            gclass=np.zeros(n_g, np.int64),
+            gorder=np.arange(n_g, dtype=np.int64),
         )
 
     def depth_profile(self) -> np.ndarray:
@@ -481,6 +485,20 @@ class Solver:
         return len(self.lists.answers) + sum(K.class_lb_py(int(c), kmax)
                                              for c in counts[counts > 0])
 
+    def class_values(self, opener: str) -> dict[int, tuple[int, str]]:
+        """For every first-feedback pattern of `opener` (green excluded): the
+        optimal total of its class after the opener, and the best second guess
+        (the solved answer itself for a singleton class). Patterns of infeasible
+        classes are left out."""
+        gid = self._gid(opener)
+        out: dict[int, tuple[int, str]] = {}
+        members = np.arange(len(self.lists.answers), dtype=np.int32)
+        for p, m, cons in self._child_sets(gid, members, None):
+            v, _flags, _h, g = self._solve_set(m, self.depth_limit - 1, cons)
+            if g >= 0 and v < K.INF:
+                out[p] = (int(v), self.lists.guesses[int(g)])
+        return out
+
     def second_guesses(self, opener: str) -> dict[int, str]:
         """Best second guess for every first-feedback pattern of `opener` (from the
         optimal strategy; the solved answer itself for singleton classes)."""
@@ -500,12 +518,16 @@ class Solver:
         members = np.arange(len(self.lists.answers), dtype=np.int32)
         return self._subtree(gid, members, self.depth_limit, None)
 
-    def _subtree(self, gid: int, members: np.ndarray, left: int, cons) -> StrategyNode:
+    def _subtree(self, gid: int, members: np.ndarray, left: int, cons,
+                 second: dict[int, int] | None = None) -> StrategyNode:
         node = StrategyNode(self.lists.guesses[gid], len(members), len(members), {})
         for p, m, child_cons in self._child_sets(gid, members, cons):
-            v, _flags, _h, g = self._solve_set(m, left - 1, child_cons)
-            if v >= K.INF or g < 0:
-                raise ValueError(f"{node.guess}: no strategy within the cap")
+            if second is not None and p in second:
+                g = second[p]  # known optimal (a result store's second guess)
+            else:
+                v, _flags, _h, g = self._solve_set(m, left - 1, child_cons)
+                if v >= K.INF or g < 0:
+                    raise ValueError(f"{node.guess}: no strategy within the cap")
             child = self._subtree(int(g), m, left - 1, child_cons)
             node.children[p] = child
             node.total += child.total
@@ -612,8 +634,11 @@ class Solver:
         status, _note = self._label(status, searched, tainted)
         return (None if status in ("infeasible", "not_found") else total), status
 
-    def subtree(self, gid: int, members: np.ndarray, left: int, cons=None) -> StrategyNode:
+    def subtree(self, gid: int, members: np.ndarray, left: int, cons=None,
+                second: dict[int, int] | None = None) -> StrategyNode:
         """The optimal strategy from a position that starts with guess `gid`
-        (ValueError when it cannot meet the budget)."""
+        (ValueError when it cannot meet the budget). `second`: feedback pattern ->
+        guess id of the next guess after gid, already known to be optimal (a result
+        store's or book's second guesses): those are taken, not searched."""
         members = np.ascontiguousarray(members, dtype=np.int32)
-        return self._subtree(gid, members, left, self._cons_for(cons))
+        return self._subtree(gid, members, left, self._cons_for(cons), second)

@@ -588,11 +588,11 @@ def refute_pool(ctx, off, n, d, beta, collect):
 
 
 @njit(cache=True, nogil=True)
-def max_classes(tbl):
-    """Most feedback classes (green included) any guess makes on the whole answer
-    list: no guess makes more on a subset, so it bounds kmax everywhere. (Marks
-    without a branch, then a count: about 15 ms for the default table.)"""
-    best = np.int64(1)
+def guess_classes(tbl, out):
+    """out[g]: the feedback classes (green included) guess g makes on the whole
+    answer list. No guess makes more on a subset: their maximum bounds kmax
+    everywhere, and each bounds its guess on the root's classes (set_bound).
+    (Marks without a branch, then a count: about 15 ms for the default table.)"""
     seen = np.zeros(256, np.uint8)
     for g in range(tbl.shape[0]):
         row = tbl[g]
@@ -602,9 +602,7 @@ def max_classes(tbl):
         for p in range(256):
             k += seen[p]
             seen[p] = 0
-        if k > best:
-            best = k
-    return best
+        out[g] = k
 
 
 @njit(cache=True, nogil=True)
@@ -620,12 +618,15 @@ def set_bound(ctx, off, n, d):
     most read first (as in refute_pool)."""
     if n <= 2:
         return np.int64(2 * n - 1)
-    if d == 1 and ctx.npool[0] != ctx.pools.shape[1]:
+    root = d == 1  # every guess, most classes on all the answers first (gorder)
+    if root and ctx.npool[0] != ctx.pools.shape[1]:
         for g in range(ctx.pools.shape[1]):  # pools[0] may hold another set's pool
             ctx.pools[0, g] = g
         ctx.npool[0] = ctx.pools.shape[1]
     mode, nsrc, gm, gv, m12, m34 = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
                                                  ctx.cmin, n, d)
+    gorder = ctx.gorder
+    gclass = ctx.gclass
     use_parent, pbase, pstride = _parent_table(ctx, d)
     kpar = ctx.kmax[d - 1]
     cnt = ctx.cnt[d]
@@ -638,17 +639,17 @@ def set_bound(ctx, off, n, d):
     src = ctx.pools[d - 1]
     hmask = ctx.hmask
     idx = _collision_order(ctx, off, n, d, nsrc, use_parent, pbase, pstride)
-    # a big set reads most of a guess's row of the guess-major table (2315 bytes
-    # here, in L1 after the first reads) faster than one byte from each of n rows
-    # of the answer-major one
-    tbl = ctx.tbl
-    wide = not use_parent and n >= 64
     best = np.int64(INF)
     for j in range(nsrc):
         if mode == STRICT:
             g = agid[arena[off + j]]
         else:
-            g = src[j]
+            g = gorder[j] if root else src[j]
+            # a guess makes at most min(n, gclass[g]) classes, so its bound is at
+            # least 3n - 1 - that; guesses come in decreasing gclass, so once it
+            # cannot beat the least bound so far, no later one can
+            if root and 3 * n - 1 - min(n, gclass[g]) >= best:
+                break
             if mode == HARD and not hard_ok(hmask[g, 0], hmask[g, 1], hmask[g, 2],
                                             gm, gv, m12, m34):
                 continue
@@ -660,8 +661,6 @@ def set_bound(ctx, off, n, d):
             for t in range(i, e):
                 if use_parent:
                     p = ltab[pbase + j * pstride + idx[t]]
-                elif wide:
-                    p = tbl[g, idx[t]]
                 else:
                     p = tblT[idx[t], g]
                 row[t] = p
