@@ -93,7 +93,12 @@ def _cmd_tree(args) -> int:
     check_output("--out", args.out)  # before the search: it may take a while
     lists, solver = _setup(args)
     pos = _position(args, lists)
-    t = tree(solver, args.opener, pos, store=_store(args, lists))
+    from ..progress import Progress
+
+    progress = Progress(f"tree {args.opener}", None if args.quiet else sys.stderr,
+                        "feedback classes searched")
+    t = tree(solver, args.opener, pos, store=_store(args, lists), progress=progress)
+    progress.done()
 
     def write(out) -> None:
         if args.format == "json":
@@ -340,6 +345,7 @@ def register(sub) -> None:
     t.add_argument("--position", default="-", metavar="P",
                    help="start from this position instead (OPENER is then the next guess)")
     t.add_argument("--format", choices=("text", "json"), default="text")
+    t.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     t.add_argument("--out", type=path_arg, metavar="FILE", help="write to FILE (default: "
                    "stdout; written to a temporary file and renamed)")
     _common(t, store=True)

@@ -82,7 +82,8 @@ class Tree:
         return "\n".join(lines)
 
 
-def tree(solver, opener: str, position: Position | None = None, store=None) -> Tree:
+def tree(solver, opener: str, position: Position | None = None, store=None,
+         progress=None) -> Tree:
     """The optimal strategy starting with `opener` (from the start, or from
     `position`): UsageError when the opener cannot be played there or no strategy
     meets the cap. With a result `store` or book of the same problem that holds the
@@ -96,7 +97,8 @@ def tree(solver, opener: str, position: Position | None = None, store=None) -> T
         raise UsageError(f"{pos} is already solved")
     second = _stored_second(store, pos, lists.guesses[gid]) if store is not None else None
     if second is None:
-        total, status = solver.guess_value(gid, pos.members, pos.budget, pos.cons)
+        total, status = solver.guess_value(gid, pos.members, pos.budget, pos.cons,
+                                           progress=progress)
         if total is None:
             raise UsageError(f"{lists.guesses[gid]}: no strategy solves every answer within "
                              f"{solver.max_guesses} guesses")

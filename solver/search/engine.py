@@ -321,7 +321,12 @@ class Solver:
         beta = K.INF if cutoff is None else int(cutoff)
         all_answers = np.arange(n_a, dtype=np.int32)
 
+        last = [time.perf_counter()]
+
         def report(i: int, n: int) -> None:
+            if time.perf_counter() - last[0] < PROGRESS_EVERY:
+                return
+            last[0] = time.perf_counter()
             print(f"{word}: {i}/{n} feedback classes solved, {time.perf_counter() - t0:.0f} s, "
                   f"{self.stats['nodes'] - nodes0} nodes", file=progress, flush=True)
 
@@ -349,8 +354,8 @@ class Solver:
         or lower_bound once the total is proven >= beta (the total is then the
         strongest bound found, often above beta). `searched`: the status came from
         the search or the memo, not from the partition bound alone; `tainted`: some
-        class value depends on the depth limit. `report(i, n)` is called every few
-        seconds."""
+        class value depends on the depth limit. `report(i, n)` is called before each
+        class is searched (i classes done of n)."""
         classes = list(self._child_sets(gid, members, cons))
         total = partition_bound(len(members), [len(m) for _, m, _ in classes])
         if left < 2 and classes:
@@ -375,10 +380,9 @@ class Solver:
                 return "infeasible", total, 1, True, tainted
             if total >= beta:
                 return "lower_bound", total, 1, True, tainted
-        depth, tainted, last = 1, False, time.perf_counter()
+        depth, tainted = 1, False
         for i, ((_p, m, child), (lbc, fl, h)) in enumerate(zip(classes, facts, strict=True)):
-            if report is not None and time.perf_counter() - last > PROGRESS_EVERY:
-                last = time.perf_counter()
+            if report is not None:
                 report(i, len(classes))
             v = lbc
             if not fl & K.EXACT:
@@ -391,6 +395,8 @@ class Solver:
             if total >= beta:
                 return "lower_bound", total, depth, True, tainted
             depth = max(depth, int(h) + 1)
+        if report is not None:
+            report(len(classes), len(classes))
         return "exact", total, depth, True, tainted
 
     def _root_facts(self, classes, left: int, n: int, beta: int) -> list[tuple[int, int, int]]:
@@ -618,11 +624,13 @@ class Solver:
         return (int(v), int(g), status) if found else (None, -1, status)
 
     def guess_value(
-        self, gid: int, members: np.ndarray, left: int, cons=None, cutoff: int | None = None
+        self, gid: int, members: np.ndarray, left: int, cons=None, cutoff: int | None = None,
+        progress: Callable[[int, int], None] | None = None,
     ) -> tuple[int | None, str]:
         """Total of guessing `gid` now and playing optimally after: (total, status),
         labelled as `solve` labels an opener: exact, infeasible or not_found (total
-        None), upper_bound, or with `cutoff` lower_bound (a proven total >= cutoff)."""
+        None), upper_bound, or with `cutoff` lower_bound (a proven total >= cutoff).
+        `progress(done, classes)` is called before each feedback class is searched."""
         members = np.ascontiguousarray(members, dtype=np.int32)
         if len(members) == 0:
             return 0, "exact"
@@ -630,7 +638,7 @@ class Solver:
             return None, "infeasible"
         beta = K.INF if cutoff is None else int(cutoff)
         status, total, _depth, searched, tainted = self._guess_total(
-            gid, members, left, self._cons_for(cons), beta)
+            gid, members, left, self._cons_for(cons), beta, progress)
         status, _note = self._label(status, searched, tainted)
         return (None if status in ("infeasible", "not_found") else total), status
 
