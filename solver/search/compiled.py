@@ -39,7 +39,9 @@ def _exports():
 
 
 SEARCH = CompiledKernels(
-    "wordle_dp_search", [_HERE / "kernels.py", _HERE / "layout.py", _HERE / "compiled.py"],
+    "wordle_dp_search",
+    [_HERE / f"{m}.py" for m in ("kernels", "layout", "compiled", "rules", "memo", "pool",
+                                 "bounds", "scans")],
     _exports,
 )
 
