@@ -76,7 +76,7 @@ def popular_openers(solver, n_scored: int = POPULAR_SCORED) -> list[str]:
     lists = solver.lists
     members = np.arange(len(lists.answers), dtype=np.int32)
     gids = np.arange(len(lists.guesses), dtype=np.int64)
-    raw = scan(solver.table, members, gids)
+    raw = scan(solver.table, members, gids, solver.variant.all_green)
     order = np.lexsort((gids, raw[:, SUMSQ]))[:n_scored]
     words = [lists.guesses[int(g)] for g in order]
     words += [w for w in PLAYER_OPENERS if w in lists.guess_index]
@@ -298,6 +298,7 @@ def default_store(mode: str, max_guesses: int) -> str:
 
 def build(store: str | Path, out: str | Path | None = None, answers: str | None = None,
           guesses: str | None = None, mode: str = "easy", max_guesses: int = 6,
+          lists_name: str | None = None, length: int | None = None,
           top: int = DEFAULT_TOP, n_scored: int = POPULAR_SCORED, cutoff: int | None = None,
           cache_dir: str | None = None, time_limit: float | None = None, quiet: bool = False,
           progress_file=None, command: str | None = None) -> dict | None:
@@ -315,7 +316,8 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
 
     if top < 1:
         raise UsageError("--top must be >= 1")
-    base = dict(store=store, answers=answers, guesses=guesses, cache_dir=cache_dir,
+    base = dict(store=store, answers=answers, guesses=guesses, lists=lists_name,
+                length=length, cache_dir=cache_dir,
                 mode=mode, max_guesses=max_guesses, time_limit=time_limit, quiet=quiet,
                 progress_file=progress_file)
     rank = _rank()
@@ -323,12 +325,12 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
     if rank == 0:
         from .search import Solver
 
-        lists = WordLists.load(answers, guesses, quiet=True)
+        lists = WordLists.load(answers, guesses, quiet=True, lists=lists_name, length=length)
         table, _ = get_table(lists, "numpy", cache_dir)
         solver = Solver(lists, mode, max_guesses, table=table)
         popular = popular_openers(solver, n_scored)
         if out is None:
-            if (answers, guesses) != (None, None):
+            if (answers, guesses) != (None, None) or lists.length != 5:
                 raise UsageError("a book for other lists needs --out FILE")
             out = book_path(mode, max_guesses)
     t0 = time.monotonic()

@@ -18,9 +18,11 @@ import pytest
 
 from solver import Solver, cli
 from solver import store as S
-from solver.feedback import ALL_GREEN, score, to_text
+from solver.feedback import score, to_text
 from solver.words import WordLists
 from tests.game_helpers import small_lists, write_lists
+
+GREEN = 242  # all five letters green: 3**5 - 1
 
 ROOT = Path(__file__).resolve().parents[1]
 MODES = ("easy", "hard", "strict")
@@ -57,7 +59,7 @@ def png_size(path) -> tuple[int, int]:
 
 
 def position_for(lists, answer, guesses):
-    return ",".join(f"{g}:{to_text(score(g, answer))}" for g in guesses)
+    return ",".join(f"{g}:{to_text(score(g, answer), 5)}" for g in guesses)
 
 
 # ---- next -----------------------------------------------------------------------
@@ -123,11 +125,11 @@ def test_next_hard_mode_illegal_guess(capsys, small):
     for o in lists.guesses:
         p = score(o, ans)
         greens = [i for i in range(5) if (p // 3 ** i) % 3 == 2]
-        if greens and p != ALL_GREEN:
+        if greens and p != GREEN:
             i = greens[0]
             bad = next(w for w in lists.guesses if w[i] != o[i])
             break
-    pos = f"{o}:{to_text(p)},{bad}:{to_text(score(bad, ans))}"
+    pos = f"{o}:{to_text(p, 5)},{bad}:{to_text(score(bad, ans), 5)}"
     one_error(*run(capsys, small, "next", pos, "--mode", "hard"), "hard mode",
               f"position {i + 1} must be")
 
@@ -154,7 +156,7 @@ def store(small, tmp_path_factory):
     recs = []
     for i, w in enumerate(lists.guesses):
         r = solver.solve(w)
-        second = np.full(S.N_PATTERNS, -1, np.int32)
+        second = np.full(243, -1, np.int32)
         for p, g in solver.second_guesses(w).items():
             second[p] = lists.guess_index[g]
         recs.append(S.Record(i, S.STATUS_CODES[r.status], total=r.total or -1,
@@ -208,7 +210,7 @@ def test_tree_json_and_text(capsys, small, tmp_path, mode):
     assert d["total"] == want.total and set(d["games"]) == set(lists.answers)
     for a, steps in d["games"].items():
         assert steps[-1] == f"{a}:GGGGG"
-        assert all(s.split(":")[1] == to_text(score(s.split(":")[0], a)) for s in steps)
+        assert all(s.split(":")[1] == to_text(score(s.split(":")[0], a), 5) for s in steps)
     rc, out, _ = run(capsys, small, "tree", opener, "--mode", mode)
     lines = out.splitlines()
     assert rc == 0 and f"total {want.total} " in lines[0] and len(lines) == 26
@@ -250,7 +252,7 @@ def test_simulate_all_strategies_csv_and_plot(capsys, small, tmp_path):
     for g in games:  # each game's steps are true feedback, and it ends solved
         steps = g["steps"].split()
         assert len(steps) == int(g["guesses"]) and steps[-1] == f"{g['answer']}:GGGGG"
-        assert all(s[6:] == to_text(score(s[:5], g["answer"])) for s in steps)
+        assert all(s[6:] == to_text(score(s[:5], g["answer"]), 5) for s in steps)
     assert png_size(png) == (1000, 560)
 
 
@@ -368,7 +370,7 @@ def test_play_with_typed_feedback(capsys, small, monkeypatch):
     lists = small[0]
     ans = lists.answers[12]
     other = lists.guesses[7]
-    feed = ["nonsense words here", "GGGXQ", f"{other} {to_text(score(other, ans))}"]
+    feed = ["nonsense words here", "GGGXQ", f"{other} {to_text(score(other, ans), 5)}"]
     # then accept suggestions, reporting their true feedback, found by replaying
     from solver.game import Position, analyse
 
@@ -376,7 +378,7 @@ def test_play_with_typed_feedback(capsys, small, monkeypatch):
     pos = Position.start(lists).play(other, score(other, ans))
     while not pos.solved:
         g = analyse(solver, pos, top=0).best.guess
-        feed.append(to_text(score(g, ans)))
+        feed.append(to_text(score(g, ans), 5))
         pos = pos.play(g, score(g, ans))
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(feed) + "\n"))
     rc, out, _ = run(capsys, small, "play")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import UsageError
-from ..feedback import ALL_GREEN, to_text
+from ..feedback import all_green, to_text
 from .position import Position, constraint_after
 from .strategies import Strategy
 
@@ -104,7 +104,7 @@ class Simulation:
     def rows(self):
         """(answer, guesses, steps) per game, for CSV."""
         for a, steps in self.games.items():
-            yield a, len(steps), " ".join(f"{g}:{to_text(p)}" for g, p in steps)
+            yield a, len(steps), " ".join(f"{g}:{to_text(p, len(a))}" for g, p in steps)
 
 
 def simulate(solver, strategy: Strategy, opener: str | None = None,
@@ -136,7 +136,7 @@ def simulate(solver, strategy: Strategy, opener: str | None = None,
             p = int(p)
             sub = pos.members[row == p]
             path = steps + [(word, p)]
-            if p == ALL_GREEN:
+            if p == all_green(lists.length):
                 games[lists.answers[int(sub[0])]] = path
                 continue
             cons = constraint_after(pos.cons, word, p) if pos.cons is not None else None
