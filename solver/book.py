@@ -120,7 +120,8 @@ class Book:
         if not isinstance(info, dict) or info.get("format") != FORMAT:
             raise StoreError(f"{path} is not a wordle-dp opening book")
         prob = Problem(info["answers_sha256"], info["guesses_sha256"], int(info["n_answers"]),
-                       int(info["n_guesses"]), info["mode"], int(info["max_guesses"]))
+                       int(info["n_guesses"]), info["mode"], int(info["max_guesses"]),
+                       int(info.get("word_length", 5)))
         mine = Problem.from_lists(lists, prob.mode, prob.max_guesses)
         if prob.differences(mine):
             raise StoreError(f"the opening book {path} is for other lists ("
@@ -250,7 +251,7 @@ def write(store: Store, solver, out: str | Path, top: int, popular: list[str], c
         "format": FORMAT,
         "answers_sha256": prob.answers_sha256, "guesses_sha256": prob.guesses_sha256,
         "n_answers": prob.n_answers, "n_guesses": prob.n_guesses,
-        "mode": prob.mode, "max_guesses": prob.max_guesses,
+        "mode": prob.mode, "max_guesses": prob.max_guesses, "word_length": prob.length,
         "top": proven, "kth_total": kth, "cutoff": store.cutoff,
         "exact": int(len(exact)),
         "popular": popular,
