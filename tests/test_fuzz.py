@@ -682,6 +682,12 @@ def _serve_cases() -> list[Case]:
         Case("serve-memo", [*serve, "--port", "0", "--memo-mb", "nan"], "--memo-mb"),
         Case("serve-mode", [*serve, "--port", "0", "--mode", "x"], "--mode"),
     ]
+    for v in [*BAD_INTS, "0", "257"]:
+        out.append(Case(f"serve-workers={v[:12]!r}", [*serve, "--port", "0", "--workers", v],
+                        "--workers"))
+    for v in ["0", "-1", "nan", "inf", "3601", "1e400", "ten", "", "1s"]:
+        out.append(Case(f"serve-request-seconds={v!r}",
+                        [*serve, "--port", "0", "--request-seconds", v], "--request-seconds"))
     return out
 
 
