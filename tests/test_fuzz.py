@@ -324,6 +324,15 @@ def _store_cases() -> list[Case]:
     ex = ["export", "--store", "{S}", "--csv"]
     out += [
         Case("export-into-store-metadata", [*ex, "{S}/zarr.json"], "inside the store"),
+        Case("export-no-output", ["export", "--store", "{S}"], "export needs --csv"),
+        Case("export-parquet-suffix", ["export", "--store", "{S}", "--parquet", "{T}/t.csv"],
+             "*.parquet"),
+        Case("export-parquet-stdout", ["export", "--store", "{S}", "--parquet", "-"],
+             "Parquet is binary"),
+        Case("export-parquet-into-store", ["export", "--store", "{S}", "--parquet",
+                                           "{S}/t.parquet"], "inside the store"),
+        Case("export-parquet-folder", ["export", "--store", "{S}", "--parquet", "{T}"],
+             "*.parquet"),
         Case("export-into-store-folder", [*ex, "{S}/status/x.csv"], "inside the store"),
         Case("export-dev-full", [*ex, "/dev/full"], "No space left"),
         Case("export-folder", [*ex, "{T}"], "folder"),

@@ -9,8 +9,8 @@ across calls, so later openers reuse earlier states.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TextIO
 
 import numpy as np
