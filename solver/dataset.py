@@ -42,7 +42,7 @@ def to_dataset(store: Store):
     snap = store.snapshot()
     n = store.problem.n_answers
     second = np.asarray(store.group["second"][...])
-    data = {"status": (("opener",), snap.status, ATTRS["status"]),
+    data: dict[str, tuple] = {"status": (("opener",), snap.status, ATTRS["status"]),
             "selected": (("opener",), snap.selected, ATTRS["selected"])}
     for name in FIELDS:
         data[name] = (("opener",), snap.fields[name], ATTRS[name])

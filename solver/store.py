@@ -291,7 +291,8 @@ def _file_damage(path: Path) -> list[Damage]:
         out.append(Damage(f"{lock} is a folder, not a lock file (remove it: rmdir)",
                           array="writer.lock"))
     # only the store's own files: `--store /` must not walk the whole file system
-    tops = [(str(path), [], ["zarr.json", "writer.lock"])]
+    tops: list[tuple[str, list[str], list[str]]] = [(str(path), [], ["zarr.json",
+                                                                      "writer.lock"])]
     walks = itertools.chain(tops, *(os.walk(path / name) for name in layout(1, 1)))
     for root, _dirs, files in walks:
         for f in files:
@@ -419,6 +420,7 @@ def inspect(path) -> tuple[object | None, dict | None, list[Damage]]:
         group = _zarr().open_group(str(path), mode="r", zarr_format=3)
     except Exception as exc:
         return None, None, damage + [Damage(f"cannot open ({one_line(exc, 80)})", fatal=True)]
+    assert attrs is not None  # (no root damage: _root_damage returned them)
     arrays, _values = _array_damage(group, path, attrs)
     return group, attrs, damage + arrays
 
@@ -500,6 +502,8 @@ class Store:
         self.flush_seconds = 0.0
         self.flushed_records = 0
         self._mirror: dict[str, np.ndarray] | None = None  # the writer's copy
+        self._lock_fd: int | None = None  # the store folder, flock-ed while writing
+        self._average: bool | None = None  # whether the store has the average array
 
     # ---- opening -------------------------------------------------------------------
 
@@ -736,7 +740,7 @@ class Store:
         self.group.attrs[EVERY_CHUNK] = True
 
     def unlock(self) -> None:
-        fd = getattr(self, "_lock_fd", None)
+        fd = self._lock_fd
         if fd is not None:
             os.close(fd)
             self._lock_fd = None
@@ -823,7 +827,7 @@ class Store:
         return self._mirror
 
     def _has_average(self) -> bool:
-        if getattr(self, "_average", None) is None:
+        if self._average is None:
             self._average = "average" in self.group
         return self._average
 
@@ -1082,7 +1086,7 @@ def repair(path, lists=None) -> list[str]:
     check_folder(path)
     done: list[str] = []
     for d in _file_damage(path):  # FIFOs/devices/links in place of files, lock folder
-        rel = d.array[5:] if d.array.startswith("file:") else "writer.lock"
+        rel = d.array[5:] if d.array and d.array.startswith("file:") else "writer.lock"
         target = path / rel
         if target.is_dir() and not target.is_symlink():
             try:
@@ -1099,10 +1103,12 @@ def repair(path, lists=None) -> list[str]:
     zarr = _zarr()
     group = zarr.open_group(str(path), mode="r+", zarr_format=3)
     for d in root:  # a progress note that is not a mapping: reset it
+        assert d.array is not None  # ("attr:NAME": only notes are not fatal)
         group.attrs[d.array[5:]] = {}
         done.append(f"fixed: {d.what} (reset)")
     if root:
         attrs, _ = _root_damage(path)
+    assert attrs is not None  # fatal root damage was refused above
     st = Store(group, path, read_only=False)
     st.lock()
     try:
@@ -1122,6 +1128,7 @@ def repair(path, lists=None) -> list[str]:
         lost = np.zeros(n_g, dtype=bool)
         status_lost = False
         for d in damage:
+            assert d.array is not None  # array damage always names its array
             shape, chunks, dtype, fill = spec[d.array]
             if d.whole:  # metadata, shape or dtype wrong: make the array again
                 node = path / d.array

@@ -188,7 +188,7 @@ def load(path: Path, key: str, shape: tuple[int, int]) -> np.ndarray | None:
                                 shape=(rows * cols,))
     except (OSError, ValueError):
         return None
-    if hashlib.sha256(payload).digest() != digest:
+    if hashlib.sha256(np.asarray(payload).data).digest() != digest:
         return None
     return np.asarray(payload).reshape(rows, cols)
 

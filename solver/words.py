@@ -192,8 +192,8 @@ class WordLists:
         package)."""
         a_path = Path(answers) if answers else DEFAULT_ANSWERS
         g_path = Path(guesses) if guesses else DEFAULT_GUESSES
-        a_words = read_words(a_path) if answers else read_default(a_path)
-        g_words = read_words(g_path) if guesses else read_default(g_path)
+        a_words = read_words(answers) if answers else read_default(DEFAULT_ANSWERS)
+        g_words = read_words(guesses) if guesses else read_default(DEFAULT_GUESSES)
         lists = cls.from_words(a_words, g_words, str(a_path), str(g_path))
         if lists.added_answers and not quiet:
             print(

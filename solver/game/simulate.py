@@ -97,7 +97,7 @@ class Simulation:
                  f"histogram (guesses:games) {h}",
                  f"{self.cpu_seconds:.2f} s CPU, {1e3 * self.cpu_seconds / len(self.games):.3f} "
                  f"ms per game, {self.positions} positions decided"]
-        if self.optimum is not None:
+        if self.optimum is not None and self.regret is not None:
             lines.append(f"exact optimum from {self.opener}: {self.optimum}, regret "
                          f"{self.regret} guesses ({self.regret / len(self.games):+.4f} per game)")
         return "\n".join(lines)

@@ -110,6 +110,7 @@ Ctx = namedtuple("Ctx", [name for name, _, _ in CTX_FIELDS])
 
 def ctx_mismatch(ctx: Ctx) -> str | None:
     """Why `ctx` does not have the layout of CTX_FIELDS (None if it does)."""
+    a: object
     for (name, dtype, ndim), a in zip(CTX_FIELDS, ctx, strict=True):
         if not isinstance(a, np.ndarray) or a.dtype != np.dtype(dtype) or a.ndim != ndim:
             return f"{name}: expected a {ndim}-d {dtype} array"

@@ -31,7 +31,7 @@ MAX_POSITION = 400  # characters: 30 guesses of 'word:PATTERN,'
 log = logging.getLogger("wordle-dp.web")
 
 Mode = Literal["easy", "hard", "strict"]
-Cap = Annotated[int, Query(ge=0, le=20, description="guess cap; 0 = no cap")]
+Cap = Annotated[int | None, Query(ge=0, le=20, description="guess cap; 0 = no cap")]
 Position = Annotated[str, Query(max_length=MAX_POSITION,
                                 description="'-' or 'salet:BBYBG,drone:YBBBG'")]
 Word = Annotated[str, Query(min_length=1, max_length=20)]

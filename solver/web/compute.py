@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -41,7 +42,8 @@ class Engine:
         key = (mode, cap)
         s = self._solvers.get(key)
         if s is None:
-            kw = {} if self.memo_entries is None else {"memo_entries": self.memo_entries}
+            kw: dict[str, Any] = ({} if self.memo_entries is None
+                                  else {"memo_entries": self.memo_entries})
             s = Solver(self.lists, mode=mode, max_guesses=cap, table=self.table,
                        table_t=self.table_t, **kw)
             self._solvers[key] = s

@@ -27,6 +27,7 @@ import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from multiprocessing import shared_memory
+from typing import Any
 
 import numpy as np
 
@@ -70,7 +71,7 @@ def _attach(name: str, shape: tuple[int, int]):
     # the server owns the block and unlinks it; a worker that registered it too would
     # have the tracker unlink it (or warn) a second time
     register = resource_tracker.register
-    resource_tracker.register = lambda *a, **k: None  # type: ignore[assignment]
+    resource_tracker.register = lambda *a, **k: None
     try:
         shm = shared_memory.SharedMemory(name=name)
     finally:
@@ -140,6 +141,7 @@ def _child(conn, cancel, spec: WorkerSpec) -> None:
         except (EOFError, OSError):
             return
         last[0] = 0.0
+        out: tuple[str, object]
         try:
             out = ("done", engine.run(kind, params, check, report))
         except adapter.Cancelled:
@@ -197,9 +199,9 @@ class Slot:
         self.id = next(Slot.ids)
         self.task: Task | None = None
         self.retire = False
-        self.proc = None
-        self.conn = None
-        self.cancel = None
+        self.proc: Any = None  # multiprocessing's Process, Connection, Event
+        self.conn: Any = None
+        self.cancel: Any = None
         self.ready = False
         self.pid: int | None = None
         self._kill_lock = threading.Lock()
@@ -212,9 +214,10 @@ class Slot:
         ctx = self.sched.ctx
         parent, child = ctx.Pipe()
         self.cancel = ctx.Event()
-        self.proc = ctx.Process(target=_child, args=(child, self.cancel, self.sched.spec),
-                                name=f"wordle-dp-worker-{self.id}", daemon=True)
-        self.proc.start()
+        proc = ctx.Process(target=_child, args=(child, self.cancel, self.sched.spec),
+                           name=f"wordle-dp-worker-{self.id}", daemon=True)
+        proc.start()
+        self.proc = proc
         child.close()
         self.conn = parent
         self.ready = False
@@ -500,7 +503,7 @@ class Scheduler:
         task.finished = time.monotonic()
         if self.active.get(task.key) is task:
             del self.active[task.key]
-        if state == "done":
+        if state == "done" and result is not None:
             self.stats["computed"] += 1
             self.cache[task.key] = result
             self.cache.move_to_end(task.key)
