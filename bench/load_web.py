@@ -34,6 +34,18 @@ from tests.web_load import (  # noqa: E402
 )
 
 
+def pss_mb(pid: int | None) -> float | None:
+    """Proportional set size: shared pages (the table block) split among sharers."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except (OSError, TypeError):
+        return None
+    return None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--requests", type=int, default=50)
@@ -59,7 +71,10 @@ def main() -> None:
             state = workers(s.port)
             print(json.dumps({"round": r, "slow_jobs": a.slow, **summary(res),
                               "worker_rss_mb": [round(w["rss_bytes"] / 2**20)
-                                                for w in state["slots"] if w["rss_bytes"]]}))
+                                                for w in state["slots"] if w["rss_bytes"]],
+                              "worker_pss_mb": [pss_mb(w["pid"]) for w in state["slots"]
+                                                if w["pid"]],
+                              "server_pss_mb": pss_mb(s.proc.pid)}))
             for jid in ids:
                 request(s.port, "DELETE", f"/api/jobs/{jid}")
             freed = wait_until(lambda: busy(s.port) == 0, 10)

@@ -5,6 +5,8 @@ rule, and the store that was written; bad input must give a 4xx JSON error."""
 
 from __future__ import annotations
 
+import json
+import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -491,3 +493,37 @@ def test_opening_search_on_big_lists_is_refused_at_once(client, monkeypatch):
         assert r.status_code == 400
         assert r.json()["error"].startswith("choosing the opener over 40 answers is a cluster")
     assert client.get("/api/next", params={"position": "aback:GBBBB"}).status_code == 200
+
+
+ABSOLUTE = re.compile(r"(?<![\w.:])/(?:[\w.-]+/)+[\w.-]*")  # /a/b..., not /api/... below
+
+
+def _paths(text: str) -> list[str]:
+    return [p for p in ABSOLUTE.findall(text) if not p.startswith("/api/")]
+
+
+def test_no_answer_names_a_server_path(client, store_client, problem):
+    """Issue 24: every error path, and every answer about lists and stores, names
+    lists and stores by name; the server's folders never appear."""
+    d, lists, _, _ = problem
+    assert lists.answers_source.startswith(str(d))  # the lists do live in a server folder
+    bodies = []
+    for path, params, status, _message in BAD:
+        r = client.get(path, params=params)
+        assert r.status_code == status
+        bodies.append(r.text)
+    for body in ({"kind": "strategy", "opener": "💩"}, {"kind": "next", "position": "x"},
+                 {"kind": "strategy", "opener": lists.guesses[5], "max_guesses": 2}):
+        r = client.post("/api/jobs", json=body)
+        bodies.append(r.text)
+        if r.status_code == 202:
+            bodies.append(json.dumps(_wait(client, r.json()["id"])))
+    bodies.append(client.get("/api/strategy", params={"opener": lists.guesses[5],
+                                                      "max_guesses": 2}).text)
+    for path in ("/api/info", "/api/stores", "/api/stores/s.zarr",
+                 "/api/stores/s.zarr/openers", "/api/stores/s.zarr/distribution",
+                 "/api/stores/none", "/api/workers"):
+        bodies.append(store_client.get(path).text)
+    text = "\n".join(bodies)
+    assert "guess list guesses.txt" in text and "no strategy solves every answer" in text
+    assert str(d) not in text and _paths(text) == [], _paths(text)

@@ -524,7 +524,7 @@ class Scheduler:
         with self.cv:
             return {
                 "workers": self.workers, "reserve": self.reserve,
-                "slots": [{"busy": s.task is not None,
+                "slots": [{"busy": s.task is not None, "pid": s.pid,
                            "lane": s.task.lane if s.task else None,
                            "rss_bytes": s.rss_bytes()} for s in self.slots],
                 "queued": {k: len(q) for k, q in self.queues.items()},
