@@ -61,6 +61,9 @@ def test_xarray_opens_a_store_directly_without_warnings(made):
         warnings.simplefilter("error")
         ds = xr.open_zarr(path, consolidated=False)
         _check_dataset(ds, lists, wrote)
+    with pytest.warns(RuntimeWarning, match="consolidated metadata"):
+        plain = xr.open_zarr(path)  # works as typed, only noting that it looked for it
+    _check_dataset(plain, lists, wrote)
     from solver.dataset import open_dataset
 
     same = open_dataset(path)  # the same Dataset through Store
