@@ -292,7 +292,7 @@ class Service:
                  cache_dir=None, backend: str = "auto", workers: int | None = None,
                  request_seconds: float = REQUEST_SECONDS,
                  jobs_per_client: int = JOBS_PER_CLIENT, cache_entries: int = 32,
-                 max_queued: int = 32, quick_slice: float = 1.0,
+                 max_queued: int = 32, quick_slice: float = 3.0,
                  quick_workers: int = QUICK_WORKERS):
         from ..table import get_table
 

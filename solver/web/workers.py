@@ -343,7 +343,7 @@ class Scheduler:
     """Tasks on worker processes: see the module docstring for the rules."""
 
     def __init__(self, spec: WorkerSpec, workers: int = 2, reserve: int = 1,
-                 quick_slice: float = 1.0, cache_entries: int = 32, max_queued: int = 32,
+                 quick_slice: float = 3.0, cache_entries: int = 32, max_queued: int = 32,
                  background_nice: int = 10):
         if workers < 1 or reserve < 1:
             raise ValueError("workers and reserve must be >= 1")
@@ -416,12 +416,15 @@ class Scheduler:
 
     def to_background(self, task: Task) -> None:
         """Nobody waits on the answer now (it became a job): the task may wait its
-        turn behind the quick ones."""
+        turn behind the quick ones, and yields the CPU to them when running."""
         with self.cv:
             if task.state == "queued" and task.lane == "quick":
                 self.queues["quick"].remove(task)
                 task.lane = "background"
                 self.queues["background"].append(task)
+            for s in self.slots:
+                if s.task is task:
+                    self._set_nice(s, "background")
 
     def _cancel(self, task: Task) -> None:
         if task.state == "queued":
@@ -472,9 +475,10 @@ class Scheduler:
         if time.monotonic() - task.started < self.quick_slice:
             return
         with self.cv:
+            # (its priority stays: a client is still waiting for it; it yields the CPU
+            # only once it becomes a job, in to_background)
             task.lane = "background"
             self.stats["promoted"] += 1
-            self._set_nice(slot, "background")
             free = sum(1 for s in self.slots if s.task is None or s.task.lane == "quick")
             if free < self.reserve and len(self.slots) < 2 * self.workers + self.reserve:
                 self.slots.append(Slot(self))
