@@ -63,6 +63,7 @@ class RunConfig:
     mode: str = "easy"
     max_guesses: int = 6
     cutoff: int | None = None
+    no_cutoff: bool = False  # value exactly, whatever cutoff the store was made with
     time_limit: float | None = None  # seconds from the start of the run
     retry_failed: bool = False
     quiet: bool = False
@@ -385,6 +386,10 @@ class _Coordinator:
         if len(ex):
             i = int(ex[np.argmin(tot[ex])])
             self.best = (int(tot[i]), lists.guesses[i])
+        # every machine any run of this store ran on (rank 0's), for provenance
+        before = (store.group.attrs.get("run", {}) or {}).get("hosts", [])
+        self.hosts = sorted({*before, socket.gethostname()}) if isinstance(before, list) \
+            else [socket.gethostname()]
         self.stop_reason: str | None = None
         self.abort_needed = False
         self.errors_dirty = False
@@ -437,6 +442,7 @@ class _Coordinator:
             "updated_at": time.time(),
             "ranks": self.size,
             "host": socket.gethostname(),
+            "hosts": self.hosts,
             "queued": self.n_queued,
             "done_this_run": self.solved + self.failed,
             "stop_reason": self.stop_reason,
@@ -597,7 +603,8 @@ def run(cfg: RunConfig) -> RunSummary:
             err = None
         except BaseException as exc:
             err = exc
-        if err is None and cfg.cutoff is None and store.cutoff is not None:
+        if err is None and cfg.cutoff is None and store.cutoff is not None and (
+                not cfg.no_cutoff):
             cfg.cutoff = store.cutoff  # resuming a --cutoff store without the option
         if size > 1:
             comm.bcast((err is None, cfg.cutoff), root=0)

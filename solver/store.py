@@ -928,6 +928,7 @@ class Snapshot:
 
         Rank r means r-1 finished openers have a strictly smaller total; ties share a
         rank. Lower bounds (cut off by --cutoff) and infeasible openers get no rank.
+        A rank is the opener's rank among all openers only below `frontier()`.
         """
         total = self.fields["total"]
         ok = (self.status == EXACT) | (self.status == UPPER_BOUND)
@@ -935,6 +936,16 @@ class Snapshot:
         vals = np.sort(total[ok])
         out[ok] = np.searchsorted(vals, total[ok], side="left") + 1
         return out
+
+    def frontier(self) -> float:
+        """The total below which the ranking is proven: the least stored lower bound
+        (an opener known only by its bound might beat any exact opener at or above
+        it); infinite when there is none, and -infinite while any opener is pending
+        or failed (its value could be anything)."""
+        if ((self.status == PENDING) | (self.status == FAILED)).any():
+            return -np.inf
+        lows = self.fields["total"][self.status == LOWER_BOUND]
+        return float(lows.min()) if len(lows) else np.inf
 
     def row(self, i: int, ranks: np.ndarray | None = None) -> dict:
         st = int(self.status[i])
@@ -996,7 +1007,9 @@ def describe_progress(p: dict) -> str:
         b = p["best"]
         parts.append(f"best {b['opener']} {b['total']} ({b['average']:.4f} avg)")
     run = p.get("run") or {}
-    if run.get("state"):
+    if run.get("state") == "book":
+        parts.append(f"opening book built {str(run.get('built_at'))[:10]}")
+    elif run.get("state"):
         when = run.get("updated_at")
         age = f", updated {time.time() - when:.0f} s ago" if when else ""
         parts.append(f"run {run['state']}{age}")

@@ -107,3 +107,6 @@ def test_kmax_is_the_most_classes_of_any_guess():
     s = _solver(inst, inst.cap)
     most = max(len(np.unique(row)) for row in s.table)
     assert int(s._ctx.kmax[0]) == most
+    per = [len(np.unique(row)) for row in s.table]
+    assert s._ctx.gclass.tolist() == per
+    assert list(s._ctx.gclass[s._ctx.gorder]) == sorted(per, reverse=True)

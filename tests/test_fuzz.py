@@ -422,8 +422,8 @@ def _game_number_cases() -> list[Case]:
     }
     out = []
     for (name, argv), v in itertools.product(cmds.items(), ["-1", HUGE, "x", "1.5", ""]):
-        if v == "-1" and name.endswith("top"):
-            v = "0"
+        if v == "-1" and name == "score-top":
+            v = "0"  # next --top 0 is valid: the best guess alone
         opt = argv[-1]
         out.append(Case(f"{name}={v[:8]!r}", [*argv, v, *lists], opt))
     return out
@@ -700,9 +700,59 @@ def _serve_cases() -> list[Case]:
     return out
 
 
+def _book_cases() -> list[Case]:
+    """The opening book: book build/show, query --book, --book on the game commands,
+    and run --no-cutoff."""
+    lists = ["--answers", "{A}", "--guesses", "{G}", "--cache-dir", "{C}"]
+    build = ["book", "build", *lists, "--store", "{T}/new.zarr", "--out", "{T}/b.npz",
+             "--quiet"]
+    out = [Case("book-no-action", ["book"], "build or show")]
+    for v in ["0", "-1", HUGE, "x", "1001", ""]:
+        out.append(Case(f"book-top={v[:12]!r}", [*build, "--top", v], "--top"))
+    for v in ["-1", HUGE, "x", ""]:
+        out.append(Case(f"book-popular={v[:12]!r}", [*build, "--popular", v], "--popular"))
+    for v in ["0", "-5", HUGE, "x"]:
+        out.append(Case(f"book-cutoff={v[:12]!r}", [*build, "--cutoff", v], "--cutoff"))
+    for v in ["", "x", "-1", "99999999999999999h"]:
+        out.append(Case(f"book-time-limit={v[:12]!r}", [*build, "--time-limit", v],
+                        "time limit" if v else "time"))
+    out += [
+        Case("book-build-other-lists-without-out",
+             ["book", "build", *lists, "--store", "{T}/new.zarr", "--quiet"], "--out"),
+        Case("book-build-out-not-npz", [*build[:-3], "--out", "{T}/b.txt", "--quiet"],
+             ".npz"),
+        Case("book-build-out-in-store", [*build[:-3], "--out", "{S}/b.npz", "--quiet"],
+             "inside the result store"),
+        Case("book-build-store-is-a-file", ["book", "build", *lists, "--store", "{X}",
+                                            "--out", "{T}/b.npz"], "not a result store",
+             _file),
+        Case("book-build-mode", [*build, "--mode", "x"], "--mode"),
+        Case("book-show-missing", ["book", "show", *lists, "--book", "{T}/none.npz"],
+             "no opening book"),
+        Case("book-show-garbage", ["book", "show", *lists, "--book", "{X}"],
+             "not a readable opening book", _write("not a book\n")),
+        Case("book-show-none-packaged", ["book", "show", *lists], "no opening book"),
+        Case("query-book-and-store", ["query", "--store", "{S}", "--book", "{X}"],
+             "not allowed with"),
+        Case("query-book-missing", ["query", "--book", "{T}/none.npz", *lists[:4]],
+             "no opening book"),
+        Case("query-book-none-packaged", ["query", "--book", *lists[:4]],
+             "no packaged opening book"),
+        Case("query-no-source", ["query", "--top", "3"], "--store"),
+        Case("next-book-missing", ["next", "-", *lists, "--book", "{T}/none.npz"],
+             "no opening book"),
+        Case("next-book-garbage", ["next", "-", *lists, "--book", "{X}"],
+             "not a readable opening book", _write("x" * 100)),
+        Case("tree-book-empty", ["tree", "cigar", *lists, "--book", ""], "empty path"),
+        Case("run-cutoff-and-no-cutoff", ["run", "--store", "{T}/new.zarr", *lists,
+                                          "--cutoff", "30", "--no-cutoff"], "exclude"),
+    ]
+    return out
+
+
 CASES: list[Case] = (_list_cases() + _number_cases() + _store_cases() + _misc_cases()
                      + _game_number_cases() + _subprocess_cases() + _tolerated_cases()
-                     + _game_cases() + _serve_cases())
+                     + _game_cases() + _serve_cases() + _book_cases())
 
 
 # ----------------------------------------------------------------- harness
@@ -856,7 +906,7 @@ def test_enough_cases():
     assert sum(c.rc == 2 for c in CASES) >= 200 and len(set(ids)) == len(ids)
     commands = {c.argv[0] for c in CASES}
     assert {"table", "solve", "best", "run", "query", "export", "merge", "repair", "next",
-            "tree", "play", "simulate", "score", "compare", "serve"} <= commands
+            "tree", "play", "simulate", "score", "compare", "serve", "book"} <= commands
     from solver.cli import build_parser
 
     sub = next(a for a in build_parser()._actions if a.dest == "command")

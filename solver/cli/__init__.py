@@ -1,7 +1,8 @@
 """The `wordle-dp` command: a thin layer over the Python API.
 
 One module per command group (`solve`: table/solve/best; `cluster`: run/query/
-export/merge; `game`: next/tree/play/simulate/score/compare). Every user error (a
+export/merge; `book`: book build/show; `game`: next/tree/play/simulate/score/
+compare). Every user error (a
 `WordleDPError`: bad word list, unknown word, bad option, unusable store) is one
 line on stderr starting with 'wordle-dp: error:' and exit status 2, never a
 traceback.
@@ -20,12 +21,12 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from .. import __version__  # noqa: E402
 from ..errors import UsageError, WordleDPError, check_environment, one_line  # noqa: E402
-from . import cluster, game, solve, web  # noqa: E402
+from . import book, cluster, game, solve, web  # noqa: E402
 from .common import EXIT_USAGE, Parser, launcher_rank  # noqa: E402
 
 __all__ = ["UsageError", "build_parser", "main"]
 
-GROUPS = (solve, cluster, game, web)
+GROUPS = (solve, cluster, book, game, web)
 
 
 def build_parser() -> argparse.ArgumentParser:

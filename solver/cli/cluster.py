@@ -47,6 +47,9 @@ def register(sub) -> None:
                    help="openers whose total cannot be below X (a total number of guesses "
                    "over all answers, e.g. 7921) are stored as lower_bound: much faster, "
                    "only the better openers get exact values")
+    r.add_argument("--no-cutoff", action="store_true",
+                   help="value the chosen openers exactly, even in a store made with "
+                   "--cutoff (whose cutoff stays as it was for later runs)")
     r.add_argument("--time-limit", metavar="T",
                    help="stop handing out work after T (seconds or HH:MM:SS)")
     r.add_argument("--retry-failed", action="store_true",
@@ -66,14 +69,28 @@ def register(sub) -> None:
     r.set_defaults(func=_cmd_run)
 
     q = sub.add_parser(
-        "query", help="values, ranks and progress from a result store",
-        description="Read a result store (read-only; safe while a run is writing it). "
-        "With WORDs: their value, average, status and rank among finished openers. "
-        "Without: the best openers so far. The run's progress goes first (stderr with "
-        "--csv/--json).",
+        "query", help="values, ranks and progress from a result store or the book",
+        description="Read a result store (read-only; safe while a run is writing it) or "
+        "an opening book. With WORDs: their value, average, status and rank among "
+        "finished openers. Without: the best openers so far. The run's progress goes "
+        "first (stderr with --csv/--json). A rank is shown only where it is proven "
+        "(the opener's total is below every stored lower bound).",
     )
-    q.add_argument("--store", required=True, type=path_arg, metavar="PATH",
-                   help="result store written by 'wordle-dp run'")
+    src = q.add_mutually_exclusive_group(required=True)
+    src.add_argument("--store", type=path_arg, metavar="PATH",
+                     help="result store written by 'wordle-dp run'")
+    src.add_argument("--book", nargs="?", const="", type=str, metavar="FILE",
+                     help="an opening book: the packaged one for --mode/--max-guesses "
+                     "(default lists) without FILE, else FILE ('wordle-dp book build'; "
+                     "--answers/--guesses name its lists)")
+    q.add_argument("--answers", type=path_arg, metavar="FILE", help="with --book FILE: its "
+                   "answer list (default: the original answers)")
+    q.add_argument("--guesses", type=path_arg, metavar="FILE", help="with --book FILE: its "
+                   "guess list (default: the original guesses)")
+    q.add_argument("--mode", choices=("easy", "hard", "strict"), default="easy",
+                   help="with --book: which packaged book (default: easy)")
+    q.add_argument("--max-guesses", type=int_range(0, 64), default=6, metavar="N",
+                   help="with --book: which packaged book (default: 6)")
     q.add_argument("words", nargs="*", metavar="WORD", help="openers to look up")
     q.add_argument("--top", type=int_range(1, INT32_MAX), metavar="K",
                    help=f"the K best openers (default {DEFAULT_TOP} when no WORD is given)")
@@ -136,10 +153,12 @@ def _cmd_run(args) -> int:
     if tl is not None and not (math.isfinite(tl) and tl <= SECONDS_MAX):
         raise UsageError(f"bad time limit {args.time_limit[:40]!r}: more than a year")
     cutoff = args.cutoff
+    if cutoff is not None and args.no_cutoff:
+        raise UsageError("--cutoff and --no-cutoff exclude each other")
     cfg = RunConfig(
         store=args.store, answers=args.answers, guesses=args.guesses,
         cache_dir=args.cache_dir, openers=args.openers, mode=args.mode,
-        max_guesses=args.max_guesses, cutoff=cutoff, time_limit=tl,
+        max_guesses=args.max_guesses, cutoff=cutoff, no_cutoff=args.no_cutoff, time_limit=tl,
         retry_failed=args.retry_failed, quiet=args.quiet, shard=shard, grace=args.grace,
         flush_seconds=args.flush_seconds, progress_seconds=args.progress_seconds,
     )
@@ -163,7 +182,8 @@ def _fmt_row(row: dict) -> str:
     rank = f"#{row['rank']}" if row["rank"] else "-"
     extra = ""
     if row["cpu_seconds"] is not None:
-        extra = f"  [{row['cpu_seconds']:.2f} s, rank {row['mpi_rank']}]"
+        where = f", rank {row['mpi_rank']}" if row["mpi_rank"] is not None else ""
+        extra = f"  [{row['cpu_seconds']:.2f} s{where}]"
     return f"{rank:>6}  {row['opener']}  {st:<11} {value}{extra}"
 
 
@@ -184,10 +204,29 @@ def _emit(rows: list[dict], args, out=None) -> None:
             print(_fmt_row(r), file=out)
 
 
-def _cmd_query(args) -> int:
-    from ..store import Store, describe_progress
+def _open_results(args):
+    """The store or book that query reads."""
+    from ..store import Store
 
-    store = Store.open(args.store, read_only=True)
+    if args.store is not None:
+        return Store.open(args.store, read_only=True)
+    from ..book import Book
+    from ..words import WordLists
+
+    lists = WordLists.load(args.answers, args.guesses, quiet=True)
+    if args.book:
+        return Book.read(args.book, lists)
+    book = Book.find(lists, args.mode, args.max_guesses)
+    if book is None:
+        raise UsageError(f"no packaged opening book for {args.mode} mode with max "
+                         f"{args.max_guesses} guesses (build one: wordle-dp book build)")
+    return book
+
+
+def _cmd_query(args) -> int:
+    from ..store import EXACT, describe_progress
+
+    store = _open_results(args)
     idx = [store.index_of(w) for w in args.words]  # validate first
     check_output("--plot", args.plot, ".png")
     snap = store.snapshot()
@@ -205,6 +244,12 @@ def _cmd_query(args) -> int:
               + (f", cutoff {store.cutoff}" if store.cutoff is not None else ""))
     print(header, file=sys.stderr if machine else sys.stdout)
     print("progress: " + describe_progress(prog), file=sys.stderr if machine else sys.stdout)
+    edge = snap.frontier()
+    if math.isfinite(edge):  # finished, with lower bounds: say how far ranks are proven
+        n = int(((snap.status == EXACT) & (snap.fields["total"] < edge)).sum())
+        print(f"ranks: among the exact openers; the ranking is proven for the {n} best "
+              f"(every other opener is at least {int(edge)})",
+              file=sys.stderr if machine else sys.stdout)
     ranks = snap.ranks()
     rows = [snap.row(i, ranks) for i in idx]
     top = args.top if args.top is not None else (None if idx else DEFAULT_TOP)

@@ -38,12 +38,18 @@ def _setup(args):
     return lists, make_solver(args, lists)
 
 
-def _store(args):
-    if not getattr(args, "store", None):
-        return None
-    from ..store import Store
+def _store(args, lists=None):
+    """The results a command starts from: --store, else --book or the packaged
+    opening book for the problem (with `lists`; None when there is none)."""
+    if getattr(args, "store", None):
+        from ..store import Store
 
-    return Store.open(args.store, read_only=True)
+        return Store.open(args.store, read_only=True)
+    if lists is not None and hasattr(args, "book") and not getattr(args, "no_book", False):
+        from .book import load_book
+
+        return load_book(args, lists)
+    return None
 
 
 def _position(args, lists):
@@ -62,6 +68,11 @@ def _common(p, store: bool = False) -> None:
         p.add_argument("--store", type=path_arg, metavar="PATH",
                        help="result store of the same problem ('wordle-dp run'): the opener "
                        "and second guess come from it")
+        p.add_argument("--book", type=path_arg, metavar="FILE",
+                       help="opening book of the same problem ('wordle-dp book build'; "
+                       "default: the packaged book when it covers the lists, mode and cap)")
+        p.add_argument("--no-book", action="store_true",
+                       help="do not use the packaged opening book")
 
 
 # ---- next ---------------------------------------------------------------------------
@@ -71,7 +82,7 @@ def _cmd_next(args) -> int:
 
     lists, solver = _setup(args)
     pos = _position(args, lists)
-    res = analyse(solver, pos, top=args.top, store=_store(args))
+    res = analyse(solver, pos, top=args.top, store=_store(args, lists))
     if args.json:
         print(json.dumps(res.to_dict()))
     else:
@@ -87,7 +98,12 @@ def _cmd_tree(args) -> int:
     check_output("--out", args.out)  # before the search: it may take a while
     lists, solver = _setup(args)
     pos = _position(args, lists)
-    t = tree(solver, args.opener, pos)
+    from ..progress import Progress
+
+    progress = Progress(f"tree {args.opener}", None if args.quiet else sys.stderr,
+                        "feedback classes searched")
+    t = tree(solver, args.opener, pos, store=_store(args, lists), progress=progress)
+    progress.done()
 
     def write(out) -> None:
         if args.format == "json":
@@ -130,7 +146,7 @@ def _cmd_play(args) -> int:
                                  "out)") from None
             return None
 
-    game = Game(solver, say, ask, answer=answer, opener=args.opener, store=_store(args),
+    game = Game(solver, say, ask, answer=answer, opener=args.opener, store=_store(args, lists),
                 reveal=not args.random)
     if answer is not None and not tty:
         game.run(auto=True)
@@ -160,7 +176,7 @@ def _cmd_simulate(args) -> int:
     check_output("--plot", args.plot, ".png")
     lists, solver = _setup(args)
     names = _strategies(args.strategy)
-    store = _store(args)
+    store = _store(args, lists)
     strategies = [make_strategy(n, solver, store, args.seed) for n in names]  # validate
     start = _position(args, lists)
     if start.solved:
@@ -344,7 +360,7 @@ def register(sub) -> None:
         "mode, max_guesses",
     )
     n.add_argument("position", metavar="POSITION")
-    n.add_argument("--top", type=int_range(1, INT32_MAX), default=5, metavar="K",
+    n.add_argument("--top", type=int_range(0, INT32_MAX), default=5, metavar="K",
                    help="alternatives to value exactly (default 5)")
     n.add_argument("--json", action="store_true", help="one JSON object")
     _common(n, store=True)
@@ -360,9 +376,10 @@ def register(sub) -> None:
     t.add_argument("--position", default="-", metavar="P",
                    help="start from this position instead (OPENER is then the next guess)")
     t.add_argument("--format", choices=("text", "json"), default="text")
+    t.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     t.add_argument("--out", type=path_arg, metavar="FILE", help="write to FILE (default: "
                    "stdout; written to a temporary file and renamed)")
-    _common(t)
+    _common(t, store=True)
     t.set_defaults(func=_cmd_tree)
 
     p = sub.add_parser(

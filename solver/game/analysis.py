@@ -42,7 +42,7 @@ class Analysis:
     best: Choice
     alternatives: list[Choice]
     note: str | None = None
-    source: str = "engine"  # or "store"
+    source: str = "engine"  # or "store", "book"
     seconds: float = field(default=0.0, compare=False)
 
     @property
@@ -89,7 +89,8 @@ class Analysis:
         elif b.total is None:
             lines.append("no strategy solves every candidate within the guesses left")
         else:
-            src = " (from the result store)" if self.source == "store" else ""
+            src = {"store": " (from the result store)", "book": " (from the book)"}.get(
+                self.source, "")
             lines.append(f"best: {b.guess}  total {b.total} ({b.total / n:.4f} more guesses "
                          f"on average), {b.status}{src}")
         if self.alternatives:
@@ -229,6 +230,7 @@ def _check_store(store, pos: Position) -> None:
 
 
 def _from_store(solver, pos: Position, top: int, store) -> Analysis | None:
+    source = getattr(store, "source", "store")
     if len(pos.history) == 0:
         snap = store.snapshot()
         rows = snap.best(top + 1)
@@ -239,15 +241,22 @@ def _from_store(solver, pos: Position, top: int, store) -> Analysis | None:
         if c["pending"] or c["failed"]:
             note = (f"the store has {c['pending']} pending and {c['failed']} failed "
                     "openers: the best so far, not proven best")
+        else:  # alternatives only where the ranking is proven (Snapshot.frontier)
+            edge = snap.frontier()
+            rows = [r for r in rows if r["total"] < edge] or rows[:1]
         ch = [Choice(r["opener"], r["total"], r["status"]) for r in rows]
-        return Analysis(pos, ch[0], ch[1:], note=note, source="store")
+        return Analysis(pos, ch[0], ch[1:], note=note, source=source)
     if len(pos.history) == 1:
         opener, pattern = pos.history[0]
         second = store.second_guesses(store.index_of(opener)).get(pattern)
         if second is None:
             return None
         gid = solver.lists.guess_index[second]
-        total, status = solver.guess_value(gid, pos.members, pos.budget, pos.cons)
+        known = getattr(store, "class_total", None)  # a book has the class's value
+        total = known(store.index_of(opener), pattern) if known else None
+        status = "exact"
+        if total is None:
+            total, status = solver.guess_value(gid, pos.members, pos.budget, pos.cons)
         alts = ranked_guesses(solver, pos, top, exclude=gid) if top else []
-        return Analysis(pos, Choice(second, total, status), alts, source="store")
+        return Analysis(pos, Choice(second, total, status), alts, source=source)
     return None

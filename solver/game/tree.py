@@ -82,21 +82,27 @@ class Tree:
         return "\n".join(lines)
 
 
-def tree(solver, opener: str, position: Position | None = None) -> Tree:
+def tree(solver, opener: str, position: Position | None = None, store=None,
+         progress=None) -> Tree:
     """The optimal strategy starting with `opener` (from the start, or from
     `position`): UsageError when the opener cannot be played there or no strategy
-    meets the cap."""
+    meets the cap. With a result `store` or book of the same problem that holds the
+    opener's exact value, the tree starts from its second guesses (the opener's
+    search is skipped)."""
     lists = solver.lists
     pos = position if position is not None else Position.start(
         lists, solver.mode, solver.max_guesses)
     gid = pos.check_guess(opener)
     if pos.solved:
         raise UsageError(f"{pos} is already solved")
-    total, status = solver.guess_value(gid, pos.members, pos.budget, pos.cons)
-    if total is None:
-        raise UsageError(f"{lists.guesses[gid]}: no strategy solves every answer within "
-                         f"{solver.max_guesses} guesses")
-    root = solver.subtree(gid, pos.members, pos.budget, pos.cons)
+    second = _stored_second(store, pos, lists.guesses[gid]) if store is not None else None
+    if second is None:
+        total, status = solver.guess_value(gid, pos.members, pos.budget, pos.cons,
+                                           progress=progress)
+        if total is None:
+            raise UsageError(f"{lists.guesses[gid]}: no strategy solves every answer within "
+                             f"{solver.max_guesses} guesses")
+    root = solver.subtree(gid, pos.members, pos.budget, pos.cons, second=second)
     games: dict[str, list[tuple[str, int]]] = {}
     table = solver.table
 
@@ -114,3 +120,18 @@ def tree(solver, opener: str, position: Position | None = None) -> Tree:
     games = {a: games[a] for a in sorted(games)}
     return Tree(lists.guesses[gid], str(pos), solver.mode, solver.max_guesses, games,
                 len(pos.history))
+
+
+def _stored_second(store, pos: Position, opener: str) -> dict[int, int] | None:
+    """The opener's second guesses (pattern -> guess id) from a store of this problem
+    that holds its exact value, at the start; None otherwise."""
+    from .analysis import _check_store
+
+    if pos.history:
+        return None
+    _check_store(store, pos)
+    i = store.index_of(opener)
+    if store.snapshot().row(i)["status"] != "exact":
+        return None
+    second = store.second_guesses(i)
+    return {p: pos.lists.guess_index[w] for p, w in second.items()} or None

@@ -33,19 +33,22 @@ def _exports():
         ("node", K.node, node_sig),
         ("hard_child_constraint", K.hard_child_constraint, types.none(ctx_t, i64, i64, i64)),
         ("class_bound", K.class_bound, types.UniTuple(i64, 3)(ctx_t, *[i64] * 5)),
-        ("max_classes", K.max_classes, i64(types.Array(types.uint8, 2, "C"))),
+        ("guess_classes", K.guess_classes, types.none(types.Array(types.uint8, 2, "C"),
+                                                      types.Array(types.int64, 1, "C"))),
     ]
 
 
 SEARCH = CompiledKernels(
-    "wordle_dp_search", [_HERE / "kernels.py", _HERE / "layout.py", _HERE / "compiled.py"],
+    "wordle_dp_search",
+    [_HERE / f"{m}.py" for m in ("kernels", "layout", "compiled", "rules", "memo", "pool",
+                                 "bounds", "scans")],
     _exports,
 )
 
 
 def kernel_set(ctx: Ctx) -> SimpleNamespace:
     """The kernels that run on `ctx` (`node`, `hard_child_constraint`, `class_bound`,
-    `max_classes`) and `.kind`, "compiled" or "jit" (the reason for the jit in
+    `guess_classes`) and `.kind`, "compiled" or "jit" (the reason for the jit in
     `SEARCH.reason`)."""
     if use_compiled():
         why = ctx_mismatch(ctx)
@@ -53,7 +56,7 @@ def kernel_set(ctx: Ctx) -> SimpleNamespace:
         if mod is not None:
             return SimpleNamespace(
                 node=mod.node, hard_child_constraint=mod.hard_child_constraint,
-                class_bound=mod.class_bound, max_classes=mod.max_classes, kind="compiled",
+                class_bound=mod.class_bound, guess_classes=mod.guess_classes, kind="compiled",
             )
         if why is not None:
             SEARCH.reason = why
@@ -61,5 +64,5 @@ def kernel_set(ctx: Ctx) -> SimpleNamespace:
 
     return SimpleNamespace(
         node=K.node, hard_child_constraint=K.hard_child_constraint,
-        class_bound=K.class_bound, max_classes=K.max_classes, kind="jit",
+        class_bound=K.class_bound, guess_classes=K.guess_classes, kind="jit",
     )

@@ -166,9 +166,11 @@ class Solver:
         self.depth_limit = max_guesses if max_guesses else UNCAPPED_DEPTH
         self._ctx = self._make_ctx(memo_entries, dedup, seed)
         self._kernels = kernel_set(self._ctx)  # compiled ahead of time, or numba's jit
-        # no guess makes more classes on any set than on all the answers: the bound
-        # that values big classes at depth 1 (class_lb), 150 instead of 243 here
-        self._ctx.kmax[0] = self._kernels.max_classes(self.table)
+        # no guess makes more classes on any set than on all the answers: their most
+        # values big classes at depth 1 (class_lb), 150 instead of 243 here
+        self._kernels.guess_classes(self.table, self._ctx.gclass)
+        self._ctx.gorder[:] = np.argsort(-self._ctx.gclass, kind="stable")
+        self._ctx.kmax[0] = self._ctx.gclass.max()
         self._class_cost = _class_cost_estimate(n_a)
         self._root_cache: dict[str, SolveResult] = {}
 
@@ -237,6 +239,8 @@ class Solver:
             cmin=np.zeros((d, 26), np.uint8),
             cz1=rand64(5 * 27 + 26 * 6),
             cz2=rand64(5 * 27 + 26 * 6),
+            gclass=np.zeros(n_g, np.int64),
+            gorder=np.arange(n_g, dtype=np.int64),
         )
 
     def depth_profile(self) -> np.ndarray:
@@ -317,7 +321,12 @@ class Solver:
         beta = K.INF if cutoff is None else int(cutoff)
         all_answers = np.arange(n_a, dtype=np.int32)
 
+        last = [time.perf_counter()]
+
         def report(i: int, n: int) -> None:
+            if time.perf_counter() - last[0] < PROGRESS_EVERY:
+                return
+            last[0] = time.perf_counter()
             print(f"{word}: {i}/{n} feedback classes solved, {time.perf_counter() - t0:.0f} s, "
                   f"{self.stats['nodes'] - nodes0} nodes", file=progress, flush=True)
 
@@ -345,8 +354,8 @@ class Solver:
         or lower_bound once the total is proven >= beta (the total is then the
         strongest bound found, often above beta). `searched`: the status came from
         the search or the memo, not from the partition bound alone; `tainted`: some
-        class value depends on the depth limit. `report(i, n)` is called every few
-        seconds."""
+        class value depends on the depth limit. `report(i, n)` is called before each
+        class is searched (i classes done of n)."""
         classes = list(self._child_sets(gid, members, cons))
         total = partition_bound(len(members), [len(m) for _, m, _ in classes])
         if left < 2 and classes:
@@ -371,10 +380,9 @@ class Solver:
                 return "infeasible", total, 1, True, tainted
             if total >= beta:
                 return "lower_bound", total, 1, True, tainted
-        depth, tainted, last = 1, False, time.perf_counter()
+        depth, tainted = 1, False
         for i, ((_p, m, child), (lbc, fl, h)) in enumerate(zip(classes, facts, strict=True)):
-            if report is not None and time.perf_counter() - last > PROGRESS_EVERY:
-                last = time.perf_counter()
+            if report is not None:
                 report(i, len(classes))
             v = lbc
             if not fl & K.EXACT:
@@ -387,6 +395,8 @@ class Solver:
             if total >= beta:
                 return "lower_bound", total, depth, True, tainted
             depth = max(depth, int(h) + 1)
+        if report is not None:
+            report(len(classes), len(classes))
         return "exact", total, depth, True, tainted
 
     def _root_facts(self, classes, left: int, n: int, beta: int) -> list[tuple[int, int, int]]:
@@ -489,6 +499,20 @@ class Solver:
         return len(self.lists.answers) + sum(K.class_lb_py(int(c), kmax)
                                              for c in counts[counts > 0])
 
+    def class_values(self, opener: str) -> dict[int, tuple[int, str]]:
+        """For every first-feedback pattern of `opener` (green excluded): the
+        optimal total of its class after the opener, and the best second guess
+        (the solved answer itself for a singleton class). Patterns of infeasible
+        classes are left out."""
+        gid = self._gid(opener)
+        out: dict[int, tuple[int, str]] = {}
+        members = np.arange(len(self.lists.answers), dtype=np.int32)
+        for p, m, cons in self._child_sets(gid, members, None):
+            v, _flags, _h, g = self._solve_set(m, self.depth_limit - 1, cons)
+            if g >= 0 and v < K.INF:
+                out[p] = (int(v), self.lists.guesses[int(g)])
+        return out
+
     def second_guesses(self, opener: str) -> dict[int, str]:
         """Best second guess for every first-feedback pattern of `opener` (from the
         optimal strategy; the solved answer itself for singleton classes)."""
@@ -508,12 +532,16 @@ class Solver:
         members = np.arange(len(self.lists.answers), dtype=np.int32)
         return self._subtree(gid, members, self.depth_limit, None)
 
-    def _subtree(self, gid: int, members: np.ndarray, left: int, cons) -> StrategyNode:
+    def _subtree(self, gid: int, members: np.ndarray, left: int, cons,
+                 second: dict[int, int] | None = None) -> StrategyNode:
         node = StrategyNode(self.lists.guesses[gid], len(members), len(members), {})
         for p, m, child_cons in self._child_sets(gid, members, cons):
-            v, _flags, _h, g = self._solve_set(m, left - 1, child_cons)
-            if v >= K.INF or g < 0:
-                raise ValueError(f"{node.guess}: no strategy within the cap")
+            if second is not None and p in second:
+                g = second[p]  # known optimal (a result store's second guess)
+            else:
+                v, _flags, _h, g = self._solve_set(m, left - 1, child_cons)
+                if v >= K.INF or g < 0:
+                    raise ValueError(f"{node.guess}: no strategy within the cap")
             child = self._subtree(int(g), m, left - 1, child_cons)
             node.children[p] = child
             node.total += child.total
@@ -604,11 +632,13 @@ class Solver:
         return (int(v), int(g), status) if found else (None, -1, status)
 
     def guess_value(
-        self, gid: int, members: np.ndarray, left: int, cons=None, cutoff: int | None = None
+        self, gid: int, members: np.ndarray, left: int, cons=None, cutoff: int | None = None,
+        progress: Callable[[int, int], None] | None = None,
     ) -> tuple[int | None, str]:
         """Total of guessing `gid` now and playing optimally after: (total, status),
         labelled as `solve` labels an opener: exact, infeasible or not_found (total
-        None), upper_bound, or with `cutoff` lower_bound (a proven total >= cutoff)."""
+        None), upper_bound, or with `cutoff` lower_bound (a proven total >= cutoff).
+        `progress(done, classes)` is called before each feedback class is searched."""
         members = np.ascontiguousarray(members, dtype=np.int32)
         if len(members) == 0:
             return 0, "exact"
@@ -616,12 +646,15 @@ class Solver:
             return None, "infeasible"
         beta = K.INF if cutoff is None else int(cutoff)
         status, total, _depth, searched, tainted = self._guess_total(
-            gid, members, left, self._cons_for(cons), beta)
+            gid, members, left, self._cons_for(cons), beta, progress)
         status, _note = self._label(status, searched, tainted)
         return (None if status in ("infeasible", "not_found") else total), status
 
-    def subtree(self, gid: int, members: np.ndarray, left: int, cons=None) -> StrategyNode:
+    def subtree(self, gid: int, members: np.ndarray, left: int, cons=None,
+                second: dict[int, int] | None = None) -> StrategyNode:
         """The optimal strategy from a position that starts with guess `gid`
-        (ValueError when it cannot meet the budget)."""
+        (ValueError when it cannot meet the budget). `second`: feedback pattern ->
+        guess id of the next guess after gid, already known to be optimal (a result
+        store's or book's second guesses): those are taken, not searched."""
         members = np.ascontiguousarray(members, dtype=np.int32)
-        return self._subtree(gid, members, left, self._cons_for(cons))
+        return self._subtree(gid, members, left, self._cons_for(cons), second)

@@ -103,6 +103,8 @@ CTX_FIELDS = (
     ("cmin", "uint8", 2),  # [D, 26] hard-mode minimum letter counts per depth
     ("cz1", "uint64", 1),  # [5 * 27 + 26 * 6] constraint hash keys
     ("cz2", "uint64", 1),  # [...]
+    ("gclass", "int64", 1),  # [G] classes each guess makes on all the answers
+    ("gorder", "int64", 1),  # [G] the guesses by gclass, most first (ties by id)
 )
 
 Ctx = namedtuple("Ctx", [name for name, _, _ in CTX_FIELDS])

@@ -1,0 +1,366 @@
+"""The opening book: proven opener results shipped with the package.
+
+A book holds, for one problem (two lists, a mode, a cap), what `wordle-dp run`
+proved about every opener: the exact value of the K best with the proof that no
+other opener beats the K-th (every other one has a lower bound above it), the exact
+value of a few hundred popular openers, and for every exact opener its best second
+guess per first-feedback class. It reads like a result store (`problem`,
+`snapshot()`, `second_guesses()`, ...), so every command that takes `--store` takes
+a book the same way; `source` says which it is.
+
+Built by our own commands (`build`, behind `wordle-dp book build`): the popular
+openers are valued exactly, the K-th best of them sets a cutoff, and every opener is
+valued under that cutoff (exact below it, a proven lower bound above it) into a
+resumable result store; the book is written from that store. Its provenance (the
+command, the solver version, the lists' sha256, CPU time, machines, date) is part of
+the file.
+
+File: a compressed numpy archive (.npz) of per-opener arrays over the guess list
+(status, total, depth, cpu_seconds), the second guesses as (opener, pattern, guess)
+rows, and `info`, a JSON document with the problem and the provenance.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import sys
+import time
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from .errors import StoreError, UsageError, quote
+from .progress import Progress
+from .store import (
+    _FIELDS,
+    EXACT,
+    INFEASIBLE,
+    Problem,
+    Snapshot,
+    Store,
+)
+
+FORMAT = "wordle-dp-book/1"
+DEFAULT_TOP = 10
+POPULAR_SCORED = 280  # the best openers by a one-step score (expected remaining)
+
+# Openers players are known to use, by our own reading of public Wordle discussion
+# (newspaper columns, forums, solver write-ups): the common "vowel-heavy" and
+# "common-letter" starts. Words missing from a guess list are skipped.
+PLAYER_OPENERS = (
+    "adieu", "audio", "raise", "arise", "irate", "crane", "slate", "trace", "crate",
+    "stare", "soare", "roate", "salet", "tares", "lares", "raile", "later", "alert",
+    "alter", "react", "arose", "stale", "least", "steal", "tears", "rates", "aster",
+    "train", "ratio", "saint", "stain", "aisle", "heart", "earth", "house", "ouija",
+    "media", "ocean", "canoe", "about", "other", "skate", "snare", "share", "spare",
+    "great", "tread", "cares", "rinse", "roast", "toast", "heist", "plant", "chart",
+    "crest", "slant", "store", "trice", "trade", "reast", "lance", "blast", "cloth",
+    "pious", "fresh", "dealt", "point", "sport", "shine", "hello", "world", "words",
+)
+
+
+def book_path(mode: str, max_guesses: int) -> Path:
+    """Where the packaged book for the default lists would be."""
+    return Path(str(resources.files(__package__) / "data" / "book" / f"{mode}-{max_guesses}.npz"))
+
+
+def popular_openers(solver, n_scored: int = POPULAR_SCORED) -> list[str]:
+    """The book's popular openers: the n_scored best by expected remaining answers
+    after one guess (a one-step heuristic; ties by list order), then the player
+    openers of PLAYER_OPENERS that the guess list has. In that order, no repeats."""
+    from .game.measures import SUMSQ, scan
+
+    lists = solver.lists
+    members = np.arange(len(lists.answers), dtype=np.int32)
+    gids = np.arange(len(lists.guesses), dtype=np.int64)
+    raw = scan(solver.table, members, gids)
+    order = np.lexsort((gids, raw[:, SUMSQ]))[:n_scored]
+    words = [lists.guesses[int(g)] for g in order]
+    words += [w for w in PLAYER_OPENERS if w in lists.guess_index]
+    return list(dict.fromkeys(words))
+
+
+@dataclass
+class Book:
+    """A loaded book; reads like a read-only result store (see the module doc)."""
+
+    problem: Problem
+    words: list[str]
+    status_codes: np.ndarray  # uint8 [G], store codes
+    total: np.ndarray  # int32 [G]: exact value or proven lower bound (-1: none)
+    depth: np.ndarray  # int8 [G]
+    cpu: np.ndarray  # float32 [G]
+    second_rows: np.ndarray  # [M, 4]: opener index, pattern, second guess, class total
+    info: dict
+    path: str
+    answer_words: list[str]
+
+    source = "book"
+    read_only = True
+
+    # ---- loading ---------------------------------------------------------------------
+
+    @classmethod
+    def read(cls, path: str | Path, lists) -> Book:
+        """Read a book file for `lists`; StoreError (one line) when it is not a book,
+        is damaged, or belongs to other lists."""
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                info = json.loads(str(z["info"]))
+                arrays = {k: np.asarray(z[k]) for k in ("status", "total", "depth", "cpu",
+                                                         "second")}
+        except FileNotFoundError:
+            raise StoreError(f"no opening book at {path}") from None
+        except (OSError, ValueError, KeyError) as exc:
+            raise StoreError(f"{path} is not a readable opening book ({exc})") from None
+        if not isinstance(info, dict) or info.get("format") != FORMAT:
+            raise StoreError(f"{path} is not a wordle-dp opening book")
+        prob = Problem(info["answers_sha256"], info["guesses_sha256"], int(info["n_answers"]),
+                       int(info["n_guesses"]), info["mode"], int(info["max_guesses"]))
+        mine = Problem.from_lists(lists, prob.mode, prob.max_guesses)
+        if prob.differences(mine):
+            raise StoreError(f"the opening book {path} is for other lists ("
+                             + "; ".join(prob.differences(mine)) + ")")
+        g = len(lists.guesses)
+        if any(len(arrays[k]) != g for k in ("status", "total", "depth", "cpu")) or (
+                arrays["second"].ndim != 2 or arrays["second"].shape[1] != 4):
+            raise StoreError(f"{path}: arrays of the wrong shape for {g} guesses")
+        return cls(prob, list(lists.guesses), arrays["status"].astype(np.uint8),
+                   arrays["total"].astype(np.int64), arrays["depth"].astype(np.int16),
+                   arrays["cpu"].astype(np.float64), arrays["second"].astype(np.int64), info,
+                   str(path), list(lists.answers))
+
+    @classmethod
+    def find(cls, lists, mode: str, max_guesses: int) -> Book | None:
+        """The packaged book for these lists, mode and cap, or None."""
+        path = book_path(mode, max_guesses)
+        if not path.is_file():
+            return None
+        try:
+            return cls.read(path, lists)
+        except StoreError:
+            return None
+
+    # ---- the store interface ---------------------------------------------------------
+
+    @property
+    def cutoff(self):
+        return self.info.get("cutoff")
+
+    @property
+    def answers(self) -> list[str]:
+        return self.answer_words
+
+    def index_of(self, word: str) -> int:
+        w = word.strip().lower()
+        try:
+            return self.words.index(w)
+        except ValueError:
+            raise StoreError(f"{quote(word)} is not in the book's guess list") from None
+
+    def status(self) -> np.ndarray:
+        return self.status_codes
+
+    def snapshot(self) -> Snapshot:
+        fields = {name: np.full(len(self.words), fill, dtype=dtype)
+                  for name, (dtype, fill) in _FIELDS.items()}
+        fields["total"][:] = self.total
+        fields["depth"][:] = self.depth
+        fields["cpu_seconds"][:] = self.cpu
+        run = {"state": "book", "built_at": self.info.get("built_at")}
+        return Snapshot(self, self.status_codes, fields,
+                        np.ones(len(self.words), np.uint8), run)
+
+    def second_guesses(self, index: int) -> dict[int, str]:
+        rows = self.second_rows[self.second_rows[:, 0] == index]
+        return {int(p): self.words[int(g)] for _i, p, g, _v in rows}
+
+    def class_total(self, index: int, pattern: int) -> int | None:
+        """The optimal total of an opener's first-feedback class (after the opener),
+        or None when the book does not have it."""
+        rows = self.second_rows[(self.second_rows[:, 0] == index)
+                                & (self.second_rows[:, 1] == pattern)]
+        return int(rows[0, 3]) if len(rows) else None
+
+    def describe(self) -> str:
+        """One line: what the book proves, and how it was built."""
+        i = self.info
+        p = self.problem
+        return (f"opening book {Path(self.path).name}: {p.mode}, max {p.max_guesses}, "
+                f"{p.n_answers} answers x {p.n_guesses} guesses; the {i['top']} best openers "
+                f"proven (every other opener >= {i['cutoff']}), {i['exact']} exact values; "
+                f"built {i['built_at'][:10]} by wordle-dp {i['solver_version']} in "
+                f"{i['cpu_seconds'] / 3600:.2f} CPU-h")
+
+
+# ------------------------------------------------------------------------ writing
+
+
+def proven_top(snap: Snapshot) -> int:
+    """How many of the best exact openers a finished store proves best: those whose
+    total is below every lower bound (and every pending opener's value is unknown,
+    so none while any is pending or failed)."""
+    return int(((snap.status == EXACT) & (snap.fields["total"] < snap.frontier())).sum())
+
+
+def write(store: Store, solver, out: str | Path, top: int, popular: list[str], command: str,
+          progress_file=None) -> dict:
+    """Write the book of a finished store to `out` (atomically). The store must hold
+    every opener (none pending or failed), prove the `top` best, and have every
+    popular opener exact or infeasible. `solver` (for the store's problem) values
+    the first-feedback classes of every exact opener. Returns the book's info."""
+    snap = store.snapshot()
+    st = snap.status
+    c = snap.counts()
+    if c["pending"] or c["failed"]:
+        raise UsageError(f"{store.path} is not finished ({c['pending']} pending, "
+                         f"{c['failed']} failed): resume the run first")
+    proven = proven_top(snap)
+    if proven < top:
+        raise UsageError(f"{store.path} proves only the {proven} best openers, not {top}: "
+                         "run it again with a higher --cutoff")
+    missing = [w for w in popular if st[store.index_of(w)] not in (EXACT, INFEASIBLE)]
+    if missing:
+        raise UsageError(f"{len(missing)} popular opener(s) are not exact in {store.path} "
+                         f"(first {missing[0]}): value them with run --no-cutoff")
+    total = snap.fields["total"]
+    exact = np.flatnonzero(st == EXACT)
+    rows = []
+    words = store.words
+    index = {w: i for i, w in enumerate(words)}
+    progress = Progress("book: class values", progress_file, "openers")
+    for k, i in enumerate(exact):
+        # the values of the opener's classes (the memo of the solve just before
+        # makes each cheap), so that a second-guess answer needs no search
+        for p, (v, g) in sorted(solver.class_values(words[i]).items()):
+            rows.append((int(i), int(p), index[g], v))
+        progress(k + 1, len(exact))
+    progress.done()
+    order = np.lexsort((exact, total[exact]))
+    kth = int(total[exact[order[top - 1]]])
+    prob = store.problem
+    from . import __version__
+
+    runs = store.group.attrs.get("run", {}) or {}
+    info = {
+        "format": FORMAT,
+        "answers_sha256": prob.answers_sha256, "guesses_sha256": prob.guesses_sha256,
+        "n_answers": prob.n_answers, "n_guesses": prob.n_guesses,
+        "mode": prob.mode, "max_guesses": prob.max_guesses,
+        "top": proven, "kth_total": kth, "cutoff": store.cutoff,
+        "exact": int(len(exact)),
+        "popular": popular,
+        "command": command,
+        "solver_version": __version__,
+        "store": str(store.path),
+        "cpu_seconds": float(np.nansum(snap.fields["cpu_seconds"])),
+        "machines": runs.get("hosts") or [str(runs.get("host", platform.node()))],
+        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "python": platform.python_version(),
+        "written_on": _machine(),
+    }
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp")
+    with open(tmp, "wb") as f:
+        np.savez_compressed(
+            f, info=np.array(json.dumps(info, sort_keys=True)),
+            status=st.astype(np.uint8), total=total.astype(np.int32),
+            depth=snap.fields["depth"].astype(np.int8),
+            cpu=snap.fields["cpu_seconds"].astype(np.float32),
+            second=np.array(rows, dtype=np.int32).reshape(-1, 4))
+    tmp.replace(out)
+    return info
+
+
+def _machine() -> str:
+    """This machine in words: CPU model and core count (Linux /proc/cpuinfo)."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import os
+
+    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+
+
+def default_store(mode: str, max_guesses: int) -> str:
+    return f"checkpoints/book-{mode}-{max_guesses}.zarr"
+
+
+def build(store: str | Path, out: str | Path | None = None, answers: str | None = None,
+          guesses: str | None = None, mode: str = "easy", max_guesses: int = 6,
+          top: int = DEFAULT_TOP, n_scored: int = POPULAR_SCORED, cutoff: int | None = None,
+          cache_dir: str | None = None, time_limit: float | None = None, quiet: bool = False,
+          progress_file=None, command: str | None = None) -> dict | None:
+    """Build (or resume building) a book, in three resumable steps over the result
+    store `store`: (1) the popular openers valued exactly; (2) every opener valued
+    under a cutoff, one past the `top`-th best popular value unless `cutoff` is
+    given (exact below it, a proven lower bound above); (3) the book written to
+    `out` (default: the package's own book for the default lists). Under MPI every
+    rank calls it and the runs use them all; rank 0 returns the book's info, the
+    others None. A stopped run (time limit, signal) returns None before writing:
+    the same call resumes."""
+    from .run import RunConfig, run
+    from .table import get_table
+    from .words import WordLists
+
+    if top < 1:
+        raise UsageError("--top must be >= 1")
+    base = dict(store=store, answers=answers, guesses=guesses, cache_dir=cache_dir,
+                mode=mode, max_guesses=max_guesses, time_limit=time_limit, quiet=quiet,
+                progress_file=progress_file)
+    rank = _rank()
+    popular: list[str] = []
+    if rank == 0:
+        from .search import Solver
+
+        lists = WordLists.load(answers, guesses, quiet=True)
+        table, _ = get_table(lists, "numpy", cache_dir)
+        solver = Solver(lists, mode, max_guesses, table=table)
+        popular = popular_openers(solver, n_scored)
+        if out is None:
+            if (answers, guesses) != (None, None):
+                raise UsageError("a book for other lists needs --out FILE")
+            out = book_path(mode, max_guesses)
+    t0 = time.monotonic()
+    s1 = run(RunConfig(openers=",".join(popular) or "all", no_cutoff=True, **base))
+    if s1.state != "finished" or s1.exit_code:
+        return None
+    if rank == 0 and cutoff is None:
+        st = Store.open(store, read_only=True)
+        snap = st.snapshot()
+        vals = sorted(int(snap.fields["total"][st.index_of(w)]) for w in popular
+                      if snap.status[st.index_of(w)] == EXACT)
+        if len(vals) < top:
+            raise UsageError(f"only {len(vals)} popular openers are feasible; lower --top")
+        cutoff = vals[top - 1] + 1
+    if time_limit is not None:
+        base["time_limit"] = max(1.0, time_limit - (time.monotonic() - t0))
+    s2 = run(RunConfig(openers="all", cutoff=cutoff, **base))
+    if s2.state != "finished" or s2.exit_code or rank != 0:
+        return None
+    st = Store.open(store, read_only=True)
+    return write(st, solver, out, top, popular, command or command_line(),
+                 progress_file or (None if quiet else sys.stderr))
+
+
+def _rank() -> int:
+    """This process's MPI rank (0 without MPI), as run() sees it."""
+    from .run import _mpi
+
+    comm, _ = _mpi()
+    return comm.Get_rank() if comm is not None else 0
+
+
+def command_line() -> str:
+    """The command as typed, for the provenance."""
+    return " ".join(["wordle-dp", *sys.argv[1:]])

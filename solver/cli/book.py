@@ -1,0 +1,128 @@
+"""The opening book: `wordle-dp book build` and `wordle-dp book show`."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+from ..errors import UsageError
+from .common import INT32_MAX, INT62_MAX, SECONDS_MAX, add_lists, add_problem, int_range, path_arg
+
+
+def register(sub) -> None:
+    """Add the book command (build, show) to the CLI's subparsers."""
+    b = sub.add_parser(
+        "book", help="the opening book: proven best openers shipped with the package",
+        description="The opening book holds, for one problem, the K best openers with "
+        "proof, the exact values of a few hundred popular openers and their best second "
+        "guesses. The package ships books for the default lists (easy and hard, cap 6); "
+        "'next -', 'play', 'query --book' and the web page start from them. 'book build' "
+        "makes one with this engine (resumable; under mpiexec on all ranks), 'book show' "
+        "says what a book holds and how it was built.",
+    )
+    bs = b.add_subparsers(dest="book_command", metavar="ACTION")
+    build = bs.add_parser(
+        "build", help="compute a book (resumable)",
+        description="Build or resume a book in three steps over a result store: (1) the "
+        "popular openers (the best by a one-step score, and the openers players use) "
+        "valued exactly; (2) every opener valued under a cutoff one past the K-th best "
+        "popular value: exact below it, a proven lower bound above it, so the K best "
+        "are proven; (3) the book written from the store. Stopped (--time-limit, "
+        "SIGTERM, a kill), the same command resumes where it stopped. Rebuilding the "
+        "packaged books after a change to the engine: remove checkpoints/book-MODE-6.zarr "
+        "and run 'wordle-dp book build --mode MODE'.",
+    )
+    add_lists(build)
+    add_problem(build)
+    build.add_argument("--store", type=path_arg, metavar="PATH",
+                       help="the result store the work goes into (default: "
+                       "checkpoints/book-MODE-CAP.zarr)")
+    build.add_argument("--out", type=path_arg, metavar="FILE",
+                       help="the book file to write (default: the package's own book for "
+                       "the default lists; needed for other lists)")
+    build.add_argument("--top", type=int_range(1, 1000), default=10, metavar="K",
+                       help="prove the K best openers (default 10)")
+    build.add_argument("--popular", type=int_range(0, INT32_MAX), default=280, metavar="N",
+                       help="value exactly the N best openers by expected remaining answers, "
+                       "besides the openers players use (default 280)")
+    build.add_argument("--cutoff", type=int_range(1, INT62_MAX), metavar="X",
+                       help="the cutoff of step 2 (default: one past the K-th best popular "
+                       "value)")
+    build.add_argument("--time-limit", metavar="T",
+                       help="stop after T (seconds or HH:MM:SS); the same command resumes")
+    build.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    build.set_defaults(func=_cmd_build)
+
+    show = bs.add_parser("show", help="what a book holds and how it was built",
+                         description="Print a book's provenance and its proven best openers "
+                         "(the packaged book for --mode/--max-guesses, or --book FILE).")
+    add_lists(show)
+    add_problem(show)
+    show.add_argument("--book", type=path_arg, metavar="FILE", help="a book file")
+    show.add_argument("--json", action="store_true", help="the book's provenance as JSON")
+    show.set_defaults(func=_cmd_show)
+    b.set_defaults(func=_no_action)
+
+
+def _no_action(args) -> int:
+    raise UsageError("book: give an action: build or show (wordle-dp book --help)")
+
+
+def _cmd_build(args) -> int:
+    from ..book import build, default_store
+    from ..output import check_output
+    from ..run import parse_time_limit
+
+    check_output("--out", args.out, ".npz")  # before the work: it may take hours
+    if args.out is None and (args.answers or args.guesses):
+        raise UsageError("a book for other lists needs --out FILE (the packaged books are "
+                         "for the default lists)")
+    tl = None
+    if args.time_limit is not None:
+        try:
+            tl = parse_time_limit(args.time_limit)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        if not (math.isfinite(tl) and tl <= SECONDS_MAX):
+            raise UsageError(f"bad time limit {args.time_limit[:40]!r}: more than a year")
+    info = build(args.store or default_store(args.mode, args.max_guesses), args.out,
+                 args.answers, args.guesses, args.mode, args.max_guesses, args.top,
+                 args.popular, args.cutoff, args.cache_dir, tl, args.quiet)
+    if info is not None and not args.quiet:
+        print(f"wrote the book: the {info['top']} best openers proven (the {args.top}th: "
+              f"{info['kth_total']}), {info['exact']} exact values, "
+              f"{info['cpu_seconds'] / 3600:.2f} CPU-h in all", file=sys.stderr)
+    return 0
+
+
+def load_book(args, lists):
+    """The book a command reads: --book FILE, else the packaged one for the problem
+    (None when there is none)."""
+    from ..book import Book
+
+    if getattr(args, "book", None):
+        return Book.read(args.book, lists)
+    return Book.find(lists, args.mode, args.max_guesses)
+
+
+def _cmd_show(args) -> int:
+    from ..words import WordLists
+
+    lists = WordLists.load(args.answers, args.guesses, quiet=True)
+    book = load_book(args, lists)
+    if book is None:
+        raise UsageError(f"no opening book for these lists in {args.mode} mode with max "
+                         f"{args.max_guesses} guesses; build one with 'wordle-dp book build'")
+    if args.json:
+        print(json.dumps(book.info))
+        return 0
+    print(book.describe())
+    snap = book.snapshot()
+    ranks = snap.ranks()
+    n = book.problem.n_answers
+    for i in snap.order()[: book.info["top"]]:  # the proven ones
+        print(f"  #{ranks[i]:<3d} {book.words[i]}  {int(snap.fields['total'][i])} "
+              f"({snap.fields['total'][i] / n:.4f} avg)")
+    print(f"command: {book.info['command']}")
+    return 0
