@@ -308,8 +308,8 @@ def test_a_long_search_shows_progress_and_cancels(big_server, browser):
     from tests.web_load import busy, wait_until
 
     drv = browser
+    drv.get("about:blank")  # a fresh page: only this test's job on the server
     drv.get(big_server.url + "/#strategy?opener=qajaq")
-    drv.refresh()
     box = _wait(drv, lambda d: d.find_element(By.ID, "job-strategy").is_displayed()
                 and d.find_element(By.ID, "job-strategy"))
     assert "Cancel" in box.text
