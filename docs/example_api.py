@@ -53,7 +53,7 @@ print("best openers:", [(b.opener, b.total) for b in best])
 from solver.feedback import score, to_text  # noqa: E402
 
 hidden = lists.answers[1]  # the feedback the game shows when the answer is this word
-pos = Position.parse(f"{opener}:{to_text(score(opener, hidden))}", lists)
+pos = Position.parse(f"{opener}:{to_text(score(opener, hidden), lists.length)}", lists)
 res = analyse(solver, pos, top=2)
 print(f"after {pos}: {len(pos.members)} candidates; best {res.best.guess} "
       f"(total {res.best.total}), then {[a.guess for a in res.alternatives]}")

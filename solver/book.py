@@ -76,7 +76,7 @@ def popular_openers(solver, n_scored: int = POPULAR_SCORED) -> list[str]:
     lists = solver.lists
     members = np.arange(len(lists.answers), dtype=np.int32)
     gids = np.arange(len(lists.guesses), dtype=np.int64)
-    raw = scan(solver.table, members, gids)
+    raw = scan(solver.table, members, gids, solver.variant.all_green)
     order = np.lexsort((gids, raw[:, SUMSQ]))[:n_scored]
     words = [lists.guesses[int(g)] for g in order]
     words += [w for w in PLAYER_OPENERS if w in lists.guess_index]
@@ -120,7 +120,8 @@ class Book:
         if not isinstance(info, dict) or info.get("format") != FORMAT:
             raise StoreError(f"{path} is not a wordle-dp opening book")
         prob = Problem(info["answers_sha256"], info["guesses_sha256"], int(info["n_answers"]),
-                       int(info["n_guesses"]), info["mode"], int(info["max_guesses"]))
+                       int(info["n_guesses"]), info["mode"], int(info["max_guesses"]),
+                       int(info.get("word_length", 5)))
         mine = Problem.from_lists(lists, prob.mode, prob.max_guesses)
         if prob.differences(mine):
             raise StoreError(f"the opening book {path} is for other lists ("
@@ -250,7 +251,7 @@ def write(store: Store, solver, out: str | Path, top: int, popular: list[str], c
         "format": FORMAT,
         "answers_sha256": prob.answers_sha256, "guesses_sha256": prob.guesses_sha256,
         "n_answers": prob.n_answers, "n_guesses": prob.n_guesses,
-        "mode": prob.mode, "max_guesses": prob.max_guesses,
+        "mode": prob.mode, "max_guesses": prob.max_guesses, "word_length": prob.length,
         "top": proven, "kth_total": kth, "cutoff": store.cutoff,
         "exact": int(len(exact)),
         "popular": popular,
@@ -298,6 +299,7 @@ def default_store(mode: str, max_guesses: int) -> str:
 
 def build(store: str | Path, out: str | Path | None = None, answers: str | None = None,
           guesses: str | None = None, mode: str = "easy", max_guesses: int = 6,
+          lists_name: str | None = None, length: int | None = None,
           top: int = DEFAULT_TOP, n_scored: int = POPULAR_SCORED, cutoff: int | None = None,
           cache_dir: str | None = None, time_limit: float | None = None, quiet: bool = False,
           progress_file=None, command: str | None = None) -> dict | None:
@@ -315,7 +317,8 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
 
     if top < 1:
         raise UsageError("--top must be >= 1")
-    base = dict(store=store, answers=answers, guesses=guesses, cache_dir=cache_dir,
+    base = dict(store=store, answers=answers, guesses=guesses, lists=lists_name,
+                length=length, cache_dir=cache_dir,
                 mode=mode, max_guesses=max_guesses, time_limit=time_limit, quiet=quiet,
                 progress_file=progress_file)
     rank = _rank()
@@ -323,12 +326,12 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
     if rank == 0:
         from .search import Solver
 
-        lists = WordLists.load(answers, guesses, quiet=True)
+        lists = WordLists.load(answers, guesses, quiet=True, lists=lists_name, length=length)
         table, _ = get_table(lists, "numpy", cache_dir)
         solver = Solver(lists, mode, max_guesses, table=table)
         popular = popular_openers(solver, n_scored)
         if out is None:
-            if (answers, guesses) != (None, None):
+            if (answers, guesses) != (None, None) or lists.length != 5:
                 raise UsageError("a book for other lists needs --out FILE")
             out = book_path(mode, max_guesses)
     t0 = time.monotonic()

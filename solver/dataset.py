@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import UsageError
-from .store import ATTRS, FIELDS, N_PATTERNS, ROW_KEYS, STATUS_NAMES, Store, averages
+from .store import ATTRS, FIELDS, ROW_KEYS, STATUS_NAMES, Store, averages
 
 __all__ = ["open_dataset", "to_dataframe", "to_dataset", "write_parquet"]
 
@@ -60,7 +60,8 @@ def to_dataset(store: Store):
     if store.cutoff is not None:
         attrs["cutoff"] = store.cutoff
     ds = xr.Dataset(data, coords={"opener": np.array(store.words, dtype=object),
-                                  "pattern": [to_text(c) for c in range(N_PATTERNS)]},
+                                  "pattern": [to_text(c, p.length)
+                                              for c in range(p.n_patterns)]},
                     attrs=attrs)
     return xr.decode_cf(ds)  # finished_at: seconds since 1970 -> datetime64
 

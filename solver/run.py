@@ -40,7 +40,6 @@ from .store import (
     EXACT,
     FAILED,
     LOWER_BOUND,
-    N_PATTERNS,
     STATUS_CODES,
     STATUS_NAMES,
     UPPER_BOUND,
@@ -58,6 +57,8 @@ class RunConfig:
     store: str | Path
     answers: str | None = None
     guesses: str | None = None
+    lists: str | None = None  # built-in lists by name (words.BUILTIN), or...
+    length: int | None = None  # ...by word length
     cache_dir: str | None = None
     openers: str = "all"  # all | FILE | w1,w2,...
     mode: str = "easy"
@@ -172,7 +173,7 @@ def select_openers(spec: str, lists) -> list[int]:
 
 def fallback_estimate(table: np.ndarray, index: int) -> float:
     """Cost guess without the engine: sum of squared feedback-class sizes."""
-    c = np.bincount(table[index], minlength=N_PATTERNS).astype(np.float64)
+    c = np.bincount(table[index]).astype(np.float64)
     return float((c * c).sum())
 
 
@@ -328,7 +329,7 @@ class _Worker:
             if self.has_second and code in (EXACT, UPPER_BOUND):
                 sg = self.solver.second_guesses(word)
                 if sg:
-                    second = np.full(N_PATTERNS, -1, dtype=np.int32)
+                    second = np.full(3**self.lists.length, -1, dtype=np.int32)
                     for p, w in sg.items():
                         second[int(p)] = self.lists.guess_index[w]
             rec = Record(
@@ -548,7 +549,8 @@ def _setup_rank0(cfg: RunConfig):
 
     if cfg.max_guesses < 0:
         raise ValueError("--max-guesses must be >= 0 (0 = no cap)")
-    lists = WordLists.load(cfg.answers, cfg.guesses, quiet=cfg.quiet)
+    lists = WordLists.load(cfg.answers, cfg.guesses, quiet=cfg.quiet, lists=cfg.lists,
+                           length=cfg.length)
     chosen = select_openers(cfg.openers, lists)
     check_fits(lists)  # before a store is made for lists whose table cannot exist
     store, created = Store.open_or_create(cfg.store, lists, cfg.mode, cfg.max_guesses,
@@ -785,13 +787,15 @@ def _worker_main(cfg: RunConfig, comm, MPI, rank: int) -> RunSummary:
     from .words import WordLists
 
     def load_table():
-        lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True)
+        lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True, lists=cfg.lists,
+                               length=cfg.length)
         return get_table(lists, "numpy", cfg.cache_dir)[0]
 
     shared = _node_table(comm, MPI, load_table)  # collective: before anything can fail
     sigs = _Signals().install()
     try:
-        lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True)
+        lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True, lists=cfg.lists,
+                               length=cfg.length)
         table = shared if shared is not None else get_table(lists, "numpy", cfg.cache_dir)[0]
         worker = _Worker(cfg, lists, table, rank)
     except Exception as exc:

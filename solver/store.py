@@ -13,13 +13,14 @@ problem's guess list)::
     rank          int32   [G]       MPI rank that solved it (-1: none)
     finished_at   float64 [G]       unix time the result reached rank 0 (NaN: none)
     selected      uint8   [G]       1 if some run was asked to value this opener
-    second        int32   [G, 243] best second guess (guess index) per feedback
-                                    pattern of the opener (-1: none / not known)
-    words         uint8   [G, 5]    the guess list itself (letters 0..25), so the
+    second        int32   [G, P]    best second guess (guess index) per feedback
+                                    pattern of the opener (-1: none / not known);
+                                    P = 3**L patterns for words of L letters
+    words         uint8   [G, L]    the guess list itself (letters 0..25), so the
                                     store can be read without the list files
     answer_ids    int32   [A]       guess index of each answer
     opener        string  [G]       the guess list as words (xarray's coordinate)
-    pattern       string  [243]     feedback patterns as text, BBBBB .. GGGGG
+    pattern       string  [P]       the feedback patterns as text, BBBBB .. GGGGG
     average       float64 [G]       total / answers (NaN: none), written with total
 
 Every array names its dimensions (opener, pattern, letter, answer), so
@@ -30,7 +31,8 @@ before opener/pattern/average and the dimension names still open everywhere else
 in place. The root metadata changes with every batch, so the store keeps no
 consolidated metadata (hence consolidated=False).
 
-Attributes: format, answers_sha256, guesses_sha256, n_answers, n_guesses, mode,
+Attributes: format, answers_sha256, guesses_sha256, n_answers, n_guesses,
+word_length (absent in stores made before other lengths were played: 5), mode,
 max_guesses, cutoff, solver_version, created_at, 'run' (progress of the last run,
 rewritten on every flush) and 'writer' (who last took the writer lock).
 
@@ -68,7 +70,6 @@ from .errors import StoreError, one_line, quote
 from .words import kind_of, read_regular
 
 FORMAT = "wordle-dp-store/1"
-N_PATTERNS = 243
 
 PENDING, EXACT, INFEASIBLE, LOWER_BOUND, UPPER_BOUND, FAILED = range(6)
 STATUS_NAMES = ("pending", "exact", "infeasible", "lower_bound", "upper_bound", "failed")
@@ -84,9 +85,15 @@ _FIELDS: dict[str, tuple[str, object]] = {
     "rank": ("int32", -1),
     "finished_at": ("float64", float("nan")),
 }
-_SECOND_ROWS = 1024  # rows of the [G, 243] array per chunk file (~1 MB raw, compresses
-# to a few kB): the writer rewrites whole chunks from its in-memory copy, so a batch
-# costs at most n_guesses / 1024 small file writes and no reads
+_SECOND_BYTES = 1024 * 243 * 4  # a chunk of `second` holds about 1 MB raw (compressed,
+# a few kB): 1024 rows of 243 patterns, fewer for longer words
+_MIRROR_MAX = 64 * 2**20  # the writer keeps `second` in memory up to this size; above
+# (7 letters and more on big lists), a batch reads and rewrites the chunks it touches
+
+
+def second_rows(n_patterns: int) -> int:
+    """Rows of `second` per chunk file (1024 for 5-letter words, as always)."""
+    return max(1, _SECOND_BYTES // (4 * n_patterns))
 
 
 @dataclass(frozen=True)
@@ -99,17 +106,25 @@ class Problem:
     n_guesses: int
     mode: str
     max_guesses: int
+    length: int = 5  # letters per word
 
     @classmethod
     def from_lists(cls, lists, mode: str, max_guesses: int) -> Problem:
         return cls(
             lists.answers_sha256, lists.guesses_sha256, len(lists.answers),
-            len(lists.guesses), mode, int(max_guesses),
+            len(lists.guesses), mode, int(max_guesses), lists.length,
         )
+
+    @property
+    def n_patterns(self) -> int:
+        return 3**self.length
 
     def differences(self, other: Problem) -> list[str]:
         """What differs, phrased as 'what (store: self, requested: other)'."""
         out = []
+        if self.length != other.length:
+            out.append(f"word length (store: {self.length} letters, requested: "
+                       f"{other.length})")
 
         def lst(n, sha):
             return f"{n} words, sha256 {sha[:12]}"
@@ -141,7 +156,7 @@ class Record:
     nodes: int = -1
     rank: int = -1
     finished_at: float = float("nan")
-    second: np.ndarray | None = None  # int32 [243] or None
+    second: np.ndarray | None = None  # int32 [P] (3**L patterns) or None
 
 
 MODES = ("easy", "hard", "strict")
@@ -162,17 +177,20 @@ def _zarr():
     return zarr
 
 
-def layout(n_guesses: int, n_answers: int) -> dict[str, tuple[tuple, tuple, str, object]]:
-    """name -> (shape, chunks, dtype, fill value) of every array of a store."""
+def layout(n_guesses: int, n_answers: int,
+           length: int = 5) -> dict[str, tuple[tuple, tuple, str, object]]:
+    """name -> (shape, chunks, dtype, fill value) of every array of a store of words
+    of `length` letters."""
     g = n_guesses
+    n_p = 3**length
     out: dict[str, tuple[tuple, tuple, str, object]] = {
         "status": ((g,), (g,), "uint8", 0),
         "selected": ((g,), (g,), "uint8", 0),
     }
     for name, (dtype, fill) in _FIELDS.items():
         out[name] = ((g,), (g,), dtype, fill)
-    out["second"] = ((g, N_PATTERNS), (_SECOND_ROWS, N_PATTERNS), "int32", -1)
-    out["words"] = ((g, 5), (g, 5), "uint8", 0)
+    out["second"] = ((g, n_p), (second_rows(n_p), n_p), "int32", -1)
+    out["words"] = ((g, length), (g, length), "uint8", 0)
     out["answer_ids"] = ((n_answers,), (n_answers,), "int32", 0)
     return out
 
@@ -237,8 +255,11 @@ def _check_attrs(a) -> list[str]:
         if not isinstance(a.get(k), str) or not _HEX64.fullmatch(a[k]):
             bad.append(f"{k} is {quote(a.get(k))}, not a sha256")
     for k in ("n_answers", "n_guesses"):
-        if not _is_int(a.get(k)) or not 1 <= a[k] <= 26**5:
+        if not _is_int(a.get(k)) or not 1 <= a[k] <= 26**10:
             bad.append(f"{k} is {quote(a.get(k))}")
+    wl = a.get("word_length", 5)
+    if not _is_int(wl) or not 3 <= wl <= 10:
+        bad.append(f"word_length is {quote(wl)}")
     if a.get("mode") not in MODES:
         bad.append(f"mode is {quote(a.get('mode'))}")
     if not _is_int(a.get("max_guesses")) or not 0 <= a["max_guesses"] <= 1000:
@@ -319,12 +340,13 @@ def _array_damage(group, path: Path, attrs: dict) -> tuple[list[Damage], dict]:
 
     zarr = _zarr()
     n_g, n_a = attrs["n_guesses"], attrs["n_answers"]
+    length = attrs.get("word_length", 5)
     out: list[Damage] = []
     values: dict[str, np.ndarray] = {}
     # the attributes against the arrays: when they disagree the attributes cannot be
     # trusted, and remaking arrays to their sizes would throw results away
     dims: dict[str, int] = {}
-    for name in layout(n_g, n_a):
+    for name in layout(n_g, n_a, length):
         try:
             arr = group[name]
             if isinstance(arr, zarr.Array) and arr.ndim >= 1:
@@ -344,7 +366,7 @@ def _array_damage(group, path: Path, attrs: dict) -> tuple[list[Damage], dict]:
     # value; there a missing status chunk is damage only if some result was written
     strict = attrs.get(EVERY_CHUNK) is True
     legacy_done = not strict and (path / "finished_at" / "c" / "0").is_file()
-    for name, (shape, chunks, dtype, fill) in layout(n_g, n_a).items():
+    for name, (shape, chunks, dtype, fill) in layout(n_g, n_a, length).items():
         try:
             arr = group[name]
         except KeyError:
@@ -439,13 +461,13 @@ def damage_message(path: Path, damage: list[Damage]) -> str:
 
 
 def _add_xarray_arrays(group, words: list[str], status: np.ndarray, total: np.ndarray,
-                       n_answers: int) -> None:
+                       n_answers: int, length: int) -> None:
     """The opener and pattern coordinates and the average array (every chunk)."""
     from .feedback import to_text
 
-    g_n = len(words)
+    g_n, n_p = len(words), 3**length
     made = []
-    for name, shape, dtype, fill in (("opener", g_n, str, ""), ("pattern", N_PATTERNS, str, ""),
+    for name, shape, dtype, fill in (("opener", g_n, str, ""), ("pattern", n_p, str, ""),
                                      ("average", g_n, "float64", float("nan"))):
         if name not in group:
             made.append(name)
@@ -455,7 +477,7 @@ def _add_xarray_arrays(group, words: list[str], status: np.ndarray, total: np.nd
     if "opener" in made:
         group["opener"][...] = np.array(words, dtype=object)
     if "pattern" in made:
-        group["pattern"][...] = np.array([to_text(c) for c in range(N_PATTERNS)], dtype=object)
+        group["pattern"][...] = np.array([to_text(c, length) for c in range(n_p)], dtype=object)
     if "average" in made:
         group["average"][...] = averages(status, total, n_answers)
 
@@ -492,7 +514,7 @@ class Store:
             raise StoreError(f"{path} is not a wordle-dp result store")
         self.problem = Problem(
             a["answers_sha256"], a["guesses_sha256"], int(a["n_answers"]),
-            int(a["n_guesses"]), a["mode"], int(a["max_guesses"]),
+            int(a["n_guesses"]), a["mode"], int(a["max_guesses"]), int(a.get("word_length", 5)),
         )
         self.cutoff = a.get("cutoff")
         self.solver_version = a.get("solver_version")
@@ -539,16 +561,16 @@ class Store:
     def _build(zarr, path, lists, mode, max_guesses, cutoff, solver_version, g_n, a_n,
                encode_words):
         group = zarr.open_group(str(path), mode="w-", zarr_format=3)
-        for name, (shape, chunks, dtype, fill) in layout(g_n, a_n).items():
+        for name, (shape, chunks, dtype, fill) in layout(g_n, a_n, lists.length).items():
             group.create_array(name, shape=shape, chunks=chunks, dtype=dtype, fill_value=fill,
                                dimension_names=DIMS[name], attributes=ATTRS.get(name))
         group["words"][...] = encode_words(lists.guesses)
         group["answer_ids"][...] = lists.answer_guess_ids
-        for name, (_shape, _chunks, dtype, fill) in layout(g_n, a_n).items():
+        for name, (_shape, _chunks, dtype, fill) in layout(g_n, a_n, lists.length).items():
             if name not in LIST_ARRAYS:  # every chunk on disk from the start
                 group[name][...] = np.full(group[name].shape, fill, dtype=dtype)
         _add_xarray_arrays(group, list(lists.guesses), np.zeros(g_n, np.uint8),
-                           np.full(g_n, -1, np.int64), a_n)
+                           np.full(g_n, -1, np.int64), a_n, lists.length)
         prob = Problem.from_lists(lists, mode, max_guesses)
         attrs = {
             "format": FORMAT,
@@ -558,6 +580,7 @@ class Store:
             "n_guesses": prob.n_guesses,
             "mode": prob.mode,
             "max_guesses": prob.max_guesses,
+            "word_length": prob.length,
             "cutoff": cutoff,
             "solver_version": solver_version,
             "created_at": time.time(),
@@ -704,7 +727,8 @@ class Store:
         keeping every result: dimension names on every array, the opener and pattern
         coordinates and the average array. One line per change (empty: none)."""
         done = []
-        for name in layout(self.problem.n_guesses, self.problem.n_answers):
+        for name in layout(self.problem.n_guesses, self.problem.n_answers,
+                           self.problem.length):
             if _name_dimensions(self.path, name):
                 done.append(name)
         missing = [n for n in XARRAY_ARRAYS if n not in self.group]
@@ -713,7 +737,7 @@ class Store:
             self.group = zarr.open_group(str(self.path), mode="r+", zarr_format=3)
             snap = self.snapshot()
             _add_xarray_arrays(self.group, self.words, snap.status, snap.fields["total"],
-                               self.problem.n_answers)
+                               self.problem.n_answers, self.problem.length)
             self._mirror = None
             self._average = None
         out = []
@@ -729,7 +753,7 @@ class Store:
         mark it, so that from now on a missing chunk counts as damage."""
         if self.group.attrs.get(EVERY_CHUNK) is True:
             return
-        spec = layout(self.problem.n_guesses, self.problem.n_answers)
+        spec = layout(self.problem.n_guesses, self.problem.n_answers, self.problem.length)
         for name, (shape, chunks, _dtype, _fill) in spec.items():
             arr = self.group[name]
             for c in range(-(-shape[0] // chunks[0])):
@@ -822,7 +846,9 @@ class Store:
 
     def _load_mirror(self) -> dict[str, np.ndarray]:
         if self._mirror is None:
-            names = ("status", *_FIELDS, "second")
+            p = self.problem
+            small = p.n_guesses * p.n_patterns * 4 <= _MIRROR_MAX
+            names = ("status", *_FIELDS, *(("second",) if small else ()))
             self._mirror = {n: np.array(self.group[n][...]) for n in names}
         return self._mirror
 
@@ -836,7 +862,7 @@ class Store:
 
         The writer keeps a copy of every array in memory (the store has one writer),
         so a batch is pure writes: each 1-D array in one chunk, and the touched
-        row-blocks of `second`.
+        row-blocks of `second` (read first when `second` is too big to keep).
         """
         if self.read_only:
             raise RuntimeError("store opened read-only")
@@ -848,13 +874,24 @@ class Store:
         for name, (dtype, _fill) in _FIELDS.items():
             m[name][idx] = np.array([getattr(r, name) for r in records], dtype=dtype)
             self.group[name][...] = m[name]
-        sec = m["second"]
-        for r in records:
-            sec[r.index] = -1 if r.second is None else r.second
         arr = self.group["second"]
-        for c in np.unique(idx // _SECOND_ROWS):
-            lo, hi = int(c) * _SECOND_ROWS, min((int(c) + 1) * _SECOND_ROWS, len(sec))
-            arr[lo:hi] = sec[lo:hi]
+        rows = arr.chunks[0]
+        for c in np.unique(idx // rows):
+            lo, hi = int(c) * rows, min((int(c) + 1) * rows, arr.shape[0])
+            # the block: from the writer's copy, or (too big to keep) read from disk;
+            # rewritten only when a row changes (a cutoff run's lower bounds have no
+            # second guesses: rewriting their chunks was 6 % of a book build's time)
+            block = m["second"][lo:hi] if "second" in m else np.asarray(arr[lo:hi])
+            changed = False
+            for r in records:
+                if lo <= r.index < hi:
+                    row = block[r.index - lo]
+                    new = -1 if r.second is None else r.second
+                    if not np.array_equal(row, np.broadcast_to(new, row.shape)):
+                        row[...] = new
+                        changed = True
+            if changed:
+                arr[lo:hi] = block
         status = m["status"].copy()
         status[idx] = np.array([r.status for r in records], dtype=np.uint8)
         if self._has_average():  # (a store of the older layout lacks it: upgrade_layout)
@@ -1130,7 +1167,7 @@ def repair(path, lists=None) -> list[str]:
             st.write_every_chunk()
             return done + st.upgrade_layout()
         n_g, n_a = attrs["n_guesses"], attrs["n_answers"]
-        spec = layout(n_g, n_a)
+        spec = layout(n_g, n_a, attrs.get("word_length", 5))
         if any(d.array in LIST_ARRAYS for d in damage):
             if lists is None or lists.guesses_sha256 != attrs["guesses_sha256"] or (
                     lists.answers_sha256 != attrs["answers_sha256"]):

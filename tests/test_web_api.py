@@ -96,7 +96,7 @@ def test_next_after_a_guess_matches_the_optimal_tree(client, ref):
     opener = ref.best(1)[0].opener
     root = ref.strategy(opener)
     for code, child in list(root.children.items())[:6]:
-        pos = f"{opener}:{to_text(code)}"
+        pos = f"{opener}:{to_text(code, 5)}"
         r = client.get("/api/next", params={"position": pos}).json()
         members = [a for a in ref.lists.answers if score(opener, a) == code]
         assert r["candidates"] == len(members) == child.answers
@@ -122,7 +122,7 @@ def test_strategy_is_complete_and_true(client, ref):
         assert steps[0].split(":")[0] == opener
         for step in steps:
             g, pat = step.split(":")
-            assert parse(pat) == score(g, answer)
+            assert parse(pat, 5) == score(g, answer)
         assert steps[-1] == f"{answer}:GGGGG"
     tree = r["tree"]
     assert tree["guess"] == opener and tree["answers"] == n and tree["total"] == r["total"]
@@ -208,7 +208,7 @@ def test_bad_and_oversized_job_requests(client):
 
 def test_job_result_equals_the_direct_answer(client, ref):
     opener = ref.lists.guesses[0]
-    pos = f"{opener}:{to_text(score(opener, ref.lists.answers[9]))}"
+    pos = f"{opener}:{to_text(score(opener, ref.lists.answers[9]), 5)}"
     direct = client.get("/api/next", params={"position": pos, "top": 2}).json()
     r = client.post("/api/jobs", json={"kind": "next", "position": pos, "top": 2})
     assert r.status_code == 202
@@ -307,7 +307,7 @@ def test_concurrent_requests_give_the_sequential_answers(problem, ref):
             else:
                 r = c.get("/api/strategy", params={"opener": w})
                 out.append(("easy", w, r.json()["total"]))
-            pos = f"{w}:{to_text(score(w, lists.answers[(i + k) % len(lists.answers)]))}"
+            pos = f"{w}:{to_text(score(w, lists.answers[(i + k) % len(lists.answers)]), 5)}"
             if not pos.endswith("GGGGG"):
                 r = c.get("/api/next", params={"position": pos})
                 assert r.status_code == 200, r.text
@@ -406,7 +406,7 @@ def test_next_equals_the_game_layer_for_every_mode(client, problem):
     for mode in ("easy", "hard", "strict"):
         s = Solver(lists, mode=mode, table=table)
         for a in lists.answers[::9]:
-            pos = f"{opener}:{to_text(score(opener, a))}"
+            pos = f"{opener}:{to_text(score(opener, a), 5)}"
             want = game.analyse(s, game.Position.parse(pos, lists, mode), top=4).to_dict()
             got = client.get("/api/next", params={"position": pos, "mode": mode,
                                                   "top": 4}).json()

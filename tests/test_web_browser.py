@@ -138,21 +138,21 @@ def test_play_a_full_game_by_clicks(server, browser, problem):
             assert guess == ref.best(1)[0].opener  # the store's / the proven best opener
             body = drv.find_element(By.TAG_NAME, "body")
             body.send_keys(guess)
-            for i, c in enumerate(colours_of(score(guess, answer))):
+            for i, c in enumerate(colours_of(score(guess, answer), 5)):
                 body.send_keys(str(i + 1) * c)
         else:
             drv.find_element(By.ID, "take").click()
             tiles = _row_tiles(drv, rows)
-            for i, c in enumerate(colours_of(score(guess, answer))):
+            for i, c in enumerate(colours_of(score(guess, answer), 5)):
                 for _ in range(c):
                     tiles[i].click()
                     tiles = _row_tiles(drv, rows)  # the row is redrawn on each click
         tiles = _row_tiles(drv, rows)
         assert "".join(t.text for t in tiles).lower() == guess
-        assert [_colour(t) for t in tiles] == colours_of(score(guess, answer))
+        assert [_colour(t) for t in tiles] == colours_of(score(guess, answer), 5)
         drv.find_element(By.ID, "btn-submit").click()
         rows += 1
-        history.append(f"{guess}:{to_text(score(guess, answer))}")
+        history.append(f"{guess}:{to_text(score(guess, answer), 5)}")
         if guess == answer:
             break
         assert rows < 6, "the optimal strategy solves every answer within the cap"
@@ -177,10 +177,10 @@ def test_impossible_feedback_shows_an_error(server, browser, problem):
     nobody = next(p for p in range(243) if p not in seen)  # feedback no answer gives
     body = drv.find_element(By.TAG_NAME, "body")
     body.send_keys(guess)
-    for i, c in enumerate(colours_of(nobody)):
+    for i, c in enumerate(colours_of(nobody, 5)):
         body.send_keys(str(i + 1) * c)
     drv.find_element(By.ID, "btn-submit").click()
-    sel = f'#analysis-body[data-position="{guess}:{to_text(nobody)}"] .err'
+    sel = f'#analysis-body[data-position="{guess}:{to_text(nobody, 5)}"] .err'
     err = _wait(drv, lambda d: d.find_element(By.CSS_SELECTOR, sel).text)
     assert err.startswith(f"no answer in the list fits {guess}:")
     drv.find_element(By.ID, "btn-undo").click()
@@ -245,8 +245,8 @@ def test_play_a_hidden_answer(server, browser, problem):
         drv.find_element(By.ID, "take").click()
         drv.find_element(By.TAG_NAME, "body").send_keys("\n")
         tiles = _row_tiles(drv, row)
-        assert [_colour(t) for t in tiles] == colours_of(score(guess, answer))
-        history.append(f"{guess}:{to_text(score(guess, answer))}")
+        assert [_colour(t) for t in tiles] == colours_of(score(guess, answer), 5)
+        history.append(f"{guess}:{to_text(score(guess, answer), 5)}")
         if guess == answer:
             break
     assert drv.find_element(By.ID, "play-msg").text.startswith(f"Solved in {row + 1} guess")
@@ -262,7 +262,7 @@ def test_page_feedback_rule_is_the_engine_rule(server, browser, problem):
     guesses = lists.guesses + ["eerie", "geese", "llama", "sassy", "abbey", "aaaaa"]
     pairs = [(g, a) for g in guesses for a in lists.answers[::3]]
     got = drv.execute_script("return arguments[0].map(p => feedback(p[0], p[1]));", pairs)
-    assert got == [colours_of(score(g, a)) for g, a in pairs]
+    assert got == [colours_of(score(g, a), 5) for g, a in pairs]
 
 
 @pytest.fixture(scope="module")

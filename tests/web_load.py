@@ -99,7 +99,7 @@ def abandon(port: int, path: str, params: dict, after: float) -> None:
 def cheap_positions(k: int, max_candidates: int = 25) -> list[str]:
     """`k` distinct one-guess positions after good openers with few candidates left
     (each answers in milliseconds with a warm solver)."""
-    from solver.feedback import ALL_GREEN, to_text
+    from solver.feedback import all_green, to_text
     from solver.table import get_table
     from solver.words import WordLists
 
@@ -110,8 +110,8 @@ def cheap_positions(k: int, max_candidates: int = 25) -> list[str]:
         row = table[lists.guess_index[opener]]
         codes, counts = np.unique(row, return_counts=True)
         for code, n in zip(codes, counts, strict=True):
-            if code != ALL_GREEN and 2 <= n <= max_candidates:
-                out.append(f"{opener}:{to_text(int(code))}")
+            if code != all_green(5) and 2 <= n <= max_candidates:
+                out.append(f"{opener}:{to_text(int(code), 5)}")
     if len(out) < k:
         raise ValueError(f"only {len(out)} cheap positions")
     step = len(out) / k

@@ -19,6 +19,7 @@ from .common import (
     add_problem,
     float_range,
     int_range,
+    load_lists,
     path_arg,
 )
 
@@ -87,6 +88,10 @@ def register(sub) -> None:
                    "answer list (default: the original answers)")
     q.add_argument("--guesses", type=path_arg, metavar="FILE", help="with --book FILE: its "
                    "guess list (default: the original guesses)")
+    q.add_argument("--lists", metavar="NAME", help="with --book: built-in lists by name "
+                   "('wordle-dp lists')")
+    q.add_argument("--length", type=int_range(3, 10), metavar="N",
+                   help="with --book: the built-in lists of N-letter words")
     q.add_argument("--mode", choices=("easy", "hard", "strict"), default="easy",
                    help="with --book: which packaged book (default: easy)")
     q.add_argument("--max-guesses", type=int_range(0, 64), default=6, metavar="N",
@@ -156,7 +161,8 @@ def _cmd_run(args) -> int:
     if cutoff is not None and args.no_cutoff:
         raise UsageError("--cutoff and --no-cutoff exclude each other")
     cfg = RunConfig(
-        store=args.store, answers=args.answers, guesses=args.guesses,
+        store=args.store, answers=args.answers, guesses=args.guesses, lists=args.lists,
+        length=args.length,
         cache_dir=args.cache_dir, openers=args.openers, mode=args.mode,
         max_guesses=args.max_guesses, cutoff=cutoff, no_cutoff=args.no_cutoff, time_limit=tl,
         retry_failed=args.retry_failed, quiet=args.quiet, shard=shard, grace=args.grace,
@@ -211,9 +217,8 @@ def _open_results(args):
     if args.store is not None:
         return Store.open(args.store, read_only=True)
     from ..book import Book
-    from ..words import WordLists
 
-    lists = WordLists.load(args.answers, args.guesses, quiet=True)
+    lists = load_lists(args, quiet=True)
     if args.book:
         return Book.read(args.book, lists)
     book = Book.find(lists, args.mode, args.max_guesses)
@@ -339,14 +344,13 @@ def _cmd_export(args) -> int:
 
 def _cmd_repair(args) -> int:
     from ..store import check_folder, repair
-    from ..words import WordLists
 
     check_folder(Path(args.store))  # before the lists: their notes would come first
     lists = None
     try:  # only needed when the word arrays are damaged
-        lists = WordLists.load(args.answers, args.guesses, quiet=True)
+        lists = load_lists(args, quiet=True)
     except WordListError:
-        if args.answers or args.guesses:
+        if args.answers or args.guesses or args.lists or args.length:
             raise
     done = repair(args.store, lists)
     if not done:

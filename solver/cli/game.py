@@ -225,7 +225,8 @@ def score_rows(solver, pos, sort: str = "expected") -> list[dict]:
     from ..game.measures import letter_scores, measures, scan
 
     gids = np.flatnonzero(pos.legal())
-    m = measures(scan(solver.table, pos.members, gids), len(pos.members))
+    m = measures(scan(solver.table, pos.members, gids, solver.variant.all_green),
+                 len(pos.members))
     m["letters"] = letter_scores(solver.lists, pos.members, gids)
     larger = sort in ("entropy", "patterns", "eliminations", "letters")
     key = np.round(-m[sort] if larger else m[sort], 9)

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import UsageError, WordleDPError, quote
-from ..feedback import ALL_GREEN, score, to_squares, to_text
 from ..feedback import parse as parse_pattern
+from ..feedback import score, to_squares, to_text
 from .analysis import WORDS_SHOWN, _check_store, analyse
 from .position import Position
 from .strategies import make_strategy
@@ -87,7 +87,8 @@ class Game:
     def step(self, guess: str, pattern: int) -> None:
         self.pos = self.pos.play(guess, pattern)
         k = self.pos.guesses_made
-        self.say(f"guess {k}: {guess.upper()}  {to_text(pattern)}  {to_squares(pattern)}")
+        n = len(guess)
+        self.say(f"guess {k}: {guess.upper()}  {to_text(pattern, n)}  {to_squares(pattern, n)}")
 
     def finished(self) -> bool:
         if self.pos.solved:
@@ -140,8 +141,10 @@ class Game:
                 self.say(f"! {exc}")
                 continue
             cap = pos.max_guesses
-            if cap and k == cap and pattern != ALL_GREEN:
-                self.say(f"guess {k}: {word.upper()}  {to_text(pattern)}  {to_squares(pattern)}")
+            if cap and k == cap and pattern != pos.variant.all_green:
+                n = len(word)
+                self.say(f"guess {k}: {word.upper()}  {to_text(pattern, n)}  "
+                         f"{to_squares(pattern, n)}")
                 tail = f"; the answer was {self.answer.upper()}" if self.answer else ""
                 self.say(f"out of guesses (cap {cap}){tail}")
                 return k
@@ -169,4 +172,4 @@ class Game:
         else:
             raise UsageError("type the feedback (e.g. BBYBG) or 'WORD FEEDBACK'")
         word = words[self.pos.check_guess(word)]
-        return word, parse_pattern(text)
+        return word, parse_pattern(text, len(word))

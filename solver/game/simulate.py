@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import UsageError
-from ..feedback import ALL_GREEN, to_text
+from ..feedback import all_green, to_text
 from .position import Position, constraint_after
 from .strategies import Strategy
 
@@ -105,7 +105,7 @@ class Simulation:
     def rows(self):
         """(answer, guesses, steps) per game, for CSV."""
         for a, steps in self.games.items():
-            yield a, len(steps), " ".join(f"{g}:{to_text(p)}" for g, p in steps)
+            yield a, len(steps), " ".join(f"{g}:{to_text(p, len(a))}" for g, p in steps)
 
 
 def simulate(solver, strategy: Strategy, opener: str | None = None,
@@ -139,7 +139,7 @@ def simulate(solver, strategy: Strategy, opener: str | None = None,
             p = int(p)
             sub = pos.members[row == p]
             path = steps + [(word, p)]
-            if p == ALL_GREEN:
+            if p == all_green(lists.length):
                 games[lists.answers[int(sub[0])]] = path
                 if progress is not None:
                     progress(len(games), len(pos0.members))

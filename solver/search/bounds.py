@@ -11,23 +11,25 @@ from numba import njit
 
 from .layout import (
     CHUNK,
+    DENSE_PATTERNS,
     EXACT,
-    GREEN,
     HARD,
     INF,
+    P_GREEN,
     STRICT,
     TAINT,
     class_lb_py,
 )
 from .memo import memo_probe, set_key
 from .pool import _collision_order, _parent_table, _pool_source
-from .rules import hard_ok
+from .rules import hard_high, hard_ok
 
 
 @njit(cache=True, nogil=True)
 def _in_set_full_split(ctx, off, n, d):
     """A member of S whose feedback separates all of S (then 2n-1 is optimal)."""
     return _member_split(ctx.cnt[d], ctx.arena, ctx.agid, ctx.tbl, off, n)
+
 
 @njit(cache=True, nogil=True)
 def _member_split(cnt, arena, agid, tbl, off, n):
@@ -48,7 +50,9 @@ def _member_split(cnt, arena, agid, tbl, off, n):
             return g
     return -1
 
+
 class_lb = njit(cache=True, nogil=True)(class_lb_py)
+
 
 @njit(cache=True, nogil=True)
 def _big_classes_extra(cnt, row, n, k):
@@ -63,22 +67,37 @@ def _big_classes_extra(cnt, row, n, k):
         cnt[p] = 0
     return extra
 
+
 @njit(cache=True, nogil=True)
-def guess_classes(tbl, out):
+def guess_classes(tbl, n_patterns, out):
     """out[g]: the feedback classes (green included) guess g makes on the whole
     answer list. No guess makes more on a subset: their maximum bounds kmax
     everywhere, and each bounds its guess on the root's classes (set_bound).
-    (Marks without a branch, then a count: about 15 ms for the default table.)"""
-    seen = np.zeros(256, np.uint8)
+    (Up to 256 patterns, marks without a branch then a count: about 15 ms for the
+    default table; above, a stamp per pattern seen.)"""
+    if n_patterns <= DENSE_PATTERNS:
+        seen = np.zeros(DENSE_PATTERNS, np.uint8)
+        for g in range(tbl.shape[0]):
+            row = tbl[g]
+            for a in range(tbl.shape[1]):
+                seen[row[a]] = 1
+            k = np.int64(0)
+            for p in range(DENSE_PATTERNS):
+                k += seen[p]
+                seen[p] = 0
+            out[g] = k
+        return
+    stamp = np.zeros(n_patterns, np.int64)
     for g in range(tbl.shape[0]):
         row = tbl[g]
-        for a in range(tbl.shape[1]):
-            seen[row[a]] = 1
         k = np.int64(0)
-        for p in range(256):
-            k += seen[p]
-            seen[p] = 0
+        for a in range(tbl.shape[1]):
+            p = row[a]
+            if stamp[p] != g + 1:
+                stamp[p] = g + 1
+                k += 1
         out[g] = k
+
 
 @njit(cache=True, nogil=True)
 def set_bound(ctx, off, n, d):
@@ -98,7 +117,7 @@ def set_bound(ctx, off, n, d):
         for g in range(ctx.pools.shape[1]):  # pools[0] may hold another set's pool
             ctx.pools[0, g] = g
         ctx.npool[0] = ctx.pools.shape[1]
-    mode, nsrc, gm, gv, m12, m34 = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
+    mode, nsrc, gm, gv, m12, m34, high = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
                                                  ctx.cmin, n, d)
     gorder = ctx.gorder
     gclass = ctx.gclass
@@ -114,6 +133,7 @@ def set_bound(ctx, off, n, d):
     src = ctx.pools[d - 1]
     hmask = ctx.hmask
     idx = _collision_order(ctx, off, n, d, nsrc, use_parent, pbase, pstride)
+    green = ctx.params[P_GREEN]
     best = np.int64(INF)
     for j in range(nsrc):
         if mode == STRICT:
@@ -128,6 +148,8 @@ def set_bound(ctx, off, n, d):
             if mode == HARD and not hard_ok(hmask[g, 0], hmask[g, 1], hmask[g, 2],
                                             gm, gv, m12, m34):
                 continue
+            if high and not hard_high(ctx.letters, g, ctx.cmin, d):
+                continue  # a letter required five times or more
         floor = 2 * n - (1 if gans[g] >= 0 else 0)
         col = 0
         i = 0
@@ -150,7 +172,7 @@ def set_bound(ctx, off, n, d):
                 cnt[row[t]] = 0
             continue
         k = n - col
-        ins = np.int64(cnt[GREEN] > 0)
+        ins = np.int64(cnt[green] > 0)
         if k == 1 and ins == 0:
             cnt[row[0]] = 0
             continue  # splits nothing: never useful
@@ -158,6 +180,7 @@ def set_bound(ctx, off, n, d):
         if lb < best:
             best = lb
     return best
+
 
 @njit(cache=True, nogil=True)
 def class_bound(ctx, off, n, b, d, deep):

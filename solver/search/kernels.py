@@ -36,12 +36,14 @@ from .bounds import (  # noqa: F401 (re-exported)
 from .layout import (  # noqa: F401 (re-exported: the kernels' constants)
     CHUNK,
     DEDUP_MAX_SET,
+    DENSE_PATTERNS,
     EASY,
     EXACT,
-    GREEN,
     HARD,
     INF,
     N_STATS,
+    P_GREEN,
+    P_PATTERNS,
     SAMPLE_GUESSES,
     ST_DEPTH,
     ST_EVICT,
@@ -80,52 +82,88 @@ from .scans import full_split_guess, refute_pool, scan_prepare  # noqa: F401 (re
 @njit(cache=True, nogil=True)
 def partition(ctx, g, off, n, dst, d):
     """Counting-sort S by the feedback of g into arena[dst:dst+n] (and each
-    member's position in S into larena); class starts (by pattern) go to
-    cstart[d] (cstart[d, p] .. cstart[d, p+1])."""
+    member's position in S into larena): the class of pattern p starts at
+    arena[dst + cstart[d, p]] and has csize[d, p] members. Returns how many
+    patterns occur, listed in touched[d], or -1 when every code was scanned (up to
+    DENSE_PATTERNS patterns: a loop over 243 codes beats keeping a list)."""
     cnt = ctx.cnt[d]
     row = ctx.tbl[g]
     arena = ctx.arena
     larena = ctx.larena
-    for i in range(n):
-        cnt[row[arena[off + i]]] += 1
     cs = ctx.cstart[d]
+    sz = ctx.csize[d]
+    n_pat = ctx.params[P_PATTERNS]
     acc = 0
-    for p in range(243):
-        cs[p] = acc
-        acc += cnt[p]
-        cnt[p] = 0
-    cs[243] = acc
+    if n_pat <= DENSE_PATTERNS:
+        for i in range(n):
+            cnt[row[arena[off + i]]] += 1
+        for p in range(n_pat):
+            c = cnt[p]
+            cs[p] = acc
+            sz[p] = c
+            acc += c
+            cnt[p] = 0
+        k = -1
+    else:
+        touched = ctx.touched[d]
+        k = 0
+        for i in range(n):
+            p = row[arena[off + i]]
+            if cnt[p] == 0:
+                touched[k] = p
+                k += 1
+            cnt[p] += 1
+        for t in range(k):
+            p = touched[t]
+            c = cnt[p]
+            cs[p] = acc
+            sz[p] = c
+            acc += c
+            cnt[p] = 0
     for i in range(n):
         a = arena[off + i]
         p = row[a]
         arena[dst + cs[p] + cnt[p]] = a
         larena[dst + cs[p] + cnt[p]] = i
         cnt[p] += 1
-    for p in range(243):
-        cnt[p] = 0
+    if k < 0:
+        for p in range(n_pat):
+            cnt[p] = 0
+    else:
+        for t in range(k):
+            cnt[ctx.touched[d, t]] = 0
+    return k
+
 
 @njit(cache=True, nogil=True)
-def class_order(ctx, d):
-    """Non-green patterns of the last partition at depth d with >= 3 answers,
-    largest class first (the biggest are most likely to exceed the budget)."""
-    cs = ctx.cstart[d]
-    sizes = np.empty(243, np.int64)
-    order = np.empty(243, np.int64)
-    k = 0
-    for p in range(243):
-        c = cs[p + 1] - cs[p]
-        sizes[p] = c
-        if c >= 3 and p != GREEN:
+def class_order(ctx, d, k):
+    """The last partition at depth d (`k` as partition returned it): its non-green
+    classes of >= 3 answers, largest first (the biggest are most likely to exceed
+    the budget), their sizes by pattern, and the largest non-green class."""
+    sz = ctx.csize[d]
+    order = ctx.corder[d]
+    green = ctx.params[P_GREEN]
+    n = ctx.params[P_PATTERNS] if k < 0 else k
+    m = 0
+    biggest = np.int64(0)
+    for t in range(n):
+        p = t if k < 0 else ctx.touched[d, t]
+        c = sz[p]
+        if p == green:
+            continue
+        if c > biggest:
+            biggest = c
+        if c >= 3:
             # stable insertion by size (a few dozen classes: cheaper than a sort of
-            # all 243 patterns per guess evaluated)
-            t = k
-            while t > 0 and sizes[order[t - 1]] < c:
-                order[t] = order[t - 1]
-                t -= 1
-            order[t] = p
-            k += 1
-    sizes[GREEN] = 0
-    return order[:k], sizes
+            # every pattern per guess evaluated)
+            i = m
+            while i > 0 and sz[order[i - 1]] < c:
+                order[i] = order[i - 1]
+                i -= 1
+            order[i] = p
+            m += 1
+    return order[:m], sz, biggest
+
 
 @njit(cache=True, nogil=True)
 def _scan_node(ctx, off, n, b, d, k1, k2, tfree, beta):
@@ -145,6 +183,7 @@ def _scan_node(ctx, off, n, b, d, k1, k2, tfree, beta):
         memo_store(ctx, k1, k2, b, INF, True, 0, -1, n)
         return m, True, np.int64(INF), np.int64(EXACT | TAINT), np.int64(0), np.int64(-1)
     return m, False, np.int64(0), np.int64(0), np.int64(0), np.int64(-1)
+
 
 @njit(cache=True, nogil=True)
 def _candidates(ctx, d, m, beta):
@@ -176,8 +215,9 @@ def _candidates(ctx, d, m, beta):
     cand = cand[:nc]
     return cand[np.argsort(ctx.ests[d][cand])], fail_lb
 
+
 @njit(cache=True, nogil=True)
-def _quick_pass(ctx, g, classes, sizes, lbg, b, d, free):
+def _quick_pass(ctx, g, classes, sizes, biggest, lbg, b, d, free):
     """Cheap facts for every class of guess g (partitioned at arena[free:]) before
     any is searched: qval/qflag[d] per class: exact (memo, or a member that
     separates it: 2c-1) or a bound at least class_lb(size, kmax) (2c, or better
@@ -191,8 +231,8 @@ def _quick_pass(ctx, g, classes, sizes, lbg, b, d, free):
     mk1, mk2, mval, mmeta, mbest = ctx.mk1, ctx.mk2, ctx.mval, ctx.mmeta, ctx.mbest
     mask, limit = ctx.params[3], ctx.params[4]
     letters, agid, tbl, ccnt = ctx.letters, ctx.agid, ctx.tbl, ctx.cnt[d + 1]
-    h = np.int64(3 if sizes.max() >= 2 else 2)
-    if sizes.max() == 0:
+    h = np.int64(3 if biggest >= 2 else 2)
+    if biggest == 0:
         h = 1
     taint = 0
     hits = 0
@@ -224,6 +264,7 @@ def _quick_pass(ctx, g, classes, sizes, lbg, b, d, free):
     ctx.stats[ST_HITS] += hits
     return running, h, taint
 
+
 @njit(cache=True, nogil=True)
 def _settle(ctx, k1, k2, b, n, beta, best, best_g, best_h, fail_lb, taint):
     """Store and return a searched node's result: exact if a guess came under the
@@ -237,6 +278,7 @@ def _settle(ctx, k1, k2, b, n, beta, best, best_g, best_h, fail_lb, taint):
         return np.int64(INF), np.int64(EXACT | TAINT), np.int64(0), np.int64(-1)
     memo_store(ctx, k1, k2, tag, fail_lb, False, 0, -1, n)
     return fail_lb, np.int64(taint), np.int64(0), np.int64(-1)
+
 
 @njit(cache=True, nogil=True)
 def node(ctx, off, n, b, beta, d, free, tfree):
@@ -307,9 +349,9 @@ def node(ctx, off, n, b, beta, d, free, tfree):
             continue
         g = ctx.pools[d, j]
         ctx.stats[ST_DEPTH + 4 * d + 3] += 1
-        partition(ctx, g, off, n, free, d)
-        classes, sizes = class_order(ctx, d)
-        running, h, t = _quick_pass(ctx, g, classes, sizes, lbg, b, d, free)
+        k = partition(ctx, g, off, n, free, d)
+        classes, sizes, biggest = class_order(ctx, d, k)
+        running, h, t = _quick_pass(ctx, g, classes, sizes, biggest, lbg, b, d, free)
         taint |= t
         ok = running < cut
         if ok:

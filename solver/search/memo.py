@@ -30,6 +30,7 @@ _KIND_EXACT = 1 << 8
 # arguments cost a few nanoseconds. The ctx forms are kept for the tests and the
 # cold paths.
 
+
 @njit(cache=True, nogil=True)
 def _key(arena, z1, z2, cgreen, cmin, cz1, cz2, hard, off, n, d):
     """128-bit key of the set (and, in hard mode, of the constraint at depth d)."""
@@ -39,8 +40,9 @@ def _key(arena, z1, z2, cgreen, cmin, cz1, cz2, hard, off, n, d):
         a = arena[off + i]
         k1 ^= z1[a]
         k2 ^= z2[a]
-    if hard:
-        for i in range(5):
+    if hard:  # keys as layout.constraint_keys counts them
+        length = cgreen.shape[1]
+        for i in range(length):
             v = cgreen[d, i]
             j = i * 27 + (26 if v == 255 else v)
             k1 ^= cz1[j]
@@ -48,15 +50,17 @@ def _key(arena, z1, z2, cgreen, cmin, cz1, cz2, hard, off, n, d):
         for c in range(26):
             v = cmin[d, c]
             if v:
-                j = 135 + c * 6 + min(v, 5)
+                j = 27 * length + c * (length + 1) + min(v, length)
                 k1 ^= cz1[j]
                 k2 ^= cz2[j]
     return k1 | np.uint64(1), k2
+
 
 @njit(cache=True, nogil=True)
 def set_key(ctx, off, n, d):
     return _key(ctx.arena, ctx.z1, ctx.z2, ctx.cgreen, ctx.cmin, ctx.cz1, ctx.cz2,
                 ctx.params[0] == HARD, off, n, d)
+
 
 @njit(cache=True, nogil=True)
 def _find(mk1, mk2, mmeta, mask, k1, k2, tag, n):
@@ -68,9 +72,11 @@ def _find(mk1, mk2, mmeta, mask, k1, k2, tag, n):
             return s
     return -1
 
+
 @njit(cache=True, nogil=True)
 def memo_find(ctx, k1, k2, tag, n):
     return _find(ctx.mk1, ctx.mk2, ctx.mmeta, ctx.params[3], k1, k2, tag, n)
+
 
 @njit(cache=True, nogil=True)
 def _store(mk1, mk2, mval, mmeta, mbest, stats, mask, k1, k2, tag, val, exact, height,
@@ -107,10 +113,12 @@ def _store(mk1, mk2, mval, mmeta, mbest, stats, mask, k1, k2, tag, val, exact, h
     mbest[s] = best
     stats[ST_STORES] += 1
 
+
 @njit(cache=True, nogil=True)
 def memo_store(ctx, k1, k2, tag, val, exact, height, best, n):
     _store(ctx.mk1, ctx.mk2, ctx.mval, ctx.mmeta, ctx.mbest, ctx.stats, ctx.params[3],
            k1, k2, tag, val, exact, height, best, n)
+
 
 @njit(cache=True, nogil=True)
 def _probe(mk1, mk2, mval, mmeta, mbest, mask, limit, k1, k2, b, n):
@@ -147,6 +155,7 @@ def _probe(mk1, mk2, mval, mmeta, mbest, mask, limit, k1, k2, b, n):
                 known = v
                 taint = np.int64(TAINT)
     return known, taint, np.int64(0), np.int64(-1)
+
 
 @njit(cache=True, nogil=True)
 def memo_probe(ctx, k1, k2, b, n):

@@ -23,7 +23,7 @@ from .rules import _rules
 def undominated_guesses(letters, distinct, aletters, members, out):
     """Easy mode: the guesses worth keeping for a set S and all its subsets. A letter
     that no member of S contains is grey wherever a guess puts it; for a guess g of
-    five distinct letters the colour at each other position depends on that letter
+    distinct letters the colour at each other position depends on that letter
     and the answer alone. So another distinct-letter guess g' with the same letters
     at all of g's live positions gives every feedback class of g or a finer one on
     S (and its subsets), which is never worse; g (not a member, as it has a dead
@@ -31,20 +31,21 @@ def undominated_guesses(letters, distinct, aletters, members, out):
     smaller id (so every dropped guess leads, step by step, to a kept one).
     Guesses with repeated letters are always kept. Writes the kept ids to `out`
     (ascending) and returns their count."""
-    n_g = letters.shape[0]
+    n_g, length = letters.shape
+    full = (1 << length) - 1  # every position live
     present = np.zeros(26, np.bool_)
     for a in members:
-        for q in range(5):
+        for q in range(length):
             present[aletters[a, q]] = True
     live = np.zeros(n_g, np.int64)  # bit q: letter q of the guess occurs in S
-    keys = np.zeros(n_g, np.int64)  # live mask | the live letters, 5 bits each
+    keys = np.zeros(n_g, np.int64)  # live mask | the live letters, 5 bits each above it
     for g in range(n_g):
         lm = 0
         key = 0
-        for q in range(5):
+        for q in range(length):
             if present[letters[g, q]]:
                 lm |= 1 << q
-                key |= (np.int64(letters[g, q]) + 1) << (5 * q + 5)
+                key |= (np.int64(letters[g, q]) + 1) << (5 * q + length)
         live[g] = lm
         keys[g] = key | lm
     # open-addressing table of the keys of distinct-letter guesses with a dead letter
@@ -54,7 +55,7 @@ def undominated_guesses(letters, distinct, aletters, members, out):
     hkey = np.full(size, -1, np.int64)
     hbest = np.full(size, -1, np.int64)  # best dominator: live count << 32 | (2^31 - id)
     for g in range(n_g):
-        if distinct[g] and live[g] != 31:
+        if distinct[g] and live[g] != full:
             s = (keys[g] * 0x9E3779B1) & (size - 1)
             while hkey[s] != -1 and hkey[s] != keys[g]:
                 s = (s + 1) & (size - 1)
@@ -65,15 +66,15 @@ def undominated_guesses(letters, distinct, aletters, members, out):
             continue
         lm = live[g]
         nl = 0
-        for q in range(5):
+        for q in range(length):
             nl += (lm >> q) & 1
         rank = (nl << 32) | ((1 << 31) - g)
         sm = lm
         while True:
             key = sm
-            for q in range(5):
+            for q in range(length):
                 if (sm >> q) & 1:
-                    key |= (np.int64(letters[g, q]) + 1) << (5 * q + 5)
+                    key |= (np.int64(letters[g, q]) + 1) << (5 * q + length)
             s = (key * 0x9E3779B1) & (size - 1)
             while hkey[s] != -1 and hkey[s] != key:
                 s = (s + 1) & (size - 1)
@@ -85,18 +86,19 @@ def undominated_guesses(letters, distinct, aletters, members, out):
     m = 0
     for g in range(n_g):
         keep = True
-        if distinct[g] and live[g] != 31:
+        if distinct[g] and live[g] != full:
             s = (keys[g] * 0x9E3779B1) & (size - 1)
             while hkey[s] != keys[g]:
                 s = (s + 1) & (size - 1)
             nl = 0
-            for q in range(5):
+            for q in range(length):
                 nl += (live[g] >> q) & 1
             keep = hbest[s] <= ((nl << 32) | ((1 << 31) - g))
         if keep:
             out[m] = g
             m += 1
     return m
+
 
 @njit(cache=True, nogil=True)
 def root_pool(ctx, off, n):
@@ -113,18 +115,21 @@ def root_pool(ctx, off, n):
             ctx.pools[0, g] = g
         ctx.npool[0] = n_g
 
+
 @njit(cache=True, nogil=True)
 def _pool_source(params, npool, cgreen, cmin, n, d):
     """What the scans of depth d draw from (called once per scan, with the context's
     fields: see _key): (mode, how many source guesses: the parent's pool, or in
     strict mode the set's own members, and the hard-mode rules for hard_ok, all zero
-    outside hard mode)."""
+    outside hard mode, and whether hard_high must be asked too)."""
     mode = params[0]
     nsrc = n if mode == STRICT else npool[d - 1]
     gm, gv, m12, m34 = np.int64(0), np.int64(0), np.int64(0), np.int64(0)
+    high = False
     if mode == HARD:
-        gm, gv, m12, m34 = _rules(cgreen, cmin, d)
-    return mode, nsrc, gm, gv, m12, m34
+        gm, gv, m12, m34, high = _rules(cgreen, cmin, d)
+    return mode, nsrc, gm, gv, m12, m34, high
+
 
 @njit(cache=True, nogil=True)
 def _parent_table(ctx, d):
@@ -136,6 +141,7 @@ def _parent_table(ctx, d):
     if use:
         return True, ctx.ltoff[d - 1], ctx.ltn[d - 1]
     return False, np.int64(0), np.int64(0)
+
 
 @njit(cache=True, nogil=True)
 def _collision_order(ctx, off, n, d, nsrc, use_parent, pbase, pstride):

@@ -14,9 +14,9 @@ from .layout import (
     CHUNK,
     DEDUP_MAX_SET,
     EASY,
-    GREEN,
     HARD,
     INF,
+    P_GREEN,
     SAMPLE_GUESSES,
     ST_DEPTH,
     ST_GEN,
@@ -24,7 +24,7 @@ from .layout import (
     STRICT,
 )
 from .pool import _parent_table, _pool_source
-from .rules import hard_ok
+from .rules import hard_high, hard_ok
 
 
 @njit(cache=True, nogil=True)
@@ -44,7 +44,7 @@ def refute_pool(ctx, off, n, d, beta, collect):
     full, with their promise), kmax[d] gets the parent's bound, and no local table is
     written (children read the global table). Returns (least bound, guesses kept,
     a guess separating S into singletons or -1)."""
-    mode, nsrc, gm, gv, m12, m34 = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
+    mode, nsrc, gm, gv, m12, m34, high = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
                                                  ctx.cmin, n, d)
     tblT = ctx.tblT
     ltab = ctx.ltab
@@ -91,7 +91,8 @@ def refute_pool(ctx, off, n, d, beta, collect):
     ests = ctx.ests[d]
     lnc = ctx.lnc
     prow = ctx.prow[d]  # (a field read in a loop costs a reference count each time)
-    kpar = ctx.kmax[d - 1] if d >= 1 else np.int64(243)
+    kpar = ctx.kmax[d - 1]
+    green = ctx.params[P_GREEN]
     for j in range(nsrc):
         if mode == STRICT:
             g = agid[arena[off + j]]
@@ -100,6 +101,8 @@ def refute_pool(ctx, off, n, d, beta, collect):
             if mode == HARD and not hard_ok(hmask[g, 0], hmask[g, 1], hmask[g, 2],
                                             gm, gv, m12, m34):
                 continue
+            if high and not hard_high(ctx.letters, g, ctx.cmin, d):
+                continue  # a letter required five times or more
         stamp += 1
         member = 1 if gans[g] >= 0 else 0  # may be in S: its answer would pay 1 less
         need = base + member
@@ -123,7 +126,7 @@ def refute_pool(ctx, off, n, d, beta, collect):
             i = e
             if col >= need and (not collect or i - col >= 2 or i == n):
                 break  # (collecting: go on until the guess is known to be useful)
-        ins = np.int64(seen[GREEN] == stamp)
+        ins = np.int64(seen[green] == stamp)
         reads += i
         if col >= need:
             # refuted: classes <= (i - col) seen + (n - i) unread
@@ -177,11 +180,12 @@ def refute_pool(ctx, off, n, d, beta, collect):
         ctx.npool[d] = kept
     return least, kept, -1
 
+
 @njit(cache=True, nogil=True)
 def full_split_guess(ctx, off, n, d):
     """A pool guess whose feedback separates every member of S, or -1 (all a set
     with 2 guesses left can use). A row is read only up to its first collision."""
-    mode, nsrc, gm, gv, m12, m34 = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
+    mode, nsrc, gm, gv, m12, m34, high = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
                                                  ctx.cmin, n, d)
     use_parent, pbase, pstride = _parent_table(ctx, d)
     seen = ctx.seen[d]
@@ -202,6 +206,8 @@ def full_split_guess(ctx, off, n, d):
             if mode == HARD and not hard_ok(hmask[g, 0], hmask[g, 1], hmask[g, 2],
                                             gm, gv, m12, m34):
                 continue
+            if high and not hard_high(ctx.letters, g, ctx.cmin, d):
+                continue  # a letter required five times or more
         stamp += 1
         i = 0
         while i < n:
@@ -218,6 +224,7 @@ def full_split_guess(ctx, off, n, d):
             break
     ctx.stats[ST_GEN] = stamp
     return found
+
 
 @njit(cache=True, nogil=True)
 def scan_prepare(ctx, off, n, d, tfree, beta):
@@ -236,7 +243,7 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
     the big classes, and a short second pass re-values them if it fell.
     Returns (kept, full): full is a guess separating S into singletons (the pass
     stops there; -1 if none)."""
-    mode, nsrc, gm, gv, m12, m34 = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
+    mode, nsrc, gm, gv, m12, m34, high = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
                                                  ctx.cmin, n, d)
     build = mode != STRICT and tfree + nsrc * n <= ctx.ltab.shape[0]
     # duplicates are common on small sets; at depth 1 there are few nodes, each
@@ -262,7 +269,8 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
     ctx.stats[ST_GEN] += 1
     gen = ctx.stats[ST_GEN]
     use_parent, pbase, pstride = _parent_table(ctx, d)
-    kpar = ctx.kmax[d - 1] if d >= 1 else np.int64(243)
+    kpar = ctx.kmax[d - 1]
+    green = ctx.params[P_GREEN]
     beam = ctx.params[1] > 0
     scratch = ctx.prow[d]
     kmax = 1
@@ -276,6 +284,8 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
             if mode == HARD and not hard_ok(hmask[g, 0], hmask[g, 1], hmask[g, 2],
                                             gm, gv, m12, m34):
                 continue
+            if high and not hard_high(ctx.letters, g, ctx.cmin, d):
+                continue  # a letter required five times or more
         scanned += 1
         w = tfree + kept * n
         row = ltab[w : w + n] if build else scratch
@@ -291,7 +301,7 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
             c = cnt[p]
             k += c == 0
             cnt[p] = c + 1
-        ins = np.int64(cnt[GREEN] > 0)
+        ins = np.int64(cnt[green] > 0)
         if k == 1 and ins == 0:
             cnt[row[0]] = 0
             continue  # splits nothing: never useful
