@@ -16,8 +16,9 @@ command, the solver version, the lists' sha256, CPU time, machines, date) is par
 the file.
 
 File: a compressed numpy archive (.npz) of per-opener arrays over the guess list
-(status, total, depth, cpu_seconds), the second guesses as (opener, pattern, guess)
-rows, and `info`, a JSON document with the problem and the provenance.
+(status, total, depth), the exact openers' CPU times and second guesses (pattern,
+guess, class total: one row per first-feedback class), and `info`, a JSON document
+with the problem and the provenance.
 """
 
 from __future__ import annotations
@@ -42,8 +43,14 @@ from .store import (
     Snapshot,
     Store,
 )
+from .variant import pattern_dtype
 
 FORMAT = "wordle-dp-book/1"
+# the arrays of a book file: per opener (status, total, depth), per exact opener
+# (exact: its index, cpu, counts: how many of the second-guess rows are its), per row
+# (pattern, guess, class_total), rows grouped by opener in `exact` order
+_ARRAYS = ("status", "total", "depth", "exact", "cpu", "counts", "pattern", "guess",
+           "class_total")
 DEFAULT_TOP = 10
 POPULAR_SCORED = 280  # the best openers by a one-step score (expected remaining)
 
@@ -111,8 +118,7 @@ class Book:
         try:
             with np.load(path, allow_pickle=False) as z:
                 info = json.loads(str(z["info"]))
-                arrays = {k: np.asarray(z[k]) for k in ("status", "total", "depth", "cpu",
-                                                         "second")}
+                arrays = {k: np.asarray(z[k]) for k in _ARRAYS}
         except FileNotFoundError:
             raise StoreError(f"no opening book at {path}") from None
         except (OSError, ValueError, KeyError) as exc:
@@ -127,13 +133,22 @@ class Book:
             raise StoreError(f"the opening book {path} is for other lists ("
                              + "; ".join(prob.differences(mine)) + ")")
         g = len(lists.guesses)
-        if any(len(arrays[k]) != g for k in ("status", "total", "depth", "cpu")) or (
-                arrays["second"].ndim != 2 or arrays["second"].shape[1] != 4):
+        a = arrays
+        exact = a["exact"].astype(np.int64)
+        rows = len(a["pattern"])
+        if any(len(a[k]) != g for k in ("status", "total", "depth")) or len(a["cpu"]) != len(
+                exact) or len(a["counts"]) != len(exact) or int(a["counts"].sum()) != rows or (
+                len(a["guess"]) != rows or len(a["class_total"]) != rows) or (
+                len(exact) and (exact.min() < 0 or exact.max() >= g)):
             raise StoreError(f"{path}: arrays of the wrong shape for {g} guesses")
-        return cls(prob, list(lists.guesses), arrays["status"].astype(np.uint8),
-                   arrays["total"].astype(np.int64), arrays["depth"].astype(np.int16),
-                   arrays["cpu"].astype(np.float64), arrays["second"].astype(np.int64), info,
-                   str(path), list(lists.answers))
+        cpu = np.full(g, np.nan)
+        cpu[exact] = a["cpu"]
+        second = np.stack([np.repeat(exact, a["counts"]), a["pattern"].astype(np.int64),
+                           a["guess"].astype(np.int64), a["class_total"].astype(np.int64)],
+                          axis=1)
+        return cls(prob, list(lists.guesses), a["status"].astype(np.uint8),
+                   a["total"].astype(np.int64), a["depth"].astype(np.int16), cpu, second,
+                   info, str(path), list(lists.answers))
 
     @classmethod
     def find(cls, lists, mode: str, max_guesses: int) -> Book | None:
@@ -267,13 +282,19 @@ def write(store: Store, solver, out: str | Path, top: int, popular: list[str], c
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp")
+    table = np.array(rows, dtype=np.int64).reshape(-1, 4)
     with open(tmp, "wb") as f:
+        # column by column in the narrowest types: compresses to half of [M, 4] int32
         np.savez_compressed(
             f, info=np.array(json.dumps(info, sort_keys=True)),
             status=st.astype(np.uint8), total=total.astype(np.int32),
-            depth=snap.fields["depth"].astype(np.int8),
-            cpu=snap.fields["cpu_seconds"].astype(np.float32),
-            second=np.array(rows, dtype=np.int32).reshape(-1, 4))
+            depth=snap.fields["depth"].astype(np.int8), exact=exact.astype(np.int32),
+            cpu=snap.fields["cpu_seconds"][exact].astype(np.float32),
+            counts=np.bincount(np.searchsorted(exact, table[:, 0]),
+                               minlength=len(exact)).astype(np.int32),
+            pattern=table[:, 1].astype(pattern_dtype(prob.length)),
+            guess=table[:, 2].astype(np.uint16 if prob.n_guesses < 2**16 else np.int32),
+            class_total=table[:, 3].astype(np.int32))
     tmp.replace(out)
     return info
 

@@ -140,9 +140,10 @@ def test_next_issue_example_default_lists(capsys, tmp_path):
     rc = cli.main(["next", "salet:BBBBB", "--json", "--top", "1"])
     d = json.loads(capsys.readouterr().out)
     assert rc == 0 and d["candidates"] == 221 and d["best"]["total"] == 609
-    rc = cli.main(["next", "-"])
+    rc = cli.main(["next", "-", "--no-book"])
     err = capsys.readouterr().err
     assert rc == 2 and "cluster job" in err and len(err.splitlines()) == 1
+    assert "wordle-dp book build" in err
 
 
 # ---- result store ---------------------------------------------------------------

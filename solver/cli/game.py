@@ -79,10 +79,15 @@ def _common(p, store: bool = False) -> None:
 
 def _cmd_next(args) -> int:
     from ..game import analyse
+    from ..game.analysis import opening
 
-    lists, solver = _setup(args)
+    lists = load_lists(args)
     pos = _position(args, lists)
-    res = analyse(solver, pos, top=args.top, store=_store(args, lists))
+    store = _store(args, lists)
+    # the start, from a store or the book: no solver (no table to load)
+    res = opening(pos, args.top, store) if store is not None else None
+    if res is None:
+        res = analyse(make_solver(args, lists), pos, top=args.top, store=store)
     if args.json:
         print(json.dumps(res.to_dict()))
     else:
