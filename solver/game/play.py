@@ -120,14 +120,15 @@ class Game:
                     return self.pos.guesses_made
                 self.report()
         while True:
-            guess, how = self.suggest()
+            guess, _how = self.suggest()
             pos = self.pos
             k = pos.guesses_made + 1
+            # under 80 characters; why this guess was said once, by announce or report
             if self.answer is not None:
-                prompt = f"guess {k} (Enter = {guess}, {how}; q quits): "
+                prompt = f"guess {k} (Enter = {guess}; q quits): "
             else:
-                prompt = (f"guess {k}: play {guess.upper()} ({how}), then type the feedback "
-                          f"(e.g. BBYBG), or 'WORD FEEDBACK' for another guess; q quits: ")
+                prompt = (f"guess {k}: play {guess.upper()}, type its feedback (BBYBG) or "
+                          "WORD FEEDBACK; q quits: ")
             line = self.ask(prompt) if self.ask else None
             if line is None or line.strip().lower() in ("q", "quit", "exit"):
                 if self.answer is not None and not self.reveal:

@@ -85,9 +85,12 @@ class JobRunner {
     const frac = p.total ? p.done / p.total : null;
     const bar = el("div", { class: "bar" + (frac == null ? " indet" : "") }, el("i"));
     if (frac != null) bar.firstChild.style.width = `${(100 * frac).toFixed(1)}%`;
-    const what = job.state === "queued" ? "waiting for the solver…" :
+    const what = job.state === "queued" ? "waiting for a free worker…" :
       (p.total ? `${p.done}/${p.total} ${p.message || ""}` : "searching…");
-    const secs = job.elapsed != null ? ` ${job.elapsed.toFixed(1)} s` : "";
+    let secs = job.elapsed != null ? ` ${job.elapsed.toFixed(1)} s` : "";
+    if (job.elapsed && p.total && p.done > 0 && p.done < p.total) {
+      secs += `, about ${Math.ceil(job.elapsed * (p.total - p.done) / p.done)} s left`;
+    }
     this.box.replaceChildren(el("span", { class: "spin" }), el("span", { text: what + secs }), bar,
       el("button", { text: "Cancel", class: "cancel", onclick: () => this.cancel() }));
     this.box.hidden = false;
@@ -232,6 +235,14 @@ function submitRow() {
   analyse();
 }
 
+// The opening move is known or searched in seconds: a store for this problem proves
+// the best opener, or the lists are small enough to search.
+function openingKnown() {
+  const i = S.info;
+  return i.answers <= i.opening_search_limit || i.stores.some((st) =>
+    st.proves_best && st.mode === S.mode && st.max_guesses === S.cap);
+}
+
 function analyse() {
   const body = $("#analysis-body");
   if (S.cap > 0 && S.rows.length >= S.cap) {
@@ -239,8 +250,16 @@ function analyse() {
     body.replaceChildren(el("p", { class: "msg err", text: `No guesses left (cap ${S.cap}).${reveal}` }));
     return;
   }
-  body.classList.add("stale");
   const pos = position();
+  if (pos === "-" && !openingKnown()) {  // the server would refuse it: say so, ask nothing
+    playJob.cancel();
+    body.classList.remove("stale");
+    body.dataset.position = pos;
+    body.replaceChildren(el("p", { class: "msg info", text: `Choosing the opener over ${S.info.answers} answers ` +
+      "is a cluster job (wordle-dp run, then serve --store): type your first guess." }));
+    return;
+  }
+  body.classList.add("stale");
   body.dataset.position = "";  // what the panel shows (scripts and tests wait on it)
   playJob.run({ kind: "next", position: pos, mode: S.mode, max_guesses: S.cap, top: S.top },
     (res) => {
@@ -457,8 +476,7 @@ function renderProgress(info) {
   S.storeInfo = info;
   const p = info.progress;
   $("#store-desc").textContent = `${info.answers} answers × ${info.guesses} guesses · ${info.mode}` +
-    ` · cap ${info.max_guesses || "none"}` + (info.cutoff != null ? ` · cutoff ${info.cutoff}` : "") +
-    ` · ${info.path}`;
+    ` · cap ${info.max_guesses || "none"}` + (info.cutoff != null ? ` · cutoff ${info.cutoff}` : "");
   const frac = p.selected ? p.done / p.selected : 0;
   const counts = el("div", { class: "counts" });
   for (const [k, v] of Object.entries(p.counts)) if (v) counts.append(el("span", { class: `badge ${k}`, text: `${v} ${k.replace("_", " ")}` }));
@@ -571,7 +589,9 @@ function route() {
     if (params.get("mode") || params.get("cap")) {
       setProblem(params.get("mode") || S.mode, params.has("cap") ? Number(params.get("cap")) : S.cap);
     }
-    const opener = params.get("opener") || $("#opener").value || (S.analysis && S.rows.length === 0 && S.analysis.best ? S.analysis.best.guess : "");
+    const opener = params.get("opener") || $("#opener").value ||
+      (S.analysis && S.rows.length === 0 && S.analysis.best ? S.analysis.best.guess : "") ||
+      S.info.default_opener;  // never an empty view
     if (opener && (!S.strategy || S.strategy.opener !== opener || S.strategy.mode !== S.mode || S.strategy.max_guesses !== S.cap)) showStrategy(opener);
   } else if (view === "play") {
     const ans = (params.get("answer") || "").toLowerCase();
@@ -591,6 +611,12 @@ $("#cap").addEventListener("change", (ev) => {
   if (currentView() === "strategy" && $("#opener").value) showStrategy($("#opener").value);
 });
 window.addEventListener("hashchange", route);
+// Leaving the page (closing it, reloading) cancels its jobs: nobody will read them.
+window.addEventListener("pagehide", () => {
+  for (const r of [playJob, stratJob]) {
+    if (r.id) fetch(`/api/jobs/${r.id}`, { method: "DELETE", keepalive: true });
+  }
+});
 
 async function init() {
   try {
@@ -603,7 +629,9 @@ async function init() {
       $("#cap").append(el("option", { value: info.max_guesses, text: info.max_guesses }));
     }
     setProblem(info.mode, info.max_guesses, false);
-    $("#footer").textContent = `${info.answers} answers (${info.answers_source}) · ${info.guesses} guesses · wordle-dp ${info.version}`;
+    const list = (l) => `${l.name}: ${l.words} words, sha256 ${l.sha256.slice(0, 12)}`;
+    $("#footer").textContent = `${list(info.lists.answers)} · ${list(info.lists.guesses)} · wordle-dp ${info.version}`;
+    $("#opener").placeholder = info.default_opener;
   } catch (e) {
     $("#analysis-body").replaceChildren(el("p", { class: "msg err", text: `Server not reachable: ${e.message}` }));
     return;
