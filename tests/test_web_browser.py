@@ -384,3 +384,66 @@ def test_phone_width_has_no_sideways_scrolling(server, browser, tmp_path):
         assert (tmp_path / "phone-play.png").stat().st_size > 10_000
     finally:
         drv.set_window_size(size["width"], size["height"])
+
+
+@pytest.fixture(scope="module")
+def server8(tmp_path_factory):
+    """A server on 8-letter lists (a sample of the built-in ones)."""
+    import random
+
+    import uvicorn
+
+    from solver.table import build_numpy
+    from solver.words import WordLists
+
+    real = WordLists.load(length=8, quiet=True)
+    rng = random.Random(8)
+    answers = sorted(rng.sample(real.answers, 30))
+    lists = WordLists.from_words(answers, sorted(set(rng.sample(real.guesses, 60)) | set(answers)))
+    svc = Service(lists, table=build_numpy(lists), workers=1, quick_workers=1)
+    config = uvicorn.Config(create_app(svc), host="127.0.0.1", port=0, log_level="warning")
+    srv = uvicorn.Server(config)
+    t = threading.Thread(target=srv.run, daemon=True)
+    t.start()
+    t0 = time.monotonic()
+    while not srv.started:
+        assert time.monotonic() - t0 < 60 and t.is_alive(), "server did not start"
+        time.sleep(0.05)
+    port = srv.servers[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}", lists
+    srv.should_exit = True
+    t.join(10)
+    svc.close()
+
+
+def test_an_eight_letter_board_fits_a_phone(server8, browser):
+    """Rows of 8 tiles; digits 1-8 cycle the tiles; the answer's colours come back
+    from the server; nothing wider than a 390-pixel screen."""
+    url, lists = server8
+    drv = browser
+    size = drv.get_window_size()
+    drv.set_window_size(*PHONE)
+    try:
+        drv.get(url + "/#play")
+        drv.refresh()
+        _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+        rows = drv.find_elements(By.CSS_SELECTOR, "#board .row")
+        assert rows and all(len(r.find_elements(By.CLASS_NAME, "tile")) == 8 for r in rows)
+        guess, answer = lists.answers[0], lists.answers[3]
+        for ch in guess:
+            drv.execute_script("key(arguments[0])", ch)
+        want = colours_of(score(guess, answer), 8)
+        for i, c in enumerate(want):
+            for _ in range(c):
+                drv.execute_script("key(arguments[0])", str((i + 1) % 10))
+        drv.execute_script("key('Enter')")
+        pos = f"{guess}:{to_text(score(guess, answer), 8)}"
+        _wait(drv, lambda d: d.find_elements(
+            By.CSS_SELECTOR, f'#analysis-body[data-position="{pos}"] .best'))
+        inner, scroll = drv.execute_script(
+            "return [window.innerWidth, document.documentElement.scrollWidth]")
+        assert inner <= PHONE[0] and scroll <= inner, (inner, scroll)
+        done = drv.find_elements(By.CSS_SELECTOR, "#board .row.done .tile")
+        assert [_colour(t) for t in done] == want
+    finally:
+        drv.set_window_size(size["width"], size["height"])

@@ -56,14 +56,18 @@ class Game:
             if self.opener:
                 return self.opener, "given opener"
             try:
-                best = analyse(self.solver, pos, top=0, store=self.store).best
-                if best.guess is not None:
-                    return best.guess, "optimal opener"
+                res = analyse(self.solver, pos, top=0, store=self.store)
+                if res.best.guess is not None:
+                    how = {"book": "proven best, from the opening book",
+                           "store": "proven best, from the store"}.get(res.source,
+                                                                        "optimal opener")
+                    return res.best.guess, how
             except UsageError:
                 pass
             g = make_strategy("entropy", self.solver).choose(pos)
             return (self.solver.lists.guesses[g],
-                    "highest entropy; the proven best opener needs --store or --opener")
+                    "highest entropy; the proven best opener needs --store, a book or "
+                    "--opener")
         best = analyse(self.solver, pos, top=0).best
         if best.guess is None:
             raise UsageError(f"{pos}: no strategy solves every candidate in the guesses left")

@@ -213,7 +213,7 @@ def create_app(service: Service) -> FastAPI:
         return svc.store(sid).info()
 
     @app.get("/api/stores/{sid}/openers")
-    def openers(sid: str, q: Annotated[str, Query(max_length=5, pattern="^[A-Za-z]*$")] = "",
+    def openers(sid: str, q: Annotated[str, Query(max_length=10, pattern="^[A-Za-z]*$")] = "",
                 sort: SORTS = "total", desc: bool = False, status: STATUSES | None = None,
                 offset: Annotated[int, Query(ge=0)] = 0,
                 limit: Annotated[int, Query(ge=1, le=1000)] = 100) -> dict:

@@ -53,12 +53,15 @@ class Engine:
         return s
 
     def _store(self, path: str | None):
+        """The store or opening book (a .npz file) at `path`, opened once."""
         if path is None:
             return None
+        from ..book import Book
         from ..store import Store
 
         if path not in self._stores:
-            self._stores[path] = Store.open(path, read_only=True)
+            self._stores[path] = (Book.read(path, self.lists) if path.endswith(".npz")
+                                  else Store.open(path, read_only=True))
         return self._stores[path]
 
     def run(self, kind: str, params: dict, check: adapter.Check = adapter._noop,

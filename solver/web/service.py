@@ -54,9 +54,11 @@ class StoreView:
     """A result store opened read-only, re-read at most every few seconds so the
     page follows an unfinished run."""
 
-    def __init__(self, sid: str, path: str | Path, lists: WordLists | None):
+    def __init__(self, sid: str, path, lists: WordLists | None):
+        """`path`: a store's folder, or an already open store or opening book."""
         self.id = sid
-        self.store = Store.open(path, read_only=True)
+        self.store = Store.open(path, read_only=True) if isinstance(path, str | Path) else path
+        self.kind = getattr(self.store, "source", "store")  # "store" or "book"
         p = self.store.problem
         self.matches = lists is not None and not p.differences(
             Problem.from_lists(lists, p.mode, p.max_guesses))
@@ -80,8 +82,11 @@ class StoreView:
         snap = self.snapshot()
         prog = snap.progress()
         prog["store"] = self.id  # a name, never the server's path
+        edge = snap.frontier()
+        proven = int(((snap.status == EXACT) & (snap.fields["total"] < edge)).sum())
         return {
-            "id": self.id, "mode": p.mode, "proves_best": _proves_best(snap),
+            "id": self.id, "kind": self.kind, "mode": p.mode, "proves_best": _proves_best(snap),
+            "proven_ranks": proven,  # the best openers whose ranks are proven
             "max_guesses": p.max_guesses, "answers": p.n_answers, "guesses": p.n_guesses,
             "cutoff": self.store.cutoff, "matches_lists": self.matches, "progress": prog,
         }
@@ -120,6 +125,11 @@ class StoreView:
             order = np.lexsort((idx, -vals if desc else vals, group))
             idx = idx[order]
         page = idx[offset:offset + limit]
+        # a finished store (a book) shows a rank only where it is proven: below every
+        # stored lower bound (a running store's ranks are among the finished openers)
+        edge = snap.frontier()
+        if np.isfinite(edge):
+            ranks = np.where(f["total"] < edge, ranks, 0)
         return {"total_rows": len(idx), "offset": offset, "limit": limit,
                 "rows": [snap.row(int(i), ranks) for i in page]}
 
@@ -309,10 +319,19 @@ class Service:
         for path in stores:
             sid = self._store_id(Path(path).name)
             self.stores[sid] = StoreView(sid, path, lists)
+        # the packaged opening books of these lists, read like stores (the page's
+        # first move and its Results view come from them when no store covers them)
+        from ..book import Book
+
+        for m in MODES:
+            book = Book.find(lists, m, max_guesses)
+            if book is not None and self._store_for(m, max_guesses) is None:
+                sid = self._store_id(f"book-{m}-{max_guesses}")
+                self.stores[sid] = StoreView(sid, book, lists)
         self.tables = SharedTables(table)
         spec = WorkerSpec(self.lists.answers, self.lists.guesses, self.lists.answers_source,
                           self.lists.guesses_source, self.tables.name, self.tables.shape,
-                          memo_entries, (mode, max_guesses))
+                          self.tables.dtype, memo_entries, (mode, max_guesses))
         try:
             self.sched = Scheduler(spec, workers or default_workers(), reserve=quick_workers,
                                    quick_slice=quick_slice,
@@ -345,7 +364,7 @@ class Service:
 
         return {
             "version": __version__,
-            "answers": len(lst.answers), "guesses": len(lst.guesses),
+            "answers": len(lst.answers), "guesses": len(lst.guesses), "length": lst.length,
             "answers_source": lst.answers_source, "guesses_source": lst.guesses_source,
             "answers_sha256": lst.answers_sha256, "guesses_sha256": lst.guesses_sha256,
             "lists": {"answers": about(lst.answers, lst.answers_source, lst.answers_sha256),
@@ -355,14 +374,18 @@ class Service:
             "default_opener": self.default_opener(),
             "request_seconds": self.request_seconds,
             "workers": self.sched.workers, "jobs_per_client": self.jobs.per_client,
-            "stores": [{"id": s.id, "mode": s.problem.mode,
+            "stores": [{"id": s.id, "kind": s.kind, "mode": s.problem.mode,
                         "max_guesses": s.problem.max_guesses, "matches_lists": s.matches,
                         "proves_best": s.matches and _proves_best(s.snapshot())}
                        for s in self.stores.values()],
         }
 
     def default_opener(self) -> str:
-        """The word the Strategy view shows before one is chosen."""
+        """The word the Strategy view shows before one is chosen: the proven best
+        opener of the served mode when a store or book proves it, else a placeholder."""
+        sv = self._store_for(self.mode, self.max_guesses)
+        if sv is not None and _proves_best(sv.snapshot()):
+            return sv.snapshot().best(1)[0]["opener"]
         return DEFAULT_OPENER if DEFAULT_OPENER in self.lists.guess_index else (
             self.lists.answers[0])
 
@@ -384,7 +407,7 @@ class Service:
         """(key, kind, params) of a next-guess request; bad input raises here."""
         pos, searched = self.check_next(position, mode, cap)
         sv = self._store_for(mode, cap)
-        store = None if sv is None or searched else str(sv.store.path)
+        store = None if sv is None or searched else str(sv.store.path)  # a book's file too
         params = {"position": str(pos), "mode": mode, "max_guesses": cap, "top": top,
                   "store": store}
         return ("next", str(pos), mode, cap, top, store), "next", params

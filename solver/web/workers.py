@@ -51,9 +51,11 @@ class SharedTables:
     def __init__(self, table: np.ndarray):
         rows, cols = table.shape
         self.shape = (rows, cols)
-        self.shm = shared_memory.SharedMemory(create=True, size=max(1, 2 * rows * cols))
-        both = np.ndarray((2, rows * cols), dtype=np.uint8, buffer=self.shm.buf)
-        both[0] = np.ascontiguousarray(table, dtype=np.uint8).ravel()
+        self.dtype = table.dtype.str  # uint8 up to 5 letters, uint16 above
+        size = 2 * rows * cols * table.dtype.itemsize
+        self.shm = shared_memory.SharedMemory(create=True, size=max(1, size))
+        both = np.ndarray((2, rows * cols), dtype=table.dtype, buffer=self.shm.buf)
+        both[0] = np.ascontiguousarray(table).ravel()
         both[1].reshape(cols, rows)[...] = table.T
         self.name = self.shm.name
 
@@ -65,7 +67,7 @@ class SharedTables:
             pass
 
 
-def _attach(name: str, shape: tuple[int, int]):
+def _attach(name: str, shape: tuple[int, int], dtype: str = "|u1"):
     from multiprocessing import resource_tracker
 
     # the server owns the block and unlinks it; a worker that registered it too would
@@ -79,7 +81,7 @@ def _attach(name: str, shape: tuple[int, int]):
     rows, cols = shape
     # left writeable: the compiled kernels take writeable arrays (a read-only one
     # would send numba to compile another version); no worker writes the table
-    both = np.ndarray((2, rows * cols), dtype=np.uint8, buffer=shm.buf)
+    both = np.ndarray((2, rows * cols), dtype=np.dtype(dtype), buffer=shm.buf)
     return shm, both[0].reshape(rows, cols), both[1].reshape(cols, rows)
 
 
@@ -93,6 +95,7 @@ class WorkerSpec:
     guesses_source: str
     table_name: str
     table_shape: tuple[int, int]
+    table_dtype: str  # numpy's code: "|u1" (up to 5 letters) or "<u2"
     memo_entries: int | None
     warm: tuple[str, int]  # the problem whose solver is made before the first task
     nice: int = 0
@@ -118,7 +121,7 @@ def _child(conn, cancel, spec: WorkerSpec) -> None:
     from . import adapter
     from .compute import Engine
 
-    shm, table, table_t = _attach(spec.table_name, spec.table_shape)
+    shm, table, table_t = _attach(spec.table_name, spec.table_shape, spec.table_dtype)
     lists = WordLists(spec.answers, spec.guesses, spec.answers_source, spec.guesses_source)
     engine = Engine(lists, table, table_t, spec.memo_entries)
     engine.solver(*spec.warm)
