@@ -244,7 +244,9 @@ def _cmd_query(args) -> int:
         return 0
     machine = args.json or args.csv
     p = store.problem
-    header = (f"{store.path}: {p.n_answers} answers x {p.n_guesses} guesses, {p.mode}, "
+    where = (f"opening book {Path(store.path).name}" if getattr(store, "source", "") == "book"
+             else store.path)
+    header = (f"{where}: {p.n_answers} answers x {p.n_guesses} guesses, {p.mode}, "
               f"max {p.max_guesses or 'no cap'}"
               + (f", cutoff {store.cutoff}" if store.cutoff is not None else ""))
     print(header, file=sys.stderr if machine else sys.stdout)
