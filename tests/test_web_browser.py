@@ -279,20 +279,30 @@ def _console_errors(drv) -> list[str]:
 
 
 def test_first_load_on_big_lists_asks_nothing_it_cannot_get(big_server, browser):
-    """On the default lists without a store the opening move is a cluster job: the
-    page says so itself (no 400 in the console), and the footer names the lists by
+    """On the default lists the opening move comes from the packaged easy book (the
+    proven best opener, no search); under a cap no book covers it is a cluster job and
+    the page says so itself (no 400 in the console). The footer names the lists by
     name, size and short sha256, never by a server path."""
+    from selenium.webdriver.support.ui import Select
+
+    from solver.book import Book
+    from solver.words import WordLists
+
     drv = browser
     drv.get_log("browser")  # drop what earlier pages logged
     drv.get(big_server.url + "/#play")
     drv.refresh()
-    msg = _wait(drv, lambda d: d.find_element(
-        By.CSS_SELECTOR, '#analysis-body[data-position="-"] .msg').text)
-    assert msg.startswith("Choosing the opener over 2315 answers is a cluster job")
+    book = Book.find(WordLists.load(quiet=True), "easy", 6)
+    assert _suggestion(drv, "-") == book.words[int(book.snapshot().order()[0])]
     assert _console_errors(drv) == []
     foot = drv.find_element(By.ID, "footer").text
     assert re.fullmatch(r"answers\.txt: 2315 words, sha256 [0-9a-f]{12} · guesses\.txt: "
                         r"12972 words, sha256 [0-9a-f]{12} · wordle-dp \S+", foot), foot
+    Select(drv.find_element(By.ID, "cap")).select_by_value("5")  # no book for cap 5
+    msg = _wait(drv, lambda d: d.find_element(
+        By.CSS_SELECTOR, '#analysis-body[data-position="-"] .msg').text)
+    assert msg.startswith("Choosing the opener over 2315 answers is a cluster job")
+    assert _console_errors(drv) == []
     # the first guess typed by the player is analysed as before
     body = drv.find_element(By.TAG_NAME, "body")
     body.send_keys("crane")
