@@ -162,7 +162,10 @@ def main() -> None:
     rec = open(args.record, "a") if args.record else None  # noqa: SIM115
     try:
         for _, tree in trees:  # warm numba's cache (compiles once per tree)
-            run_one(tree, "salet" if not args.lists else openers[0], extra, None)
+            if args.lists:  # salet is 5 letters; a 2-guess cap fails fast, kernels loaded
+                run_one(tree, openers[0], [*extra, "--max-guesses", "2"], None)
+            else:
+                run_one(tree, "salet", extra, None)
         for opener in openers:
             for tag, tree in trees:
                 r = run_one(tree, opener, extra, args.timeout)
