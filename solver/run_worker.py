@@ -1,0 +1,115 @@
+"""A solving rank: one engine for the whole run (its memo carries over from one
+opener to the next), and the loop that asks rank 0 for work."""
+
+from __future__ import annotations
+
+import time
+import traceback
+
+import numpy as np
+
+from .run_config import RunConfig, RunSummary
+from .run_mpi import TAG_REP, TAG_REQ, Signals, node_table, wait_message
+from .store import EXACT, FAILED, N_PATTERNS, STATUS_CODES, UPPER_BOUND, Record
+
+
+def default_factory(lists, mode, max_guesses, table):
+    from .search import Solver
+
+    return Solver(lists, mode=mode, max_guesses=max_guesses, table=table)
+
+
+
+class Worker:
+    """One rank's solver, kept for the whole run (memo reused across openers)."""
+
+    def __init__(self, cfg: RunConfig, lists, table, rank: int):
+        factory = cfg.solver_factory or default_factory
+        self.solver = factory(lists, cfg.mode, cfg.max_guesses, table)
+        self.lists = lists
+        self.cutoff = cfg.cutoff
+        self.rank = rank
+        self.has_second = callable(getattr(self.solver, "second_guesses", None))
+
+    def stats(self) -> dict:
+        s = getattr(self.solver, "stats", None)
+        if callable(s):
+            s = s()
+        if not isinstance(s, dict):
+            return {}
+        return {k: v for k, v in s.items() if isinstance(v, int | float)}
+
+    def solve(self, index: int) -> tuple[Record, str | None]:
+        word = self.lists.guesses[index]
+        t0 = time.perf_counter()
+        c0 = time.process_time()
+        try:
+            if self.cutoff is None:
+                r = self.solver.solve(word)
+            else:
+                r = self.solver.solve(word, cutoff=self.cutoff)
+            second = None
+            code = STATUS_CODES[r.status]
+            if self.has_second and code in (EXACT, UPPER_BOUND):
+                sg = self.solver.second_guesses(word)
+                if sg:
+                    second = np.full(N_PATTERNS, -1, dtype=np.int32)
+                    for p, w in sg.items():
+                        second[int(p)] = self.lists.guess_index[w]
+            rec = Record(
+                index=index,
+                status=code,
+                total=-1 if r.total is None else int(r.total),
+                depth=-1 if r.depth is None else int(r.depth),
+                cpu_seconds=time.process_time() - c0,
+                wall_seconds=time.perf_counter() - t0,
+                nodes=int(r.nodes) if r.nodes is not None else -1,
+                rank=self.rank,
+                finished_at=time.time(),
+                second=second,
+            )
+            return rec, None
+        except Exception as exc:  # one bad opener must not end the run
+            msg = f"{type(exc).__name__}: {exc}"
+            tb = traceback.format_exc(limit=4)
+            rec = Record(index=index, status=FAILED, cpu_seconds=time.process_time() - c0,
+                         wall_seconds=time.perf_counter() - t0, rank=self.rank,
+                         finished_at=time.time())
+            return rec, msg + "\n" + tb
+
+
+
+def worker_main(cfg: RunConfig, comm, MPI, rank: int) -> RunSummary:
+    from .table import get_table
+    from .words import WordLists
+
+    def load_table():
+        lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True)
+        return get_table(lists, "numpy", cfg.cache_dir)[0]
+
+    shared = node_table(comm, MPI, load_table)  # collective: before anything can fail
+    sigs = Signals().install()
+    try:
+        lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True)
+        table = shared if shared is not None else get_table(lists, "numpy", cfg.cache_dir)[0]
+        worker = Worker(cfg, lists, table, rank)
+    except Exception as exc:
+        comm.send(("failed", f"{type(exc).__name__}: {exc}"), dest=0, tag=TAG_REQ)
+        wait_message(comm, MPI, 0, TAG_REP)
+        return RunSummary(exit_code=1, state="failed", ranks=comm.Get_size())
+    comm.send(("ready",), dest=0, tag=TAG_REQ)
+    n = 0
+    while True:
+        _src, msg = wait_message(comm, MPI, 0, TAG_REP, max_sleep=0.002)
+        if msg[0] != "work":
+            break
+        results = []
+        for i in msg[1]:
+            if results and sigs.received is not None:
+                break  # the rest of the chunk stays pending
+            results.append(worker.solve(i))
+        n += len(results)
+        comm.send(("result", results, worker.stats(), sigs.received), dest=0, tag=TAG_REQ)
+    sigs.restore()
+    return RunSummary(exit_code=0, state="finished", solved=n, ranks=comm.Get_size())
+
