@@ -19,6 +19,7 @@ an MPI rank inside a numba kernel cannot be interrupted politely).
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import replace
 
@@ -29,12 +30,21 @@ from .run_config import (
     EXIT_USAGE,
     RunConfig,
     RunSummary,
+    default_memo_mb,
     opener_file,
     parse_shard,
     parse_time_limit,
     select_openers,
 )
-from .run_coordinator import Coordinator, coordinate, fallback_estimate, order, report, serial
+from .run_coordinator import (
+    Coordinator,
+    Work,
+    coordinate,
+    fallback_estimate,
+    order,
+    report,
+    serial,
+)
 from .run_mpi import (
     LAUNCHER_SIZE_VARS,
     abort_job,
@@ -42,8 +52,11 @@ from .run_mpi import (
     limit_threads,
     mpi,
     mpi_name,
+    node_memory_bytes,
+    node_ranks,
     node_table,
 )
+from .run_split import SPLIT_MODES, ClassStore, opener_cost, plan
 from .run_worker import Worker, default_factory, worker_main
 from .store import LOWER_BOUND, STATUS_NAMES, Store
 
@@ -58,6 +71,13 @@ def _setup_rank0(cfg: RunConfig):
 
     if cfg.max_guesses < 0:
         raise ValueError("--max-guesses must be >= 0 (0 = no cap)")
+    if cfg.split not in SPLIT_MODES:
+        raise ValueError(f"--split must be one of {', '.join(SPLIT_MODES)}")
+    if cfg.split == "all" and cfg.cutoff is not None:
+        raise ValueError("--split all values openers exactly, so it does not go with "
+                         "--cutoff (a cutoff run values every opener whole)")
+    if cfg.memo_mb is not None and not (cfg.memo_mb > 0 and math.isfinite(cfg.memo_mb)):
+        raise ValueError("--memo-mb must be a number above 0")
     lists = WordLists.load(cfg.answers, cfg.guesses, quiet=cfg.quiet)
     chosen = select_openers(cfg.openers, lists)
     check_fits(lists)  # before a store is made for lists whose table cannot exist
@@ -102,6 +122,7 @@ def run(cfg: RunConfig) -> RunSummary:
         if size > 1:  # one copy of the tables per node (rank 0 fills its node's)
             shared = node_table(comm, MPI, lambda: table)
             table = table if shared is None else shared
+        on_node = node_ranks(comm, MPI)  # collective, as in worker_main
     else:
         ok, cfg.cutoff = comm.bcast(None, root=0)
         if not ok:
@@ -113,7 +134,8 @@ def run(cfg: RunConfig) -> RunSummary:
             raise
 
     try:
-        return _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table)
+        memo = cfg.memo_mb or default_memo_mb(node_memory_bytes(), on_node)
+        return _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo)
     except BaseException:
         if size > 1:  # never leave the workers waiting for a reply
             abort_job(comm, "rank 0")
@@ -122,22 +144,44 @@ def run(cfg: RunConfig) -> RunSummary:
         store.unlock()
 
 
-def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table) -> RunSummary:
-    local = Worker(cfg, lists, table, 0) if size == 1 else None
-    estimator = None
+def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo) -> RunSummary:
+    local = Worker(cfg, lists, table, 0, memo) if size == 1 else None
     if local is not None:
-        estimator = getattr(local.solver, "estimate", None)
+        engine = local.solver
     else:
         try:  # the engine's estimate lives on a Solver; build a light one for it
-            estimator = getattr(
-                (cfg.solver_factory or default_factory)(lists, cfg.mode, cfg.max_guesses,
-                                                        table), "estimate", None)
+            engine = (cfg.solver_factory or default_factory)(lists, cfg.mode,
+                                                             cfg.max_guesses, table)
         except Exception:
-            estimator = None
+            engine = None
     queue, ordered = order(cfg, lists, table, chosen,
-                            store.todo(cfg.cutoff, cfg.retry_failed), estimator)
+                           store.todo(cfg.cutoff, cfg.retry_failed),
+                           getattr(engine, "estimate", None))
     store.mark_selected(ordered)
-    co = Coordinator(cfg, store, lists, queue, size, out)
+    work = Work(cfg.mode, len(lists.answers), table, depth_first=size == 1)
+    classes = None
+    if cfg.cutoff is None and cfg.split != "off" and callable(
+            getattr(engine, "class_value", None)):
+        # the predicted costs order the work (openers and classes on one scale) and
+        # choose which openers go out as classes (run_split)
+        classes = ClassStore(store.path, len(lists.guesses))
+        costs = {i: opener_cost(table[i], cfg.mode) for i in queue}
+        split = plan(costs, max(1, size - 1), cfg.split, classes.partly_done(queue))
+        queue = sorted(queue, key=lambda i: (-costs[i], i))
+    else:
+        costs = {i: float(len(queue) - k) for k, i in enumerate(queue)}  # queue order
+        split = set()
+    settled = []
+    for i in queue:
+        if i in split:
+            done = work.add_split(i, classes.results(i), costs[i])
+            if done is not None:  # every class needed was in the checkpoint
+                settled.append(done)
+        else:
+            work.push((i, None), costs[i])
+    co = Coordinator(cfg, store, lists, work, len(queue), size, out, classes)
+    for rec, err in settled:
+        co.add(rec, err, None)
     if not cfg.quiet:
         status = store.status()
         redo = int((status[np.asarray(queue, dtype=np.int64)] == LOWER_BOUND).sum()) \
@@ -146,7 +190,16 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table) -> RunSu
               f"({'1 process' if size == 1 else f'{size - 1} worker(s) + coordinator'}); "
               f"{len(ordered) - len(queue)} of {len(ordered)} selected already in "
               f"{cfg.store}" + (f"; {redo} lower bound(s) below the cutoff are valued again"
-                                if redo else ""), file=out, flush=True)
+                                if redo else "")
+              + (f"; {len(split)} valued as first-feedback classes" if split else ""),
+              file=out, flush=True)
+        if cfg.split == "all" and cfg.cutoff is not None:
+            print(f"wordle-dp: note: the store's cutoff {cfg.cutoff} applies, so every "
+                  "opener is valued whole (--split all needs --no-cutoff)", file=out,
+                  flush=True)
+        if classes is not None:
+            for note in classes.notes:
+                print(f"wordle-dp: note: {note}", file=out, flush=True)
     co.flush("running")
     try:
         if size == 1:
@@ -161,12 +214,13 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table) -> RunSu
         raise
     finally:
         co.signals.restore()
-    if co.queue and not co.stop_reason:  # every worker failed to start
+    if co.work.more() and not co.stop_reason:  # every worker failed to start
         co.stop_reason = "no rank could solve (see the messages above)"
     state = "stopped" if co.stop_reason else "finished"
     co.flush(state)
     summary = co.summary(state)
-    if co.queue and co.stop_reason.startswith("no rank"):
+    summary.memo_mb = memo
+    if co.work.more() and co.stop_reason.startswith("no rank"):
         summary.exit_code = 1
     report(summary, co, store, out)
     if co.abort_needed:  # workers stuck in a solve past the grace

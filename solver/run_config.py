@@ -32,6 +32,9 @@ class RunConfig:
     grace: float = 60.0  # after a stop, wait this long for results in flight
     chunk_seconds: float = 0.5  # cheap openers go out in chunks of about this much work
     max_chunk: int = 64
+    # transposition table per solving rank, MB; None: default_memo_mb of the node
+    memo_mb: float | None = None
+    split: str = "auto"  # auto | all | off: value big openers as classes (run_split)
     # builds the per-rank solver: factory(lists, mode, max_guesses, table) -> solver
     solver_factory: Any = None
     progress_file: Any = None  # default sys.stderr
@@ -51,6 +54,29 @@ class RunSummary:
     solve_cpu_seconds: float = 0.0
     ranks: int = 1
     stats: dict = field(default_factory=dict)
+    split_openers: int = 0  # openers valued as classes in this run
+    classes: int = 0  # classes valued (and checkpointed) in this run
+    coordinator_seconds: float = 0.0  # rank 0's time handling results (writes included)
+    results: int = 0  # results rank 0 handled (openers and classes)
+    memo_mb: float = 0.0  # memo per solving rank (as asked; rank 0's view)
+
+
+# Memory rule for the memo (run --memo-mb's default): half of the node's memory,
+# shared by the ranks on the node, less MEMO_OVERHEAD_MB per rank for everything
+# else a rank holds (Python, numba, the search's arrays: ~120 MB), between MEMO_MIN_MB
+# (the engine's default) and MEMO_MAX_MB (past it, more memo measured no faster:
+# BENCHMARKS.md, issue 23). The other half is left to the OS, the page cache, the
+# node's one table copy and rank 0's store writer.
+MEMO_MIN_MB = 75.0
+MEMO_MAX_MB = 4096.0
+MEMO_OVERHEAD_MB = 250.0
+
+
+def default_memo_mb(node_bytes: int, ranks_on_node: int) -> float:
+    """The memo per rank for a node of `node_bytes` memory running `ranks_on_node`
+    ranks (the rule above)."""
+    per_rank = 0.5 * node_bytes / 2**20 / max(1, ranks_on_node) - MEMO_OVERHEAD_MB
+    return float(min(MEMO_MAX_MB, max(MEMO_MIN_MB, per_rank)))
 
 
 

@@ -1,21 +1,32 @@
-"""Rank 0 of a run: the queue of work (most expensive first), the buffer of
-results, the single writer of the store, progress lines, stopping and the final
-report; the serial loop (one process) and the MPI loop that answers the workers."""
+"""Rank 0 of a run: the work still to hand out (most expensive first, openers
+whole or as classes), the buffer of results, the single writer of the store,
+progress lines, stopping and the final report; the serial loop (one process) and
+the MPI loop that answers the workers."""
 
 from __future__ import annotations
 
+import heapq
 import math
 import signal
 import socket
 import time
-from collections import deque
 
 import numpy as np
 
 from .run_config import RunConfig, RunSummary
 from .run_mpi import TAG_REP, TAG_REQ, Signals, wait_message
-from .run_worker import Worker
-from .store import EXACT, FAILED, N_PATTERNS, Record, Store
+from .run_split import (
+    ClassResult,
+    ClassStore,
+    Split,
+    class_cost,
+    classes_of,
+    combine,
+    make_units,
+    second_row,
+)
+from .run_worker import Unit, Worker
+from .store import EXACT, FAILED, N_PATTERNS, PENDING, UPPER_BOUND, Record, Store
 
 
 def fallback_estimate(table: np.ndarray, index: int) -> float:
@@ -36,27 +47,136 @@ def fmt_dur(s: float) -> str:
     return f"{s // 3600}h{(s % 3600) // 60:02d}m"
 
 
+class Work:
+    """What rank 0 still has to hand out: units in a heap by predicted cost, most
+    expensive first (ties: first added first), and the openers valued as classes
+    (run_split): their head unit goes where the whole opener would have gone, their
+    big classes once the head came back without settling the opener."""
+
+    def __init__(self, mode: str, n_answers: int, table: np.ndarray, depth_first: bool = False):
+        self.mode = mode
+        # one process: a split opener's classes right after its head (order cannot
+        # change the finish time there, and the opener completes within one batch)
+        self.depth_first = depth_first
+        self._key: dict[int, float] = {}
+        self.n_answers = n_answers
+        self.table = table
+        self._heap: list[tuple[float, int, Unit]] = []
+        self._seq = 0
+        self.splits: dict[int, Split] = {}
+        self.gated: set[int] = set()  # splits whose big classes wait for their head
+
+    def __len__(self) -> int:
+        return len(self._heap)
+
+    def more(self) -> bool:
+        """Units queued now, or to come once a head unit in flight is back."""
+        return bool(self._heap) or bool(self.gated)
+
+    def push(self, unit: Unit, cost: float) -> None:
+        heapq.heappush(self._heap, (-float(cost), self._seq, unit))
+        self._seq += 1
+
+    def pop(self) -> Unit:
+        unit = heapq.heappop(self._heap)[2]
+        sp = self.splits.get(unit[0]) if unit[1] is not None else None
+        if sp is not None and math.isnan(sp.started):
+            sp.started = time.time()
+        return unit
+
+    def add_split(self, index: int, done: dict[int, ClassResult], cost: float
+                  ) -> tuple[Record, str | None] | None:
+        """Value opener `index` as classes, `done` already valued (the checkpoint);
+        the opener's record at once when those settle it."""
+        sp = Split(index, classes_of(self.table[index]), dict(done))
+        self.splits[index] = sp
+        self._key[index] = cost
+        if sp.settled():
+            return self._finish(sp)
+        make_units(sp, self.mode)
+        if sp.head:
+            self.push((index, sp.head), cost)
+            if sp.big:
+                self.gated.add(index)
+        else:
+            self._release(sp)
+        return None
+
+    def _release(self, sp: Split) -> None:
+        sizes = dict(sp.classes)
+        for u in sp.big:
+            cost = self._key[sp.index] if self.depth_first else float(
+                sum(class_cost(sizes[p], self.mode) for p in u))
+            self.push((sp.index, u), cost)
+        sp.big = []
+        self.gated.discard(sp.index)
+
+    def on_class(self, cr: ClassResult, err: str | None) -> tuple[Record, str | None] | None:
+        """Take one class result; the opener's record when it completes the opener."""
+        sp = self.splits.get(cr.index)
+        if sp is None or sp.finished:
+            return None  # settled already (a class in flight when another decided it)
+        if err is not None:  # an error, not a value: the opener fails as a whole would
+            sp.finished = True
+            self.gated.discard(sp.index)
+            return Record(index=cr.index, status=FAILED, cpu_seconds=cr.cpu_seconds,
+                          wall_seconds=cr.wall_seconds, rank=cr.rank,
+                          finished_at=time.time()), err
+        sp.done[cr.pattern] = cr
+        if sp.settled():
+            return self._finish(sp)
+        if sp.big and all(p in sp.done for p in sp.head):
+            self._release(sp)
+        return None
+
+    def _finish(self, sp: Split) -> tuple[Record, str | None]:
+        sp.finished = True
+        self.gated.discard(sp.index)
+        results = [sp.done[p] for p, _s in sp.classes if p in sp.done]
+        code, total, depth = combine(self.n_answers, results)
+        cpu = [r.cpu_seconds for r in results if math.isfinite(r.cpu_seconds)]
+        nodes = [r.nodes for r in results if r.nodes >= 0]
+        worked = [r for r in results if r.rank >= 0]
+        top = max(worked, key=lambda r: r.cpu_seconds, default=None)
+        wall = time.time() - sp.started if math.isfinite(sp.started) else sum(
+            r.wall_seconds for r in results if math.isfinite(r.wall_seconds))
+        rec = Record(index=sp.index, status=code, total=total, depth=depth,
+                     cpu_seconds=float(sum(cpu)) if cpu else float("nan"),
+                     wall_seconds=wall, nodes=int(sum(nodes)) if nodes else -1,
+                     rank=top.rank if top is not None else -1, finished_at=time.time(),
+                     second=second_row(results) if code in (EXACT, UPPER_BOUND) else None)
+        err = None
+        if code == FAILED:
+            err = ("not_found: a first-feedback class found no strategy within the "
+                   "search's limits (a beam or the uncapped depth limit)")
+        return rec, err
+
 
 class Coordinator:
     """Rank 0: the queue, the buffer, the single writer, progress and stopping."""
 
-    def __init__(self, cfg: RunConfig, store: Store, lists, queue: list[int], size: int,
-                 out):
+    def __init__(self, cfg: RunConfig, store: Store, lists, work: Work, n_queued: int,
+                 size: int, out, classes: ClassStore | None = None):
         self.cfg = cfg
         self.store = store
         self.lists = lists
-        self.queue = deque(queue)
-        self.n_queued = len(queue)
+        self.work = work
+        self.n_queued = n_queued
         self.size = size
         self.out = out
         self.buffer: list[Record] = []
+        self.classes = classes  # the class checkpoint (None: no opener is split)
+        self.class_buffer: list[ClassResult] = []
+        self.classes_valued = 0
+        self.handle_seconds = 0.0  # rank 0's time on results (MPI loop), writes included
+        self.handled = 0
         self.errors: dict[str, str] = dict(store.group.attrs.get("errors", {}) or {})
         self.t_start = time.time()
         self.last_flush = time.monotonic()
         self.last_progress = time.monotonic()
         self.solved = 0
         self.failed = 0
-        self.wall_avg = 0.0  # recent solve wall time per opener (chunk sizing)
+        self.wall_avg = 0.0  # recent wall time per unit of work (chunk sizing)
         self.wall_n = 0
         self.cpu = 0.0
         self.stats_by_rank: dict[int, dict] = {}
@@ -87,13 +207,39 @@ class Coordinator:
         return self.stop_reason is not None
 
     # ---- results ----
-    def add(self, rec: Record, err: str | None, stats: dict | None) -> None:
-        self.buffer.append(rec)
-        if not math.isnan(rec.wall_seconds):  # moving average of the solve time
-            w = rec.wall_seconds
+    def unit_wall(self, w: float) -> None:
+        """Moving average of the wall time of a unit of work (chunk sizing)."""
+        if math.isfinite(w):
             self.wall_avg = w if self.wall_n == 0 else 0.8 * self.wall_avg + 0.2 * w
             self.wall_n += 1
-        self.cpu += 0.0 if math.isnan(rec.cpu_seconds) else rec.cpu_seconds
+
+    def add_item(self, item: Record | ClassResult, err: str | None,
+                 stats: dict | None) -> None:
+        """One result from a worker: an opener, or a class of a split opener."""
+        if not isinstance(item, ClassResult):
+            self.add(item, err, stats)
+            return
+        if stats and item.rank >= 0:
+            self.stats_by_rank[item.rank] = stats
+        if item.status != PENDING:  # valued: checkpointed, even if its opener is settled
+            self.class_buffer.append(item)
+            self.classes_valued += 1
+            self.cpu += item.cpu_seconds if math.isfinite(item.cpu_seconds) else 0.0
+        done = self.work.on_class(item, err)
+        if done is not None:
+            self.add(done[0], done[1], None, count_cpu=False)
+        elif self.due():
+            self.flush()
+
+    def due(self) -> bool:
+        return (len(self.buffer) >= self.cfg.flush_every
+                or time.monotonic() - self.last_flush >= self.cfg.flush_seconds)
+
+    def add(self, rec: Record, err: str | None, stats: dict | None,
+            count_cpu: bool = True) -> None:
+        self.buffer.append(rec)
+        if count_cpu:
+            self.cpu += 0.0 if math.isnan(rec.cpu_seconds) else rec.cpu_seconds
         if stats:
             self.stats_by_rank[rec.rank] = stats
         word = self.lists.guesses[rec.index]
@@ -112,8 +258,7 @@ class Coordinator:
                 self.errors_dirty = True
             if rec.status == EXACT and (self.best is None or rec.total < self.best[0]):
                 self.best = (rec.total, word)
-        if (len(self.buffer) >= self.cfg.flush_every
-                or time.monotonic() - self.last_flush >= self.cfg.flush_seconds):
+        if self.due():
             self.flush()
 
     def run_info(self, state: str) -> dict:
@@ -130,6 +275,13 @@ class Coordinator:
         }
 
     def flush(self, state: str = "running") -> None:
+        if self.class_buffer and self.classes is not None:
+            complete = {r.index for r in self.buffer}  # their records say it all
+            done = [c for c in self.class_buffer if c.index not in complete]
+            self.class_buffer = []
+            t0 = time.perf_counter()
+            self.classes.write(done)  # before the openers they complete
+            self.store.flush_seconds += time.perf_counter() - t0
         if self.buffer or state != "running":
             recs, self.buffer = self.buffer, []
             self.store.write(recs, None)
@@ -159,7 +311,8 @@ class Coordinator:
               + (f", {self.failed} failed" if self.failed else ""), file=self.out, flush=True)
 
     def tick(self) -> None:
-        if self.buffer and time.monotonic() - self.last_flush >= self.cfg.flush_seconds:
+        if (self.buffer or self.class_buffer) and (
+                time.monotonic() - self.last_flush >= self.cfg.flush_seconds):
             self.flush()
         self.progress()
 
@@ -176,6 +329,8 @@ class Coordinator:
             queued=self.n_queued, wall_seconds=time.time() - self.t_start,
             write_seconds=self.store.flush_seconds, flushes=self.store.flushes,
             solve_cpu_seconds=self.cpu, ranks=self.size, stats=agg,
+            split_openers=len(self.work.splits), classes=self.classes_valued,
+            coordinator_seconds=self.handle_seconds, results=self.handled,
         )
 
 
@@ -206,6 +361,13 @@ def report(summary: RunSummary, co: Coordinator, store: Store, out) -> None:
     lines.append(f"  store writes: {s.flushes} batch(es), {s.write_seconds:.3f} s "
                  f"({share:.2f}% of wall time, {per:.2f} ms per opener) vs "
                  f"{s.solve_cpu_seconds:.1f} s of solving")
+    if s.split_openers or s.classes:
+        lines.append(f"  split: {s.split_openers} opener(s) valued as first-feedback classes, "
+                     f"{s.classes} class(es) valued and checkpointed")
+    if s.results:
+        lines.append(f"  coordinator: {s.results} result(s) handled, "
+                     f"{1000.0 * s.coordinator_seconds / s.results:.2f} ms each (store "
+                     f"writes included)")
     st = s.stats
     if st:
         hits = st.get("memo_hits")
@@ -240,46 +402,68 @@ def order(cfg, lists, table, chosen, todo, estimator) -> tuple[list[int], list[i
 
 
 def serial(co: Coordinator, worker: Worker) -> None:
-    while co.queue:
+    while len(co.work):
         if co.check_stop():
             return
-        i = co.queue.popleft()
-        rec, err = worker.solve(i)
-        co.add(rec, err, worker.stats())
+        for item, err in worker.do(co.work.pop()):
+            co.add_item(item, err, worker.stats())
         co.progress()
     co.check_stop()
-    if co.stop_reason and not co.queue:
+    if co.stop_reason and not co.work.more():
         co.stop_reason = None  # everything got done anyway
 
 
 def chunk_size(co: Coordinator, n_workers: int) -> int:
-    """Openers per hand-out: one while openers are slow, more once they take only
+    """Units per hand-out: one while units are slow, more once they take only
     milliseconds (so messaging does not dominate), never so many that the tail of
     the queue is unbalanced."""
     if co.wall_n < 3:
         return 1
     k = int(co.cfg.chunk_seconds / max(co.wall_avg, 1e-6))
-    k = min(k, co.cfg.max_chunk, len(co.queue) // (2 * n_workers))
+    k = min(k, co.cfg.max_chunk, len(co.work) // (2 * n_workers))
     return max(1, k)
 
 
 def coordinate(co: Coordinator, comm, MPI) -> None:
+    """Answer the workers until every one is stopped. A worker that asks while
+    nothing is queued but a head unit in flight may still release classes waits for
+    its reply (idle) instead of being stopped."""
     active = set(range(1, co.size))
-    busy: dict[int, list[int]] = {}
+    busy: dict[int, list[Unit]] = {}
+    idle: list[int] = []
     stop_at = None
+
+    def stop(w: int) -> None:
+        comm.send(("stop",), dest=w, tag=TAG_REP)
+        active.discard(w)
+
+    def dispatch() -> None:
+        while idle:
+            if co.check_stop() or not co.work.more():
+                stop(idle.pop(0))
+            elif not len(co.work):
+                return  # classes to come: the idle wait
+            else:
+                k = chunk_size(co, co.size - 1)
+                units = [co.work.pop() for _ in range(min(k, len(co.work)))]
+                w = idle.pop(0)
+                busy[w] = units
+                comm.send(("work", units), dest=w, tag=TAG_REP)
+
     while active:
         if co.check_stop() and stop_at is None:
             stop_at = time.monotonic()
             co.flush()
+            dispatch()  # the idle ones stop now
             n_busy = sum(len(v) for v in busy.values())
             if not co.cfg.quiet and busy:
                 print(f"wordle-dp: stopping ({co.stop_reason}); waiting up to "
-                      f"{co.cfg.grace:.0f} s for {n_busy} opener(s) in flight",
+                      f"{co.cfg.grace:.0f} s for {n_busy} unit(s) of work in flight",
                       file=co.out, flush=True)
         if stop_at is not None and busy and time.monotonic() - stop_at > co.cfg.grace:
             if not co.cfg.quiet:
                 n_busy = sum(len(v) for v in busy.values())
-                print(f"wordle-dp: {n_busy} opener(s) still in flight stay pending",
+                print(f"wordle-dp: {n_busy} unit(s) of work still in flight stay pending",
                       file=co.out, flush=True)
             co.abort_needed = True
             return
@@ -292,27 +476,23 @@ def coordinate(co: Coordinator, comm, MPI) -> None:
         if got is None:
             co.tick()
             continue
+        t0 = time.perf_counter()
         src, msg = got
         kind = msg[0]
         if kind == "result":
             _, results, stats, sig = msg
-            busy.pop(src, None)
-            for rec, err in results:
-                co.add(rec, err, stats)
+            units = busy.pop(src, [])
+            co.unit_wall(sum(r.wall_seconds for r, _e in results) / max(1, len(units)))
+            for item, err in results:
+                co.add_item(item, err, stats)
+            co.handled += len(results)
             if sig is not None and co.signals.received is None:
                 co.signals.received = sig
         elif kind == "failed":  # the worker could not even build its solver
             print(f"wordle-dp: rank {src} cannot solve: {msg[1]}", file=co.out, flush=True)
-            comm.send(("stop",), dest=src, tag=TAG_REP)
-            active.discard(src)
+            stop(src)
             continue
-        if co.check_stop() or not co.queue:
-            comm.send(("stop",), dest=src, tag=TAG_REP)
-            active.discard(src)
-        else:
-            k = chunk_size(co, co.size - 1)
-            work = [co.queue.popleft() for _ in range(min(k, len(co.queue)))]
-            busy[src] = work
-            comm.send(("work", work), dest=src, tag=TAG_REP)
+        idle.append(src)
+        dispatch()
         co.tick()
-
+        co.handle_seconds += time.perf_counter() - t0

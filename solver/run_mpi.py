@@ -137,3 +137,65 @@ def node_table(comm, MPI, make):  # noqa: N803
 
     return node_tables(comm, MPI, make)
 
+
+
+def node_ranks(comm, MPI) -> int:  # noqa: N803
+    """Collective over `comm`: how many of its ranks share this rank's node (1
+    without MPI)."""
+    if comm is None:
+        return 1
+    node = comm.Split_type(MPI.COMM_TYPE_SHARED)
+    try:
+        return node.Get_size()
+    finally:
+        node.Free()
+
+
+def _cgroup_limit() -> int | None:
+    """The memory limit of this process's cgroup (v2, else v1), if any: what a Slurm
+    job with --mem, or a container, may really use."""
+    try:
+        lines = open("/proc/self/cgroup").read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        rel = parts[2].lstrip("/")
+        if parts[1] == "":  # v2
+            base = "/sys/fs/cgroup"
+            names = ("memory.max",)
+        elif "memory" in parts[1].split(","):
+            base = "/sys/fs/cgroup/memory"
+            names = ("memory.limit_in_bytes",)
+        else:
+            continue
+        for name in names:
+            for d in (os.path.join(base, rel), base):
+                try:
+                    text = open(os.path.join(d, name)).read().strip()
+                except OSError:
+                    continue
+                if text.isdigit() and int(text) < 2**60:
+                    return int(text)
+    return None
+
+
+def node_memory_bytes(env: Mapping[str, str] = os.environ) -> int:
+    """The memory this job may use on this node: the least of the machine's, its
+    cgroup limit, and Slurm's allocation (SLURM_MEM_PER_NODE, or SLURM_MEM_PER_CPU
+    times SLURM_CPUS_ON_NODE; both in MB)."""
+    from .table import memory_bytes
+
+    out = [memory_bytes()]
+    limit = _cgroup_limit()
+    if limit:
+        out.append(limit)
+    per_node = env.get("SLURM_MEM_PER_NODE", "")
+    per_cpu, cpus = env.get("SLURM_MEM_PER_CPU", ""), env.get("SLURM_CPUS_ON_NODE", "")
+    if per_node.isdigit() and int(per_node) > 0:
+        out.append(int(per_node) * 2**20)
+    elif per_cpu.isdigit() and cpus.isdigit() and int(per_cpu) * int(cpus) > 0:
+        out.append(int(per_cpu) * int(cpus) * 2**20)
+    return min(out)

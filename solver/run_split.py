@@ -1,0 +1,329 @@
+"""Work below the opener: an expensive opener valued as its first-feedback classes
+on different ranks, and the classes checkpointed in the result store.
+
+Why: the unit of work used to be a whole opener, so the worst opener (qajaq, about
+400 s in easy mode) set the finish time of a many-rank run. An opener's value is
+len(answers) plus the values of its non-green first-feedback classes, and each
+class can be valued alone (Solver.class_value, on the search path `solve` takes
+for it), so rank 0 can hand the classes of a big opener to different ranks and add
+up what comes back.
+
+Which openers (`plan`): with --split auto, those whose predicted cost is above
+SPLIT_SHARE of a solving rank's fair share of the run (the predicted cost of all
+the work over the number of solving ranks); --split all splits every opener (tests,
+benchmarks); --split off none. An opener with classes already checkpointed is
+always split, so a resumed run finishes it from there. Never under a cutoff: there
+`solve` refutes most openers from bounds over all their classes at once, in well
+under a second, and a class valued alone cannot take part in that; a cutoff run
+values every opener whole, exactly as before.
+
+The units of a split opener: every class whose predicted cost is at least
+HEAD_FRACTION of the opener's goes out alone; the small ones go first, together,
+as one 'head' unit solved smallest first, as `solve` does. The big ones are
+queued only once the head came back feasible: in hard mode about one opener in
+ten is infeasible, almost always through a small class, which `solve` finds in
+well under a second (fesse: 0.2 s) and which would otherwise cost every big class
+too (fesse: 48 s).
+
+The status rules (`combine`) are solve's: the opener is infeasible if a class is;
+not_found (stored as failed, as an unsplit not_found is) if a class is; a lower
+bound if a class stopped at its budget; an upper bound if a class is one (a beam or
+the uncapped depth limit restricted it); else exact, with total len(answers) plus
+the class totals and depth the deepest class's. Those rules do not depend on the
+order of the classes, so any rank may value any class.
+
+The checkpoint (`ClassStore`): a Zarr group 'classes' inside the store folder,
+arrays [G, 243] over (opener, pattern): 'value' (uint64: status, total, depth and
+best second guess packed in one word; 0 = not valued) and 'cpu_seconds'
+(float32). Chunks of CHUNK_ROWS openers, written only where a class was valued.
+A chunk file is replaced whole (Zarr writes a temporary file and renames it), and
+one word holds all of a class, so a SIGKILL at any moment leaves every class
+either valued with all its fields or not valued. Rank 0 writes the classes before
+the openers they complete, and leaves out those of openers completed in the same
+batch (the opener's record is what a resume needs). A class value depends
+only on the problem (lists, mode, cap), never on a cutoff, so it stays valid for
+every later run of the store. The group is a cache of work: a missing or
+unreadable part only means those classes are valued again.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .store import (
+    EXACT,
+    FAILED,
+    INFEASIBLE,
+    LOWER_BOUND,
+    N_PATTERNS,
+    STATUS_CODES,
+    UPPER_BOUND,
+)
+
+ALL_GREEN = N_PATTERNS - 1
+SPLIT_SHARE = 0.25  # split an opener predicted above this share of a rank's fair share
+HEAD_FRACTION = 0.05  # classes predicted below this part of their opener: one head unit
+CHUNK_ROWS = 8  # openers per chunk of the checkpoint arrays (a chunk: 15 kB raw)
+GROUP = "classes"
+SPLIT_MODES = ("auto", "all", "off")
+
+# Predicted CPU seconds of valuing a class of s answers: COST_A[mode] * s ** COST_B,
+# fitted to bench/bench_class_costs.py's sample (see BENCHMARKS.md, issue 23). Used
+# to order the work and to choose what to split, never to prune.
+COST_A = {"easy": 5.2e-7, "hard": 5.2e-7, "strict": 5.2e-7}
+COST_B = 2.6
+
+
+def class_cost(size: int | np.ndarray, mode: str) -> float | np.ndarray:
+    """Predicted CPU seconds of one class of `size` answers."""
+    return COST_A.get(mode, COST_A["easy"]) * np.asarray(size, dtype=np.float64) ** COST_B
+
+
+def classes_of(row: np.ndarray) -> list[tuple[int, int]]:
+    """(pattern, size) of the non-green classes of an opener's table row, in the
+    order `solve` values them: smallest first, ties by pattern, highest first."""
+    counts = np.bincount(row, minlength=N_PATTERNS)
+    cls = [(int(p), int(counts[p])) for p in np.flatnonzero(counts) if p != ALL_GREEN]
+    cls.sort(key=lambda pc: -pc[1])  # solve: largest first (stable over patterns) ...
+    return cls[::-1]  # ... then reversed
+
+
+def opener_cost(row: np.ndarray, mode: str) -> float:
+    """Predicted CPU seconds of valuing an opener whole."""
+    sizes = np.bincount(row, minlength=N_PATTERNS)
+    sizes[ALL_GREEN] = 0
+    return float(class_cost(sizes[sizes > 0], mode).sum())
+
+
+@dataclass
+class ClassResult:
+    """One valued class, as a worker sends it and the checkpoint keeps it."""
+
+    index: int  # the opener's guess index
+    pattern: int
+    status: int  # store code; FAILED stands for not_found
+    total: int = -1
+    depth: int = -1
+    second: int = -1  # guess index of the best second guess
+    cpu_seconds: float = float("nan")
+    wall_seconds: float = float("nan")
+    nodes: int = -1
+    rank: int = -1
+
+
+def combine(n_answers: int, results: list[ClassResult]) -> tuple[int, int, int]:
+    """(status code, total, depth) of an opener from all its classes' results, by
+    solve's rules (module docstring); total and depth -1 where solve has none."""
+    codes = {r.status for r in results}
+    for code in (INFEASIBLE, FAILED):
+        if code in codes:
+            return code, -1, -1
+    total = n_answers + sum(r.total for r in results)
+    if LOWER_BOUND in codes:
+        return LOWER_BOUND, total, -1
+    depth = max([1] + [r.depth for r in results])
+    return (UPPER_BOUND if UPPER_BOUND in codes else EXACT), total, depth
+
+
+def decisive(r: ClassResult) -> bool:
+    """Whether one class settles its opener whatever the others are."""
+    return r.status in (INFEASIBLE, FAILED)
+
+
+def second_row(results: list[ClassResult]) -> np.ndarray:
+    """The opener's second-guess row (-1 where none is known)."""
+    row = np.full(N_PATTERNS, -1, dtype=np.int32)
+    for r in results:
+        if r.second >= 0:
+            row[r.pattern] = r.second
+    return row
+
+
+def class_status_code(status: str) -> int:
+    """Store code of a class status from Solver.class_value (not_found -> FAILED)."""
+    return FAILED if status == "not_found" else STATUS_CODES[status]
+
+
+# --------------------------------------------------------------------------- planning
+
+
+@dataclass
+class Split:
+    """One opener valued as classes: what is known and what is still to do."""
+
+    index: int
+    classes: list[tuple[int, int]]  # (pattern, size), solve's order
+    done: dict[int, ClassResult] = field(default_factory=dict)
+    head: tuple[int, ...] = ()  # patterns of the head unit (empty: none or done)
+    big: list[tuple[int, ...]] = field(default_factory=list)  # units waiting for the head
+    started: float = math.nan
+    finished: bool = False
+
+    def todo(self) -> list[tuple[int, int]]:
+        return [(p, s) for p, s in self.classes if p not in self.done]
+
+    def settled(self) -> bool:
+        """Every class valued, or one that decides the opener alone."""
+        return not self.todo() or any(decisive(r) for r in self.done.values())
+
+
+def make_units(split: Split, mode: str) -> None:
+    """Fill split.head (the cheapest classes, smallest first, up to HEAD_FRACTION of
+    the opener's predicted cost together) and split.big (every other class alone,
+    biggest first) from the classes still to value."""
+    todo = split.todo()
+    whole = sum(float(class_cost(s, mode)) for _p, s in todo)
+    head: list[int] = []
+    acc = 0.0
+    for p, s in todo:
+        acc += float(class_cost(s, mode))
+        if acc > HEAD_FRACTION * whole:
+            break
+        head.append(p)
+    split.head = tuple(head)
+    split.big = [(p,) for p, _s in reversed(todo[len(head):])]
+
+
+def plan(costs: dict[int, float], workers: int, how: str, forced: set[int]) -> set[int]:
+    """Openers to split: `forced` (partly valued already) and, by `how`, all of them
+    or those predicted above SPLIT_SHARE of a worker's fair share."""
+    if how == "all":
+        return set(costs)
+    out = {i for i in forced if i in costs}
+    if how == "auto" and workers > 1 and costs:
+        share = sum(costs.values()) / workers
+        out |= {i for i, c in costs.items() if c > SPLIT_SHARE * share}
+    return out
+
+
+# --------------------------------------------------------------------------- checkpoint
+
+# One class in one uint64, so that a chunk file (written whole, by rename) holds
+# every field of its classes or none: bits 0-2 status (store code; 0 = not valued),
+# 3-10 depth + 1, 11-31 second guess + 1, 32-63 total + 1. A lower bound above the
+# 32 bits is kept as the largest that fits (still a lower bound).
+_DEPTH_BITS, _SECOND_BITS = 8, 21
+_TOTAL_MAX = 2**32 - 2
+
+
+def pack(r: ClassResult) -> int:
+    """The checkpoint word of one class result."""
+    total = min(r.total, _TOTAL_MAX) if r.status == LOWER_BOUND else r.total
+    if not (-1 <= r.depth < 2**_DEPTH_BITS - 1 and -1 <= r.second < 2**_SECOND_BITS - 1
+            and -1 <= total <= _TOTAL_MAX and 0 < r.status < 8):
+        raise ValueError(f"class result out of the checkpoint's range: {r}")
+    return (int(r.status) | (r.depth + 1) << 3 | (r.second + 1) << 11
+            | (total + 1) << 32)
+
+
+def unpack(index: int, pattern: int, word: int, cpu: float = float("nan")) -> ClassResult:
+    w = int(word)
+    return ClassResult(index, pattern, w & 7, (w >> 32) - 1, ((w >> 3) & 255) - 1,
+                       ((w >> 11) & (2**_SECOND_BITS - 1)) - 1, float(cpu))
+
+
+class ClassStore:
+    """The per-class checkpoint of one result store: a Zarr group 'classes' in the
+    store folder with two arrays over [opener, pattern], 'value' (uint64, the
+    packed result, 0 = not valued) and 'cpu_seconds' (float32, for benchmarks;
+    written before 'value'), in chunks of CHUNK_ROWS openers. Only rank 0 (the
+    store's one writer) uses it."""
+
+    def __init__(self, path, n_openers: int):
+        self.path = Path(path)
+        self.n = int(n_openers)
+        self._group = None
+        self.value: np.ndarray | None = None  # the writer's copy of both arrays
+        self.cpu: np.ndarray | None = None
+        self.notes: list[str] = []
+        self.written = 0
+
+    def _load(self) -> None:
+        """Read the checkpoint once (a missing, half-made or damaged one: empty, and
+        made again at the first write; a damaged chunk: those rows empty)."""
+        if self.value is not None:
+            return
+        from .store import _zarr
+
+        self.value = np.zeros((self.n, N_PATTERNS), np.uint64)
+        self.cpu = np.full((self.n, N_PATTERNS), np.nan, np.float32)
+        if not (self.path / GROUP / "zarr.json").is_file():
+            return
+        try:
+            g = _zarr().open_group(str(self.path), mode="r+", zarr_format=3)[GROUP]
+            v, c = g["value"], g["cpu_seconds"]
+            if v.shape != (self.n, N_PATTERNS) or v.dtype != np.uint64 or (
+                    c.shape != v.shape or c.dtype != np.float32):
+                raise ValueError(f"arrays of shape {v.shape}, {c.shape}")
+        except Exception as exc:
+            self.notes.append(f"class checkpoint unusable ({type(exc).__name__}: "
+                              f"{str(exc)[:80]}); its classes are valued again")
+            return
+        bad = 0
+        for lo in range(0, self.n, CHUNK_ROWS):
+            hi = min(lo + CHUNK_ROWS, self.n)
+            try:
+                rows = np.asarray(v[lo:hi])
+                if ((rows & 7) > FAILED).any():
+                    raise ValueError("status out of range")
+                self.value[lo:hi] = rows
+                self.cpu[lo:hi] = np.asarray(c[lo:hi])
+            except Exception:
+                self.value[lo:hi] = 0  # valued again
+                bad += 1
+        if bad:
+            self.notes.append(f"class checkpoint: {bad} damaged chunk(s); those classes "
+                              "are valued again")
+        self._group = g
+
+    def results(self, index: int) -> dict[int, ClassResult]:
+        """The valued classes of one opener: pattern -> result."""
+        self._load()
+        row = self.value[index]
+        return {int(p): unpack(index, int(p), row[p], self.cpu[index, p])
+                for p in np.flatnonzero(row & np.uint64(7))}
+
+    def partly_done(self, indices) -> set[int]:
+        """Those of `indices` with at least one valued class."""
+        self._load()
+        idx = np.asarray(list(indices), dtype=np.int64)
+        if not len(idx):
+            return set()
+        return {int(i) for i in idx[(self.value[idx] != 0).any(axis=1)]}
+
+    def _create(self):
+        import shutil
+
+        from .store import _zarr
+
+        shutil.rmtree(self.path / GROUP, ignore_errors=True)
+        root = _zarr().open_group(str(self.path), mode="r+", zarr_format=3)
+        g = root.create_group(GROUP)
+        g.create_array("cpu_seconds", shape=(self.n, N_PATTERNS),
+                       chunks=(CHUNK_ROWS, N_PATTERNS), dtype="float32",
+                       fill_value=float("nan"))
+        g.create_array("value", shape=(self.n, N_PATTERNS), chunks=(CHUNK_ROWS, N_PATTERNS),
+                       dtype="uint64", fill_value=0)
+        return g
+
+    def write(self, results: list[ClassResult]) -> None:
+        """Checkpoint valued classes: the touched chunks, 'value' last."""
+        if not results:
+            return
+        self._load()
+        for r in results:
+            self.value[r.index, r.pattern] = pack(r)
+            self.cpu[r.index, r.pattern] = r.cpu_seconds
+        if self._group is None:
+            self._group = self._create()
+        chunks = sorted({r.index // CHUNK_ROWS for r in results})
+        for name, arr in (("cpu_seconds", self.cpu), ("value", self.value)):
+            target = self._group[name]
+            for c in chunks:
+                lo, hi = c * CHUNK_ROWS, min((c + 1) * CHUNK_ROWS, self.n)
+                target[lo:hi] = arr[lo:hi]
+        self.written += len(results)
