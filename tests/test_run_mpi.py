@@ -166,3 +166,29 @@ def test_sigterm_single_process(tmp_path, cache):
     assert "stopped (signal SIGTERM)" in err and "can be resumed" in err
     snap = S.Store.open(store).snapshot()
     assert 20 <= int((snap.status != S.PENDING).sum()) < len(snap.status)
+
+
+def test_split_openers_over_ranks_match_whole_ones(tmp_path, cache):
+    """--split all on 3 ranks, hard mode under a cap of 3 (some openers infeasible):
+    the table and the second guesses of one process valuing every opener whole."""
+    a, g = write_lists(tmp_path / "lists", 60, 10)
+    lists = ["--answers", a, "--guesses", g, "--mode", "hard", "--max-guesses", "3"]
+    store, single = tmp_path / "split.zarr", tmp_path / "whole.zarr"
+    p = subprocess.run(_cmd(3, "run", "--store", str(store), *lists, "--split", "all"),
+                       env=mpi_env(cache), capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    n = len(WordLists.load(a, g, quiet=True).guesses)
+    assert f"{n} valued as first-feedback classes" in p.stderr
+    assert "coordinator:" in p.stderr and "ms each" in p.stderr
+    p1 = subprocess.run(_cmd(None, "run", "--store", str(single), *lists, "--split", "off",
+                             "--quiet"), env=mpi_env(cache), capture_output=True, text=True,
+                        timeout=300)
+    assert p1.returncode == 0, p1.stderr
+    got, ref = S.Store.open(store), S.Store.open(single)
+    sg, sr = got.snapshot(), ref.snapshot()
+    assert sr.counts()["infeasible"] > 0 and sr.counts()["exact"] > 0
+    for name in ("total", "depth"):
+        assert (sg.fields[name] == sr.fields[name]).all(), name
+    assert (sg.status == sr.status).all()
+    assert (np.asarray(got.group["second"][...]) == np.asarray(ref.group["second"][...])).all()
+    assert set(np.unique(sg.fields["rank"])) <= {1, 2}
