@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import re
 import signal
 import subprocess
 import sys
@@ -192,3 +194,33 @@ def test_split_openers_over_ranks_match_whole_ones(tmp_path, cache):
     assert (sg.status == sr.status).all()
     assert (np.asarray(got.group["second"][...]) == np.asarray(ref.group["second"][...])).all()
     assert set(np.unique(sg.fields["rank"])) <= {1, 2}
+
+
+@pytest.mark.parametrize("ranks", [32, pytest.param(64, marks=pytest.mark.slow)])
+def test_many_ranks_with_auto_split_match_one_rank(tmp_path, cache, ranks):
+    """32 and 64 ranks oversubscribed on this machine, --split auto: on 100 openers
+    of a 150-answer problem a rank's fair share is about one opener, so the
+    expensive ones go out as classes. The store equals one process's, second
+    guesses included."""
+    a, g = write_lists(tmp_path / "lists", 150, 25)
+    words = WordLists.load(a, g, quiet=True).guesses
+    openers = ",".join(random.Random(23).sample(words, 100))
+    lists = ["--answers", a, "--guesses", g, "--openers", openers]
+    store, single = tmp_path / "many.zarr", tmp_path / "one.zarr"
+    p = subprocess.run(_cmd(ranks, "run", "--store", str(store), *lists),
+                       env=mpi_env(cache), capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-3000:]
+    split = re.search(r"(\d+) valued as first-feedback classes", p.stderr)
+    assert split and int(split.group(1)) >= 5, p.stderr[-3000:]
+    p1 = subprocess.run(_cmd(None, "run", "--store", str(single), *lists, "--split", "off",
+                             "--quiet"), env=mpi_env(cache), capture_output=True, text=True,
+                        timeout=600)
+    assert p1.returncode == 0, p1.stderr
+    got, ref = S.Store.open(store), S.Store.open(single)
+    sg, sr = got.snapshot(), ref.snapshot()
+    assert sr.counts()["exact"] == 100
+    assert (sg.status == sr.status).all()
+    for name in ("total", "depth"):
+        assert (sg.fields[name] == sr.fields[name]).all(), name
+    assert (np.asarray(got.group["second"][...]) == np.asarray(ref.group["second"][...])).all()
+    assert len(set(np.unique(sg.fields["rank"]))) > ranks // 4  # the work was spread
