@@ -52,8 +52,8 @@ from .run_mpi import (
     limit_threads,
     mpi,
     mpi_name,
+    node_layout,
     node_memory_bytes,
-    node_ranks,
     node_table,
 )
 from .run_split import SPLIT_MODES, ClassStore, opener_cost, plan
@@ -119,10 +119,11 @@ def run(cfg: RunConfig) -> RunSummary:
             comm.bcast((err is None, cfg.cutoff), root=0)
         if err is not None:
             raise err
+        shared = None
         if size > 1:  # one copy of the tables per node (rank 0 fills its node's)
             shared = node_table(comm, MPI, lambda: table)
             table = table if shared is None else shared
-        on_node = node_ranks(comm, MPI)  # collective, as in worker_main
+        on_node, nodes, tables = node_layout(comm, MPI, shared)  # as in worker_main
     else:
         ok, cfg.cutoff = comm.bcast(None, root=0)
         if not ok:
@@ -135,7 +136,8 @@ def run(cfg: RunConfig) -> RunSummary:
 
     try:
         memo = cfg.memo_mb or default_memo_mb(node_memory_bytes(), on_node)
-        return _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo)
+        return _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
+                           (nodes, tables))
     except BaseException:
         if size > 1:  # never leave the workers waiting for a reply
             abort_job(comm, "rank 0")
@@ -144,7 +146,8 @@ def run(cfg: RunConfig) -> RunSummary:
         store.unlock()
 
 
-def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo) -> RunSummary:
+def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
+                nodes: tuple[int, bool] = (1, False)) -> RunSummary:
     local = Worker(cfg, lists, table, 0, memo) if size == 1 else None
     if local is not None:
         engine = local.solver
@@ -186,8 +189,11 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo) ->
         status = store.status()
         redo = int((status[np.asarray(queue, dtype=np.int64)] == LOWER_BOUND).sum()) \
             if queue else 0
-        print(f"wordle-dp: {len(queue)} opener(s) to value on {size} rank(s) "
-              f"({'1 process' if size == 1 else f'{size - 1} worker(s) + coordinator'}); "
+        where = "1 process" if size == 1 else f"{size - 1} worker(s) + coordinator"
+        if size > 1:
+            where += (f") over {nodes[0]} node(s) ("
+                      + ("one table copy per node" if nodes[1] else "a table copy per rank"))
+        print(f"wordle-dp: {len(queue)} opener(s) to value on {size} rank(s) ({where}); "
               f"{len(ordered) - len(queue)} of {len(ordered)} selected already in "
               f"{cfg.store}" + (f"; {redo} lower bound(s) below the cutoff are valued again"
                                 if redo else "")

@@ -139,16 +139,20 @@ def node_table(comm, MPI, make):  # noqa: N803
 
 
 
-def node_ranks(comm, MPI) -> int:  # noqa: N803
-    """Collective over `comm`: how many of its ranks share this rank's node (1
-    without MPI)."""
+def node_layout(comm, MPI, shared) -> tuple[int, int, bool]:  # noqa: N803
+    """Collective over `comm`: (ranks on this rank's node, nodes in the job, whether
+    every rank maps its node's shared table; `shared`: this rank's, or None).
+    Without MPI: (1, 1, False)."""
     if comm is None:
-        return 1
+        return 1, 1, False
     node = comm.Split_type(MPI.COMM_TYPE_SHARED)
     try:
-        return node.Get_size()
+        on_node = node.Get_size()
+        leader = node.Get_rank() == 0
     finally:
         node.Free()
+    every = comm.allgather((leader, shared is not None))
+    return on_node, sum(x for x, _ in every), all(y for _, y in every)
 
 
 def _cgroup_limit() -> int | None:

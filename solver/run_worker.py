@@ -13,8 +13,8 @@ from .run_mpi import (
     TAG_REP,
     TAG_REQ,
     Signals,
+    node_layout,
     node_memory_bytes,
-    node_ranks,
     node_table,
     wait_message,
 )
@@ -139,7 +139,7 @@ def worker_main(cfg: RunConfig, comm, MPI, rank: int) -> RunSummary:
         return get_table(lists, "numpy", cfg.cache_dir)[0]
 
     shared = node_table(comm, MPI, load_table)  # collective: before anything can fail
-    on_node = node_ranks(comm, MPI)  # collective too
+    on_node, _nodes, _all = node_layout(comm, MPI, shared)  # collective too
     sigs = Signals().install()
     try:
         lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True)
