@@ -67,17 +67,28 @@ class Work:
         self.gated: set[int] = set()  # splits whose big classes wait for their head
 
     def __len__(self) -> int:
+        self._drop_settled()
         return len(self._heap)
 
     def more(self) -> bool:
         """Units queued now, or to come once a head unit in flight is back."""
-        return bool(self._heap) or bool(self.gated)
+        return bool(len(self)) or bool(self.gated)
+
+    def _drop_settled(self) -> None:
+        """Forget queued classes of openers another class has settled meanwhile."""
+        while self._heap:
+            unit = self._heap[0][2]
+            sp = self.splits.get(unit[0]) if unit[1] is not None else None
+            if sp is None or not sp.finished:
+                return
+            heapq.heappop(self._heap)
 
     def push(self, unit: Unit, cost: float) -> None:
         heapq.heappush(self._heap, (-float(cost), self._seq, unit))
         self._seq += 1
 
     def pop(self) -> Unit:
+        self._drop_settled()
         unit = heapq.heappop(self._heap)[2]
         sp = self.splits.get(unit[0]) if unit[1] is not None else None
         if sp is not None and math.isnan(sp.started):

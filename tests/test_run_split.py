@@ -232,6 +232,16 @@ def test_head_gates_the_big_classes_and_an_infeasible_head_settles(small):
     assert rec.status == S.INFEASIBLE and rec.total == -1 and err is None
     assert not work.more()  # the big classes never go out
     assert work.on_class(ClassResult(i, unit[1][1], S.EXACT, 3, 2, 0), None) is None
+    # without a head, every class goes out at once; one settling the opener drops
+    # the others still queued
+    j = lists.guess_id("abase")
+    sp = Split(j, classes_of(table[j]))
+    work.add_split(j, {p: ClassResult(j, p, S.EXACT, 1, 1, 0) for p in (
+        sp.classes[k][0] for k in range(len(sp.classes) - 3))}, 5.0)  # 3 left: all big
+    assert len(work) == 3
+    first = work.pop()
+    rec, _err = work.on_class(ClassResult(j, first[1][0], S.INFEASIBLE), None)
+    assert rec.status == S.INFEASIBLE and not len(work) and not work.more()
 
 
 def test_memo_rule():
