@@ -161,7 +161,7 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
                            store.todo(cfg.cutoff, cfg.retry_failed),
                            getattr(engine, "estimate", None))
     store.mark_selected(ordered)
-    work = Work(cfg.mode, len(lists.answers), table, depth_first=size == 1)
+    work = Work(cfg.mode, len(lists.answers), table)
     classes = None
     if cfg.cutoff is None and cfg.split != "off" and callable(
             getattr(engine, "class_value", None)):

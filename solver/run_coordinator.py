@@ -19,7 +19,6 @@ from .run_split import (
     ClassResult,
     ClassStore,
     Split,
-    class_cost,
     classes_of,
     combine,
     make_units,
@@ -51,14 +50,12 @@ class Work:
     """What rank 0 still has to hand out: units in a heap by predicted cost, most
     expensive first (ties: first added first), and the openers valued as classes
     (run_split): their head unit goes where the whole opener would have gone, their
-    big classes once the head came back without settling the opener."""
+    big classes too (biggest first), once the head came back without settling the
+    opener."""
 
-    def __init__(self, mode: str, n_answers: int, table: np.ndarray, depth_first: bool = False):
+    def __init__(self, mode: str, n_answers: int, table: np.ndarray):
         self.mode = mode
-        # one process: a split opener's classes right after its head (order cannot
-        # change the finish time there, and the opener completes within one batch)
-        self.depth_first = depth_first
-        self._key: dict[int, float] = {}
+        self._key: dict[int, float] = {}  # a split opener's place in the queue
         self.n_answers = n_answers
         self.table = table
         self._heap: list[tuple[float, int, Unit]] = []
@@ -114,11 +111,11 @@ class Work:
         return None
 
     def _release(self, sp: Split) -> None:
-        sizes = dict(sp.classes)
+        # the big classes keep their opener's place (they are most of its cost), so
+        # they go out as soon as the head is back; and in one process the opener
+        # completes within one batch, its classes never written
         for u in sp.big:
-            cost = self._key[sp.index] if self.depth_first else float(
-                sum(class_cost(sizes[p], self.mode) for p in u))
-            self.push((sp.index, u), cost)
+            self.push((sp.index, u), self._key[sp.index])
         sp.big = []
         self.gated.discard(sp.index)
 

@@ -17,10 +17,11 @@ always split, so a resumed run finishes it from there. Never under a cutoff: the
 under a second, and a class valued alone cannot take part in that; a cutoff run
 values every opener whole, exactly as before.
 
-The units of a split opener: every class whose predicted cost is at least
-HEAD_FRACTION of the opener's goes out alone; the small ones go first, together,
-as one 'head' unit solved smallest first, as `solve` does. The big ones are
-queued only once the head came back feasible: in hard mode about one opener in
+The units of a split opener: its smallest classes, together up to HEAD_FRACTION
+of the opener's predicted cost, go first as one 'head' unit solved smallest first,
+as `solve` does; every other class goes out alone, biggest first, in the
+opener's place in the queue, once the head came back without settling the
+opener: in hard mode about one opener in
 ten is infeasible, almost always through a small class, which `solve` finds in
 well under a second (fesse: 0.2 s) and which would otherwise cost every big class
 too (fesse: 48 s).
@@ -65,7 +66,11 @@ from .store import (
 )
 
 ALL_GREEN = N_PATTERNS - 1
-SPLIT_SHARE = 0.25  # split an opener predicted above this share of a rank's fair share
+# Split an opener predicted above this part of a solving rank's fair share. An opener
+# below its share cannot make the run late by itself, and splitting it only adds
+# messages: bench/sim_schedule.py found 0.25 no faster than 1 anywhere, and slower
+# at 4096 ranks (rank 0 then handles ~600k class results of 6000 split openers)
+SPLIT_SHARE = 1.0
 HEAD_FRACTION = 0.05  # classes predicted below this part of their opener: one head unit
 CHUNK_ROWS = 8  # openers per chunk of the checkpoint arrays (a chunk: 15 kB raw)
 GROUP = "classes"
@@ -188,15 +193,16 @@ def make_units(split: Split, mode: str) -> None:
     split.big = [(p,) for p, _s in reversed(todo[len(head):])]
 
 
-def plan(costs: dict[int, float], workers: int, how: str, forced: set[int]) -> set[int]:
+def plan(costs: dict[int, float], workers: int, how: str, forced: set[int],
+         fraction: float = SPLIT_SHARE) -> set[int]:
     """Openers to split: `forced` (partly valued already) and, by `how`, all of them
-    or those predicted above SPLIT_SHARE of a worker's fair share."""
+    or those predicted above `fraction` of a worker's fair share."""
     if how == "all":
         return set(costs)
     out = {i for i in forced if i in costs}
     if how == "auto" and workers > 1 and costs:
         share = sum(costs.values()) / workers
-        out |= {i for i, c in costs.items() if c > SPLIT_SHARE * share}
+        out |= {i for i, c in costs.items() if c > fraction * share}
     return out
 
 

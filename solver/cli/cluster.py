@@ -66,7 +66,7 @@ def register(sub) -> None:
     r.add_argument("--split", choices=("auto", "all", "off"), default="auto",
                    help="value an expensive opener as its first-feedback classes on "
                    "several ranks, each class checkpointed in the store: auto splits "
-                   "openers predicted above a quarter of a rank's fair share of the run; "
+                   "openers predicted above a solving rank's fair share of the run; "
                    "all splits every one; off none. Never under --cutoff (default: auto)")
     seconds = float_range(0.0, SECONDS_MAX)
     r.add_argument("--grace", type=seconds, default=60.0, metavar="S",
