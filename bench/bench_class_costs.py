@@ -100,6 +100,8 @@ def main() -> None:
     ap.add_argument("--record", help="JSON lines file (appended; resumable)")
     ap.add_argument("--limit", type=int, help="stop after this many openers")
     ap.add_argument("--list", action="store_true", help="print the sample and stop")
+    ap.add_argument("--openers", help="comma-separated openers instead of the sample "
+                    "(e.g. the known worst, qajaq)")
     args = ap.parse_args()
 
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")
@@ -110,6 +112,8 @@ def main() -> None:
     lists = WordLists.load(quiet=True)
     table, _ = get_table(lists, "numpy", None)
     sample = stratified_sample(table, args.strata, args.per_stratum, args.seed)
+    if args.openers:
+        sample = [lists.guess_id(w.strip()) for w in args.openers.split(",") if w.strip()]
     if args.list:
         print(" ".join(lists.guesses[i] for i in sample))
         return
