@@ -64,11 +64,15 @@ class RunSummary:
 # Memory rule for the memo (run --memo-mb's default): half of the node's memory,
 # shared by the ranks on the node, less MEMO_OVERHEAD_MB per rank for everything
 # else a rank holds (Python, numba, the search's arrays: ~120 MB), between MEMO_MIN_MB
-# (the engine's default) and MEMO_MAX_MB (past it, more memo measured no faster:
-# BENCHMARKS.md, issue 23). The other half is left to the OS, the page cache, the
-# node's one table copy and rank 0's store writer.
+# (the engine's default) and MEMO_MAX_MB. The other half is left to the OS, the page
+# cache, the node's one table copy and rank 0's store writer. Why the cap: an easy
+# opener stores ~6600 memo entries (bench/bench_memo.py), so 1024 MB (16.8M entries
+# of 36 bytes after the engine's rounding to a power of two) holds ~2500 openers'
+# worth, more than any rank values in a whole-table run of 6 or more ranks; and the
+# memo's pages are all in use soon (random writes, transparent huge pages), so a
+# larger one only costs memory.
 MEMO_MIN_MB = 75.0
-MEMO_MAX_MB = 4096.0
+MEMO_MAX_MB = 1024.0
 MEMO_OVERHEAD_MB = 250.0
 
 

@@ -247,7 +247,7 @@ def test_head_gates_the_big_classes_and_an_infeasible_head_settles(small):
 
 def test_memo_rule():
     gib = 2**30
-    assert default_memo_mb(256 * gib, 64) == 0.5 * 256 * 1024 / 64 - 250
+    assert default_memo_mb(64 * gib, 64) == 0.5 * 64 * 1024 / 64 - 250
     assert default_memo_mb(4 * gib, 64) == MEMO_MIN_MB
     assert default_memo_mb(1024 * gib, 1) == MEMO_MAX_MB
     env = {"SLURM_MEM_PER_NODE": "2048"}

@@ -60,7 +60,7 @@ def register(sub) -> None:
                    "needs its own --store, combine them with 'wordle-dp merge')")
     r.add_argument("--memo-mb", type=memo_mb, metavar="MB",
                    help="transposition table of each solving rank (default: half of the "
-                   "node's memory shared by its ranks, less 250 MB each, from 75 to 4096; "
+                   "node's memory shared by its ranks, less 250 MB each, from 75 to 1024; "
                    "the node's memory is the least of the machine's, its cgroup limit and "
                    "Slurm's --mem)")
     r.add_argument("--split", choices=("auto", "all", "off"), default="auto",
