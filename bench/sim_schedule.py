@@ -177,7 +177,7 @@ def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
             work.on_class(r, None)
         idle.append(w)
         while idle and len(work):
-            cost, res = cost_of(work.pop())
+            cost, res = cost_of(work.pop()[0])  # no bundles here
             busy += cost
             largest = max(largest, cost)
             heapq.heappush(events, (coord_free + cost, eseq, idle.pop(0), res))

@@ -56,7 +56,7 @@ from .run_mpi import (
     node_memory_bytes,
     node_table,
 )
-from .run_split import SPLIT_MODES, ClassStore, opener_cost, plan
+from .run_split import SPLIT_MODES, ClassStore, affinity, bundle_cost, opener_cost, plan
 from .run_worker import Worker, default_factory, worker_main
 from .store import LOWER_BOUND, STATUS_NAMES, Store
 
@@ -174,12 +174,24 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
     else:
         costs = {i: float(len(queue) - k) for k, i in enumerate(queue)}  # queue order
         split = set()
+    bundled: dict[int, list[int]] = {}
+    if classes is not None and size > 1:
+        # openers sharing their most expensive class go to one rank back to back
+        whole = {i: costs[i] for i in queue if i not in split}
+        share = sum(costs.values()) / max(1, size - 1)
+        for b in affinity(table, whole, cfg.mode, share):
+            bundled.update({i: b for i in b})
     settled = []
     for i in queue:
         if i in split:
             done = work.add_split(i, classes.results(i), costs[i])
             if done is not None:  # every class needed was in the checkpoint
                 settled.append(done)
+        elif i in bundled:
+            b = bundled[i]
+            if i == b[0]:
+                work.push_bundle(tuple((j, None) for j in b),
+                                 bundle_cost(costs, b, table, cfg.mode))
         else:
             work.push((i, None), costs[i])
     co = Coordinator(cfg, store, lists, work, len(queue), size, out, classes)
@@ -197,7 +209,9 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
               f"{len(ordered) - len(queue)} of {len(ordered)} selected already in "
               f"{cfg.store}" + (f"; {redo} lower bound(s) below the cutoff are valued again"
                                 if redo else "")
-              + (f"; {len(split)} valued as first-feedback classes" if split else ""),
+              + (f"; {len(split)} valued as first-feedback classes" if split else "")
+              + (f"; {len(bundled)} in {len(set(map(id, bundled.values())))} bundle(s) "
+                 "sharing their biggest class" if bundled else ""),
               file=out, flush=True)
         if cfg.split == "all" and cfg.cutoff is not None:
             print(f"wordle-dp: note: the store's cutoff {cfg.cutoff} applies, so every "

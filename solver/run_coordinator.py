@@ -58,7 +58,8 @@ class Work:
         self._key: dict[int, float] = {}  # a split opener's place in the queue
         self.n_answers = n_answers
         self.table = table
-        self._heap: list[tuple[float, int, Unit]] = []
+        # (-cost, order, units): units go out together (openers bundled for affinity)
+        self._heap: list[tuple[float, int, tuple[Unit, ...]]] = []
         self._seq = 0
         self.splits: dict[int, Split] = {}
         self.gated: set[int] = set()  # splits whose big classes wait for their head
@@ -74,23 +75,28 @@ class Work:
     def _drop_settled(self) -> None:
         """Forget queued classes of openers another class has settled meanwhile."""
         while self._heap:
-            unit = self._heap[0][2]
+            unit = self._heap[0][2][0]  # class units are never bundled
             sp = self.splits.get(unit[0]) if unit[1] is not None else None
             if sp is None or not sp.finished:
                 return
             heapq.heappop(self._heap)
 
     def push(self, unit: Unit, cost: float) -> None:
-        heapq.heappush(self._heap, (-float(cost), self._seq, unit))
+        self.push_bundle((unit,), cost)
+
+    def push_bundle(self, units: tuple[Unit, ...], cost: float) -> None:
+        """Units that go out together, to one worker, in this order."""
+        heapq.heappush(self._heap, (-float(cost), self._seq, tuple(units)))
         self._seq += 1
 
-    def pop(self) -> Unit:
+    def pop(self) -> list[Unit]:
+        """The next unit, with any bundled with it."""
         self._drop_settled()
-        unit = heapq.heappop(self._heap)[2]
-        sp = self.splits.get(unit[0]) if unit[1] is not None else None
+        units = list(heapq.heappop(self._heap)[2])
+        sp = self.splits.get(units[0][0]) if units[0][1] is not None else None
         if sp is not None and math.isnan(sp.started):
             sp.started = time.time()
-        return unit
+        return units
 
     def add_split(self, index: int, done: dict[int, ClassResult], cost: float
                   ) -> tuple[Record, str | None] | None:
@@ -413,8 +419,9 @@ def serial(co: Coordinator, worker: Worker) -> None:
     while len(co.work):
         if co.check_stop():
             return
-        for item, err in worker.do(co.work.pop()):
-            co.add_item(item, err, worker.stats())
+        for unit in co.work.pop():
+            for item, err in worker.do(unit):
+                co.add_item(item, err, worker.stats())
         co.progress()
     co.check_stop()
     if co.stop_reason and not co.work.more():
@@ -453,7 +460,9 @@ def coordinate(co: Coordinator, comm, MPI) -> None:
                 return  # classes to come: the idle wait
             else:
                 k = chunk_size(co, co.size - 1)
-                units = [co.work.pop() for _ in range(min(k, len(co.work)))]
+                units = co.work.pop()
+                while len(units) < k and len(co.work):
+                    units += co.work.pop()
                 w = idle.pop(0)
                 busy[w] = units
                 comm.send(("work", units), dest=w, tag=TAG_REP)

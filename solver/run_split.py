@@ -206,6 +206,66 @@ def plan(costs: dict[int, float], workers: int, how: str, forced: set[int],
     return out
 
 
+# --------------------------------------------------------------------------- affinity
+
+# A shared class worth keeping on one rank: at least this part of its opener's
+# predicted cost (below it, the bundle saves little and only constrains the order)
+AFFINITY_PART = 0.25
+
+
+def affinity(table: np.ndarray, costs: dict[int, float], mode: str, share: float
+             ) -> list[list[int]]:
+    """Bundles of openers (two or more) whose most expensive first-feedback class is
+    the same set of answers, at least AFFINITY_PART of their predicted cost: given
+    to one rank back
+    to back, the second finds that class's value in the memo the first left, at no
+    cost (anagrams share their all-grey class). A bundle stays within `share` (a
+    rank's fair share), so it never becomes the run's longest unit. Easy mode: any
+    class; hard and strict modes only the all-grey one, whose position carries no
+    constraint from the opener (the memo key holds the constraint)."""
+    rng = np.random.default_rng(2026)
+    z = rng.integers(0, 2**63 - 1, size=table.shape[1], dtype=np.int64).astype(np.uint64)
+    groups: dict[tuple[int, int], list[int]] = {}
+    shared: dict[tuple[int, int], float] = {}
+    for i in costs:
+        row = table[i]
+        cnt = np.bincount(row, minlength=N_PATTERNS)
+        cnt[ALL_GREEN] = 0
+        p = int(np.argmax(cnt))
+        c = float(class_cost(cnt[p], mode))
+        if c < AFFINITY_PART * costs[i] or (mode != "easy" and p != 0):
+            continue
+        key = (int(z[row == p].sum(dtype=np.uint64)), int(cnt[p]))
+        groups.setdefault(key, []).append(i)
+        shared[key] = c
+    out = []
+    for key, members in groups.items():
+        members.sort(key=lambda i: (-costs[i], i))
+        bundle: list[int] = []
+        load = 0.0
+        for i in members:
+            extra = costs[i] - (shared[key] if bundle else 0.0)
+            if bundle and load + extra > share:
+                if len(bundle) > 1:
+                    out.append(bundle)
+                bundle, load, extra = [], 0.0, costs[i]
+            bundle.append(i)
+            load += extra
+        if len(bundle) > 1:
+            out.append(bundle)
+    return out
+
+
+def bundle_cost(costs: dict[int, float], bundle: list[int], table: np.ndarray,
+                mode: str) -> float:
+    """Predicted cost of a bundle: its openers, the shared class once."""
+    row = table[bundle[0]]
+    cnt = np.bincount(row, minlength=N_PATTERNS)
+    cnt[ALL_GREEN] = 0
+    return sum(costs[i] for i in bundle) - (len(bundle) - 1) * float(
+        class_cost(cnt.max(), mode))
+
+
 # --------------------------------------------------------------------------- checkpoint
 
 # One class in one uint64, so that a chunk file (written whole, by rename) holds

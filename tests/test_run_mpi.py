@@ -85,6 +85,7 @@ def test_three_ranks_match_single_process(tmp_path, cache):
     assert p.returncode == 0, p.stderr
     assert "3 rank(s) (2 worker(s) + coordinator)" in p.stderr
     assert "run finished" in p.stderr and "memo reuse" in p.stderr
+    assert "bundle(s) sharing their biggest class" in p.stderr  # affinity at work
     snap = _check_against(store, reference_table(a, g, cache))
     assert set(np.unique(snap.fields["rank"])) == {1, 2}  # rank 0 only coordinates
     # the same table as a single-process run of the CLI

@@ -226,7 +226,7 @@ def test_head_gates_the_big_classes_and_an_infeasible_head_settles(small):
     work = Work("easy", len(lists.answers), table)
     assert work.add_split(i, {}, 5.0) is None
     assert len(work) == 1 and work.more()  # only the head; the big classes wait
-    unit = work.pop()
+    unit, = work.pop()
     assert unit == (i, sp.head) and not len(work) and work.more()
     first = unit[1][0]
     rec, err = work.on_class(ClassResult(i, first, S.INFEASIBLE), None)
@@ -240,7 +240,7 @@ def test_head_gates_the_big_classes_and_an_infeasible_head_settles(small):
     work.add_split(j, {p: ClassResult(j, p, S.EXACT, 1, 1, 0) for p in (
         sp.classes[k][0] for k in range(len(sp.classes) - 3))}, 5.0)  # 3 left: all big
     assert len(work) == 3
-    first = work.pop()
+    first, = work.pop()
     rec, _err = work.on_class(ClassResult(j, first[1][0], S.INFEASIBLE), None)
     assert rec.status == S.INFEASIBLE and not len(work) and not work.more()
 
@@ -269,3 +269,35 @@ def test_memo_mb_reaches_the_engine(tmp_path, small):
             want = default_memo_mb(node_memory_bytes(), 1)
         assert s.memo_mb == want
         assert s.stats["memo_entries"] == memo_entries_for(want)
+
+
+@pytest.mark.parametrize("mode", ["easy", "hard"])
+def test_affinity_bundles_openers_sharing_their_biggest_class(small, mode):
+    from solver.run_split import ALL_GREEN, affinity, bundle_cost, opener_cost
+    from solver.table import get_table
+
+    a, g, cache = small
+    lists = WordLists.load(a, g, quiet=True)
+    table, _ = get_table(lists, "numpy", cache)
+    costs = {i: opener_cost(table[i], mode) for i in range(len(lists.guesses))}
+    share = sum(costs.values()) / 8
+    bundles = affinity(table, costs, mode, share)
+    assert len(bundles) >= 3
+
+    def biggest(i):
+        cnt = np.bincount(table[i], minlength=243)
+        cnt[ALL_GREEN] = 0
+        p = int(np.argmax(cnt))
+        return p, frozenset(np.flatnonzero(table[i] == p).tolist())
+
+    seen = set()
+    for b in bundles:
+        assert len(b) >= 2 and not seen & set(b)
+        seen |= set(b)
+        assert len({biggest(i)[1] for i in b}) == 1  # the very same answers
+        if mode != "easy":
+            assert all(biggest(i)[0] == 0 for i in b)  # all grey: no constraint
+        assert bundle_cost(costs, b, table, mode) <= share
+        assert bundle_cost(costs, b, table, mode) < sum(costs[i] for i in b)
+    tight = affinity(table, costs, mode, min(costs.values()))  # nothing fits a share
+    assert tight == []
