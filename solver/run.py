@@ -2,20 +2,28 @@
 
 `run(RunConfig(...))` is the Python API behind `wordle-dp run`. Launched with
 `mpiexec -n N` (or srun) it uses N ranks: rank 0 coordinates and is the only
-writer of the store, ranks 1..N-1 solve. Each idle worker asks rank 0 for the
-next opener (plain request/reply with comm.send/recv); openers are handed out
-most expensive first (by Solver.estimate, larger = more expensive), so the long
-ones do not end up alone at the tail. As a single process, rank 0 solves itself.
+writer of the store, ranks 1..N-1 solve (run_worker). Each idle worker asks rank 0
+for work (plain request/reply with comm.send/recv) and gets the next unit: an
+opener, a bundle of openers that share their most expensive first-feedback class
+(one rank values them back to back and the memo does the shared class once), or
+first-feedback classes of an opener too big for one rank's fair share (run_split,
+checkpointed class by class). Units go out most expensive first by a cost
+predicted from class sizes (Solver.estimate under a cutoff, or with --split off),
+so the long ones do not end up alone at the tail (run_coordinator). As a single
+process, rank 0 solves itself.
 
 Every rank keeps one Solver for the whole run, so its memo (positions already
-valued) carries over from one opener to the next.
+valued) carries over from one opener to the next; its size follows the node's
+memory and ranks (run_config.default_memo_mb) unless --memo-mb says otherwise.
+The code's seams: run_config (what a run is asked), run_mpi (MPI and the node),
+run_worker (a solving rank), run_coordinator (rank 0), run_split (work below the
+opener); this module starts a run and sets rank 0 up.
 
 Stopping: --time-limit, SIGUSR1 or SIGTERM make rank 0 stop handing out work,
 flush the buffered results and exit 0; a run of the same command resumes. Results
 that come back within `grace` seconds are still recorded; openers still being
 solved after that stay pending (rank 0 then ends the job with MPI_Abort(0), since
-an MPI rank inside a numba kernel cannot be interrupted politely).
-"""
+an MPI rank inside a numba kernel cannot be interrupted politely)."""
 
 from __future__ import annotations
 
@@ -38,10 +46,10 @@ from .run_config import (
 )
 from .run_coordinator import (
     Coordinator,
-    Work,
     coordinate,
     fallback_estimate,
     order,
+    plan_work,
     report,
     serial,
 )
@@ -56,7 +64,7 @@ from .run_mpi import (
     node_memory_bytes,
     node_table,
 )
-from .run_split import SPLIT_MODES, ClassStore, affinity, bundle_cost, opener_cost, plan
+from .run_split import SPLIT_MODES
 from .run_worker import Worker, default_factory, worker_main
 from .store import LOWER_BOUND, STATUS_NAMES, Store
 
@@ -161,39 +169,8 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
                            store.todo(cfg.cutoff, cfg.retry_failed),
                            getattr(engine, "estimate", None))
     store.mark_selected(ordered)
-    work = Work(cfg.mode, len(lists.answers), table)
-    classes = None
-    if cfg.cutoff is None and cfg.split != "off" and callable(
-            getattr(engine, "class_value", None)):
-        # the predicted costs order the work (openers and classes on one scale) and
-        # choose which openers go out as classes (run_split)
-        classes = ClassStore(store.path, len(lists.guesses))
-        costs = {i: opener_cost(table[i], cfg.mode) for i in queue}
-        split = plan(costs, max(1, size - 1), cfg.split, classes.partly_done(queue))
-        queue = sorted(queue, key=lambda i: (-costs[i], i))
-    else:
-        costs = {i: float(len(queue) - k) for k, i in enumerate(queue)}  # queue order
-        split = set()
-    bundled: dict[int, list[int]] = {}
-    if classes is not None and size > 1:
-        # openers sharing their most expensive class go to one rank back to back
-        whole = {i: costs[i] for i in queue if i not in split}
-        share = sum(costs.values()) / max(1, size - 1)
-        for b in affinity(table, whole, cfg.mode, share):
-            bundled.update({i: b for i in b})
-    settled = []
-    for i in queue:
-        if i in split:
-            done = work.add_split(i, classes.results(i), costs[i])
-            if done is not None:  # every class needed was in the checkpoint
-                settled.append(done)
-        elif i in bundled:
-            b = bundled[i]
-            if i == b[0]:
-                work.push_bundle(tuple((j, None) for j in b),
-                                 bundle_cost(costs, b, table, cfg.mode))
-        else:
-            work.push((i, None), costs[i])
+    work, classes, queue, split, bundled, settled = plan_work(
+        cfg, lists, table, store, queue, size, engine)
     co = Coordinator(cfg, store, lists, work, len(queue), size, out, classes)
     for rec, err in settled:
         co.add(rec, err, None)
@@ -201,11 +178,11 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
         status = store.status()
         redo = int((status[np.asarray(queue, dtype=np.int64)] == LOWER_BOUND).sum()) \
             if queue else 0
-        where = "1 process" if size == 1 else f"{size - 1} worker(s) + coordinator"
+        where = "(1 process)"
         if size > 1:
-            where += (f") over {nodes[0]} node(s) ("
-                      + ("one table copy per node" if nodes[1] else "a table copy per rank"))
-        print(f"wordle-dp: {len(queue)} opener(s) to value on {size} rank(s) ({where}); "
+            copies = "one table copy per node" if nodes[1] else "a table copy per rank"
+            where = f"({size - 1} worker(s) + coordinator) over {nodes[0]} node(s) ({copies})"
+        print(f"wordle-dp: {len(queue)} opener(s) to value on {size} rank(s) {where}; "
               f"{len(ordered) - len(queue)} of {len(ordered)} selected already in "
               f"{cfg.store}" + (f"; {redo} lower bound(s) below the cutoff are valued again"
                                 if redo else "")

@@ -19,9 +19,13 @@ from .run_split import (
     ClassResult,
     ClassStore,
     Split,
+    affinity,
+    bundle_cost,
     classes_of,
     combine,
     make_units,
+    opener_cost,
+    plan,
     second_row,
 )
 from .run_worker import Unit, Worker
@@ -513,3 +517,47 @@ def coordinate(co: Coordinator, comm, MPI) -> None:
         dispatch()
         co.tick()
         co.handle_seconds += time.perf_counter() - t0
+
+
+def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: list[int],
+              size: int, engine) -> tuple[Work, ClassStore | None, list[int], set[int],
+                                          dict[int, list[int]], list]:
+    """Rank 0's plan: the Work queue for the openers `queue` (in `order`'s order),
+    the class checkpoint (None when nothing may be split: under a cutoff, with
+    --split off, or an engine without class_value), the queue in the order used,
+    the openers split, the bundles (opener -> its bundle) and the records of split
+    openers that the checkpoint already completes."""
+    work = Work(cfg.mode, len(lists.answers), table)
+    classes = None
+    if cfg.cutoff is None and cfg.split != "off" and callable(
+            getattr(engine, "class_value", None)):
+        # the predicted costs order the work (openers and classes on one scale) and
+        # choose which openers go out as classes (run_split)
+        classes = ClassStore(store.path, len(lists.guesses))
+        costs = {i: opener_cost(table[i], cfg.mode) for i in queue}
+        split = plan(costs, max(1, size - 1), cfg.split, classes.partly_done(queue))
+        queue = sorted(queue, key=lambda i: (-costs[i], i))
+    else:
+        costs = {i: float(len(queue) - k) for k, i in enumerate(queue)}  # queue order
+        split = set()
+    bundled: dict[int, list[int]] = {}
+    if classes is not None and size > 1:
+        # openers sharing their most expensive class go to one rank back to back
+        whole = {i: costs[i] for i in queue if i not in split}
+        share = sum(costs.values()) / max(1, size - 1)
+        for b in affinity(table, whole, cfg.mode, share):
+            bundled.update({i: b for i in b})
+    settled = []
+    for i in queue:
+        if i in split:
+            done = work.add_split(i, classes.results(i), costs[i])
+            if done is not None:  # every class needed was in the checkpoint
+                settled.append(done)
+        elif i in bundled:
+            b = bundled[i]
+            if i == b[0]:
+                work.push_bundle(tuple((j, None) for j in b),
+                                 bundle_cost(costs, b, table, cfg.mode))
+        else:
+            work.push((i, None), costs[i])
+    return work, classes, queue, split, bundled, settled
