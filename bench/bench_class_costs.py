@@ -51,14 +51,19 @@ STRATA = 10
 PER_STRATUM = 50
 
 
+def strata_of(table: np.ndarray, strata: int) -> list[np.ndarray]:
+    """The guess list cut into `strata` equal strata by predicted cost (the sum of
+    squared class sizes), cheapest first, ties by index."""
+    pred = np.array([fallback_estimate(table, i) for i in range(table.shape[0])])
+    return np.array_split(np.lexsort((np.arange(len(pred)), pred)), strata)
+
+
 def stratified_sample(table: np.ndarray, strata: int, per: int, seed: int) -> list[int]:
     """Guess indices: `per` from each of `strata` equal strata by predicted cost,
     listed round-robin over the strata."""
-    pred = np.array([fallback_estimate(table, i) for i in range(table.shape[0])])
-    order = np.lexsort((np.arange(len(pred)), pred))  # cheapest first, ties by index
     rng = np.random.default_rng(seed)
     picks = []
-    for part in np.array_split(order, strata):
+    for part in strata_of(table, strata):
         picks.append([int(i) for i in rng.choice(part, size=per, replace=False)])
     return [picks[s][k] for k in range(per) for s in range(strata)]
 

@@ -5,7 +5,10 @@ that bench/bench_class_costs.py measured on its stratified sample.
 The population: the sample stands for the whole guess list. The list is cut into
 the same strata by predicted cost as the sample was drawn from (bench_class_costs),
 and every opener of a stratum is played by one of the stratum's measured openers
-(each measured opener about 26 times for 500 of 12972). Bootstrap: the measured
+(each measured opener about 26 times for 500 of 12972). A sample cannot show the
+very worst openers of the list (one in 12972), which alone can set the finish
+time on many ranks: openers measured on purpose (--known-easy/--known-hard, e.g.
+qajaq) are put in once each, in place of a stand-in. Bootstrap: the measured
 openers of each stratum are drawn again with replacement (--boot times), the
 population rebuilt and the simulation run again; the interval is the 2.5-97.5 %
 range.
@@ -27,7 +30,8 @@ Efficiency = the sample's serial CPU (the sum of whole-opener costs) / (N x
 makespan): what fraction of the N cores' time went into solving.
 
     .venv/bin/python bench/sim_schedule.py --easy /tmp/costs-easy.jsonl \\
-        --hard /tmp/costs-hard.jsonl --coord-ms 0.25 --boot 100
+        --hard /tmp/costs-hard.jsonl --known-easy /tmp/costs-easy-known.jsonl \\
+        --coord-ms 0.05 --boot 100
 """
 
 from __future__ import annotations
@@ -75,42 +79,41 @@ def load(path: str, mode: str) -> list[Opener]:
 
 
 def strata_of(openers: list[Opener], strata: int) -> list[int]:
-    """Each measured opener's stratum, and the strata's sizes in the whole list."""
-    from bench_class_costs import stratified_sample  # noqa: F401 (same cut)
+    """Set each measured opener's stratum (bench_class_costs' cut of the guess list);
+    the strata's sizes."""
+    from bench_class_costs import strata_of as cut
 
-    from solver.run import fallback_estimate
     from solver.table import get_table
     from solver.words import WordLists
 
     lists = WordLists.load(quiet=True)
     table, _ = get_table(lists, "numpy", None)
-    pred = np.array([fallback_estimate(table, i) for i in range(table.shape[0])])
-    order = np.lexsort((np.arange(len(pred)), pred))
-    where = {}
-    sizes = []
-    for h, part in enumerate(np.array_split(order, strata)):
-        sizes.append(len(part))
-        for i in part:
-            where[lists.guesses[int(i)]] = h
+    parts = cut(table, strata)
+    where = {lists.guesses[int(i)]: h for h, part in enumerate(parts) for i in part}
     for o in openers:
         o.stratum = where[o.word]
-    return sizes
+    return [len(p) for p in parts]
 
 
-def population(openers: list[Opener], sizes: list[int], rng: np.random.Generator | None
-               ) -> list[Opener]:
+def population(openers: list[Opener], sizes: list[int], rng: np.random.Generator | None,
+               known: list[Opener] = ()) -> list[Opener]:
     """The whole list played by measured openers, stratum by stratum (rng: a
-    bootstrap draw within each stratum; None: the sample as it is)."""
+    bootstrap draw within each stratum; None: the sample as it is). `known`:
+    openers measured on purpose (the known worst), each in the population once,
+    in place of one stand-in of its stratum."""
     out = []
     for h, n_h in enumerate(sizes):
         members = [o for o in openers if o.stratum == h]
+        mine = [o for o in known if o.stratum == h]
         if not members:
+            out.extend(mine)
             continue
         if rng is not None:
             members = [members[i] for i in rng.integers(0, len(members), len(members))]
-        k, extra = divmod(n_h, len(members))
+        k, extra = divmod(n_h - len(mine), len(members))
         for j, o in enumerate(members):
             out.extend([o] * (k + (1 if j < extra else 0)))
+        out.extend(mine)
     return out
 
 
@@ -192,6 +195,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--easy", help="bench_class_costs.py records, easy mode")
     ap.add_argument("--hard", help="bench_class_costs.py records, hard mode")
+    ap.add_argument("--known-easy", help="records of openers measured on purpose (the "
+                    "known worst), each in the table once")
+    ap.add_argument("--known-hard", help="the same, hard mode")
     ap.add_argument("--ranks", default=",".join(map(str, RANKS)))
     ap.add_argument("--coord-ms", type=float, default=0.25,
                     help="rank 0's time per result, ms (bench_coordinator.py)")
@@ -210,15 +216,19 @@ def main() -> None:
         if not path:
             continue
         openers = load(path, mode)
-        sizes = strata_of(openers, args.strata)
-        base = population(openers, sizes, None)
+        known = load(getattr(args, f"known_{mode}"), mode) if getattr(
+            args, f"known_{mode}") else []
+        sizes = strata_of(openers + known, args.strata)
+        base = population(openers, sizes, None, known)
         rng = np.random.default_rng(args.seed)
-        boots = [population(openers, sizes, rng) for _ in range(args.boot)]
+        boots = [population(openers, sizes, rng, known) for _ in range(args.boot)]
         cpu_h = sum(o.whole for o in base) / 3600
         draws = [sum(o.whole for o in p) / 3600 for p in boots]
         lo, hi = np.percentile(draws, [2.5, 97.5]) if draws else (math.nan, math.nan)
-        worst = max(openers, key=lambda o: o.whole)
-        print(f"\n{mode}: {len(openers)} openers measured, table {len(base)} openers: "
+        worst = max(openers + known, key=lambda o: o.whole)
+        print(f"\n{mode}: {len(openers)} openers measured"
+              + (f" + {', '.join(o.word for o in known)} on purpose" if known else "")
+              + f", table {len(base)} openers: "
               f"{cpu_h:.1f} CPU-h (95 % {lo:.1f}-{hi:.1f}); worst {worst.word} "
               f"{worst.whole:.1f} s, its biggest class "
               f"{max(c for *_x, c in worst.classes):.1f} s")
