@@ -66,6 +66,7 @@ class Opener:
 
     def __init__(self, rec: dict, mode: str):
         self.word = rec["opener"]
+        self.status = rec["status"]
         self.whole = float(rec["cpu"])
         # [pattern, size, status, total, cpu, nodes], smallest first (solve's order)
         self.classes = [(int(c[0]), int(c[1]), c[2], float(c[4])) for c in rec["classes"]]
@@ -226,10 +227,16 @@ def main() -> None:
         draws = [sum(o.whole for o in p) / 3600 for p in boots]
         lo, hi = np.percentile(draws, [2.5, 97.5]) if draws else (math.nan, math.nan)
         worst = max(openers + known, key=lambda o: o.whole)
+        whole = sorted(o.whole for o in openers)
+        heavy = sorted(openers, key=lambda o: -o.whole)[:15]
+        big = sum(max(c for *_x, c in o.classes) for o in heavy) / sum(o.whole for o in heavy)
         print(f"\n{mode}: {len(openers)} openers measured"
               + (f" + {', '.join(o.word for o in known)} on purpose" if known else "")
               + f", table {len(base)} openers: "
-              f"{cpu_h:.1f} CPU-h (95 % {lo:.1f}-{hi:.1f}); worst {worst.word} "
+              f"{cpu_h:.1f} CPU-h (95 % {lo:.1f}-{hi:.1f}); mean {np.mean(whole):.2f} s, "
+              f"median {np.median(whole):.2f} s, sample's worst {whole[-1]:.1f} s; "
+              f"{sum(o.status != 'exact' for o in openers)} not exact; the 15 heaviest spend "
+              f"{100 * big:.0f} % in their biggest class; worst {worst.word} "
               f"{worst.whole:.1f} s, its biggest class "
               f"{max(c for *_x, c in worst.classes):.1f} s")
         print("| ranks | split | makespan min | 95 % | efficiency | 95 % | openers split "
