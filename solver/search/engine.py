@@ -512,7 +512,9 @@ class Solver:
         processes: (status, total, depth, second guess). status is labelled as
         `solve` labels an opener: exact; infeasible (no strategy within the cap;
         total and depth None); upper_bound or not_found (a beam, or the uncapped
-        depth limit, restricted the search). total: the class's guesses after the
+        depth limit, restricted the search); lower_bound only if the search stopped
+        at its budget (INF less the other classes' bounds: never seen). total: the
+        class's guesses after the
         opener; depth: its deepest answer's guesses, the opener included; second
         guess: the best next guess (the answer itself for a singleton class). The
         opener's value is len(answers) plus the class totals, infeasible if any
