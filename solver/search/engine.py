@@ -514,11 +514,11 @@ class Solver:
         total and depth None); upper_bound or not_found (a beam, or the uncapped
         depth limit, restricted the search); lower_bound only if the search stopped
         at its budget (INF less the other classes' bounds: never seen). total: the
-        class's guesses after the
-        opener; depth: its deepest answer's guesses, the opener included; second
-        guess: the best next guess (the answer itself for a singleton class). The
-        opener's value is len(answers) plus the class totals, infeasible if any
-        class is. ValueError for the all-green pattern or a pattern with no class."""
+        class's guesses after the opener; depth: its deepest answer's guesses, the
+        opener included; second guess: the best next guess (the answer itself for a
+        singleton class). The opener's value is len(answers) plus the class totals,
+        infeasible if any class is. ValueError for the all-green pattern or a
+        pattern with no class."""
         gid = self._gid(opener)
         members = np.arange(len(self.lists.answers), dtype=np.int32)
         classes = [(p, m) for p, m in self._classes(gid, members) if p != ALL_GREEN]
