@@ -43,7 +43,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver.feedback import ALL_GREEN  # noqa: E402
+from solver.feedback import all_green  # noqa: E402
 from solver.run import fallback_estimate  # noqa: E402
 
 SEED = 20262323  # issue 23's sample; no other bench/ script draws with it
@@ -75,7 +75,7 @@ def measure(solver, lists, gid: int) -> dict:
     pats, counts = np.unique(row, return_counts=True)
     # solve's order: largest first (ties by pattern), reversed
     cls = sorted(((int(c), int(p)) for p, c in zip(pats, counts, strict=True)
-                  if p != ALL_GREEN), key=lambda cp: -cp[0])[::-1]
+                  if p != all_green(lists.length)), key=lambda cp: -cp[0])[::-1]
     out, stop, total, depth, status = [], None, len(lists.answers), 1, "exact"
     for size, p in cls:
         n0 = solver.stats["nodes"]

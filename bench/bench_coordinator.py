@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from solver.run_config import RunConfig  # noqa: E402
 from solver.run_coordinator import Coordinator, Work  # noqa: E402
 from solver.run_split import ClassResult, ClassStore, classes_of  # noqa: E402
-from solver.store import EXACT, N_PATTERNS, Record, Store  # noqa: E402
+from solver.store import EXACT, Record, Store  # noqa: E402
 
 
 def _setup(tmp: Path, name: str):
@@ -53,9 +53,10 @@ def _setup(tmp: Path, name: str):
 
 def whole(tmp: Path, n: int, per_flush: int) -> tuple[float, float, int]:
     lists, table, store, cfg = _setup(tmp, "whole.zarr")
-    co = Coordinator(cfg, store, lists, Work("easy", len(lists.answers), table), n, 2,
+    n_p = 3**lists.length
+    co = Coordinator(cfg, store, lists, Work("easy", len(lists.answers), table, n_p), n, 2,
                      io.StringIO())
-    second = np.arange(N_PATTERNS, dtype=np.int32)
+    second = np.arange(n_p, dtype=np.int32)
     c0 = time.process_time()
     w0 = store.flush_seconds
     for i in range(n):
@@ -69,14 +70,15 @@ def whole(tmp: Path, n: int, per_flush: int) -> tuple[float, float, int]:
 
 def classes(tmp: Path, n: int, per_flush: int) -> tuple[float, float, int]:
     lists, table, store, cfg = _setup(tmp, "classes.zarr")
-    work = Work("easy", len(lists.answers), table)
+    n_p = 3**lists.length
+    work = Work("easy", len(lists.answers), table, n_p)
     for i in range(n):
         work.add_split(i, {}, 1.0)
     co = Coordinator(cfg, store, lists, work, n, 2, io.StringIO(),
-                     ClassStore(store.path, len(lists.guesses)))
+                     ClassStore(store.path, len(lists.guesses), n_p))
     results = []
     for i in range(n):
-        for p, _s in classes_of(table[i]):
+        for p, _s in classes_of(table[i], n_p):
             results.append(ClassResult(i, p, EXACT, 5, 2, 7, 0.01, 0.01, 3, 1))
     # deal them so that about a third of the openers straddle each flush
     c0 = time.process_time()

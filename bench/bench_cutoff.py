@@ -55,7 +55,7 @@ for w in sys.argv[4].split(","):
                       "cpu": round(time.process_time() - c0, 4)}), flush=True)
 """
 
-_CPP_LINE = re.compile(r"First guess (\w+) (>)?= +(\d+) .*dCPU = +([\d.]+)")
+_CPP_LINE = re.compile(r"First guess (\w+) ([ >])= +(\d+) .*dCPU = +([\d.]+)")
 
 
 def sample(k: int, seed: int) -> list[str]:
@@ -97,7 +97,7 @@ def run_cpp(cpp: Path, mode: str, cut: int, openers: list[str]) -> tuple[dict, f
     rows = {}
     for m in _CPP_LINE.finditer(text):
         w, ge, total, dcpu = m.group(1), m.group(2), int(m.group(3)), float(m.group(4))
-        status = "infeasible" if total >= 10**9 else ("lower_bound" if ge else "exact")
+        status = "infeasible" if total >= 10**9 else ("lower_bound" if ge == ">" else "exact")
         rows[w] = {"status": status, "total": None if status == "infeasible" else total,
                    "cpu": dcpu}
     return rows, cpu

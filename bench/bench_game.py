@@ -15,13 +15,15 @@ import time
 
 import numpy as np
 
-from solver.feedback import ALL_GREEN, to_text
+from solver.feedback import to_text
 from solver.game import Position, analyse, tree
 from solver.game.simulate import simulate
 from solver.game.strategies import make_strategy, strategy_names
 from solver.search import Solver
 from solver.table import get_table
 from solver.words import WordLists
+
+GREEN = 242  # all five letters green: 3**5 - 1
 
 
 def cpu(f):
@@ -52,10 +54,10 @@ def main() -> None:
         rows = []
         for k in order:
             p = int(pats[k])
-            if p == ALL_GREEN:
+            if p == GREEN:
                 continue
             s = Solver(lists, mode=a.mode, table=table)
-            pos = Position.parse(f"{a.opener}:{to_text(p)}", lists, a.mode)
+            pos = Position.parse(f"{a.opener}:{to_text(p, 5)}", lists, a.mode)
             res, c, w = cpu(lambda s=s, pos=pos: analyse(s, pos, top=a.top))
             rows.append((c, w, str(pos), int(sizes[k]), res.best.guess, res.best.total))
         rows.sort(reverse=True)

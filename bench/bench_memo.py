@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 from bench_class_costs import SEED as SAMPLE_SEED  # noqa: E402
 from bench_class_costs import stratified_sample  # noqa: E402
 
-from solver.run_split import ALL_GREEN, class_cost  # noqa: E402
+from solver.run_split import class_cost, class_sizes  # noqa: E402
 
 PAIR_SEED = 20262324
 
@@ -59,7 +59,8 @@ def _solve(s, word: str) -> dict:
             **{k: st1[k] - st0[k] for k in ("memo_hits", "memo_stores", "memo_evictions")}}
 
 
-def shared_pairs(table: np.ndarray, mode: str, min_cost: float) -> list[tuple[int, int, float]]:
+def shared_pairs(table: np.ndarray, mode: str, min_cost: float, n_patterns: int
+                 ) -> list[tuple[int, int, float]]:
     """(a, b, predicted seconds of the class they share) for openers whose most
     expensive class is the same answer set (a hash of its members)."""
     rng = np.random.default_rng(1)
@@ -68,8 +69,7 @@ def shared_pairs(table: np.ndarray, mode: str, min_cost: float) -> list[tuple[in
     cost: dict[tuple[int, int], float] = {}
     for g in range(table.shape[0]):
         row = table[g]
-        cnt = np.bincount(row, minlength=243)
-        cnt[ALL_GREEN] = 0
+        cnt = class_sizes(row, n_patterns)
         p = int(np.argmax(cnt))
         c = float(class_cost(cnt[p], mode))
         if c < min_cost:
@@ -129,7 +129,7 @@ def main() -> None:
                      "rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
                                      / 1024, 1)})
     if "B" in args.parts:
-        pairs = shared_pairs(table, args.mode, args.min_shared)
+        pairs = shared_pairs(table, args.mode, args.min_shared, 3**lists.length)
         print(f"# {len(pairs)} pairs share a most expensive class predicted above "
               f"{args.min_shared} s", flush=True)
         pick = random.Random(args.seed).sample(pairs, min(args.pairs, len(pairs)))

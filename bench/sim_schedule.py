@@ -138,7 +138,7 @@ def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
     workers = max(1, ranks - 1)
     costs = {i: o.predicted for i, o in enumerate(pop)}
     chosen = plan(costs, workers, split, set(), share) if ranks > 1 else set()
-    work = Work(mode, 0, _Rows(pop))
+    work = Work(mode, 0, _Rows(pop), 3**5)  # the samples are of the default 5-letter lists
     for i in sorted(costs, key=lambda i: (-costs[i], i)):
         if i in chosen:
             work.add_split(i, {}, costs[i])

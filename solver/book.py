@@ -16,8 +16,9 @@ command, the solver version, the lists' sha256, CPU time, machines, date) is par
 the file.
 
 File: a compressed numpy archive (.npz) of per-opener arrays over the guess list
-(status, total, depth, cpu_seconds), the second guesses as (opener, pattern, guess)
-rows, and `info`, a JSON document with the problem and the provenance.
+(status, total, depth), the exact openers' CPU times and second guesses (pattern,
+guess, class total: one row per first-feedback class), and `info`, a JSON document
+with the problem and the provenance.
 """
 
 from __future__ import annotations
@@ -42,8 +43,14 @@ from .store import (
     Snapshot,
     Store,
 )
+from .variant import pattern_dtype
 
 FORMAT = "wordle-dp-book/1"
+# the arrays of a book file: per opener (status, total, depth), per exact opener
+# (exact: its index, cpu, counts: how many of the second-guess rows are its), per row
+# (pattern, guess, class_total), rows grouped by opener in `exact` order
+_ARRAYS = ("status", "total", "depth", "exact", "cpu", "counts", "pattern", "guess",
+           "class_total")
 DEFAULT_TOP = 10
 POPULAR_SCORED = 280  # the best openers by a one-step score (expected remaining)
 
@@ -76,7 +83,7 @@ def popular_openers(solver, n_scored: int = POPULAR_SCORED) -> list[str]:
     lists = solver.lists
     members = np.arange(len(lists.answers), dtype=np.int32)
     gids = np.arange(len(lists.guesses), dtype=np.int64)
-    raw = scan(solver.table, members, gids)
+    raw = scan(solver.table, members, gids, solver.variant.all_green)
     order = np.lexsort((gids, raw[:, SUMSQ]))[:n_scored]
     words = [lists.guesses[int(g)] for g in order]
     words += [w for w in PLAYER_OPENERS if w in lists.guess_index]
@@ -111,8 +118,7 @@ class Book:
         try:
             with np.load(path, allow_pickle=False) as z:
                 info = json.loads(str(z["info"]))
-                arrays = {k: np.asarray(z[k]) for k in ("status", "total", "depth", "cpu",
-                                                         "second")}
+                arrays = {k: np.asarray(z[k]) for k in _ARRAYS}
         except FileNotFoundError:
             raise StoreError(f"no opening book at {path}") from None
         except (OSError, ValueError, KeyError) as exc:
@@ -120,19 +126,29 @@ class Book:
         if not isinstance(info, dict) or info.get("format") != FORMAT:
             raise StoreError(f"{path} is not a wordle-dp opening book")
         prob = Problem(info["answers_sha256"], info["guesses_sha256"], int(info["n_answers"]),
-                       int(info["n_guesses"]), info["mode"], int(info["max_guesses"]))
+                       int(info["n_guesses"]), info["mode"], int(info["max_guesses"]),
+                       int(info.get("word_length", 5)))
         mine = Problem.from_lists(lists, prob.mode, prob.max_guesses)
         if prob.differences(mine):
             raise StoreError(f"the opening book {path} is for other lists ("
                              + "; ".join(prob.differences(mine)) + ")")
         g = len(lists.guesses)
-        if any(len(arrays[k]) != g for k in ("status", "total", "depth", "cpu")) or (
-                arrays["second"].ndim != 2 or arrays["second"].shape[1] != 4):
+        a = arrays
+        exact = a["exact"].astype(np.int64)
+        rows = len(a["pattern"])
+        if any(len(a[k]) != g for k in ("status", "total", "depth")) or len(a["cpu"]) != len(
+                exact) or len(a["counts"]) != len(exact) or int(a["counts"].sum()) != rows or (
+                len(a["guess"]) != rows or len(a["class_total"]) != rows) or (
+                len(exact) and (exact.min() < 0 or exact.max() >= g)):
             raise StoreError(f"{path}: arrays of the wrong shape for {g} guesses")
-        return cls(prob, list(lists.guesses), arrays["status"].astype(np.uint8),
-                   arrays["total"].astype(np.int64), arrays["depth"].astype(np.int16),
-                   arrays["cpu"].astype(np.float64), arrays["second"].astype(np.int64), info,
-                   str(path), list(lists.answers))
+        cpu = np.full(g, np.nan)
+        cpu[exact] = a["cpu"]
+        second = np.stack([np.repeat(exact, a["counts"]), a["pattern"].astype(np.int64),
+                           a["guess"].astype(np.int64), a["class_total"].astype(np.int64)],
+                          axis=1)
+        return cls(prob, list(lists.guesses), a["status"].astype(np.uint8),
+                   a["total"].astype(np.int64), a["depth"].astype(np.int16), cpu, second,
+                   info, str(path), list(lists.answers))
 
     @classmethod
     def find(cls, lists, mode: str, max_guesses: int) -> Book | None:
@@ -172,8 +188,8 @@ class Book:
         fields["depth"][:] = self.depth
         fields["cpu_seconds"][:] = self.cpu
         run = {"state": "book", "built_at": self.info.get("built_at")}
-        return Snapshot(self, self.status_codes, fields,
-                        np.ones(len(self.words), np.uint8), run)
+        return Snapshot(self, self.status_codes, fields,  # type: ignore[arg-type]
+                        np.ones(len(self.words), np.uint8), run)  # (a Book reads as a Store)
 
     def second_guesses(self, index: int) -> dict[int, str]:
         rows = self.second_rows[self.second_rows[:, 0] == index]
@@ -250,7 +266,7 @@ def write(store: Store, solver, out: str | Path, top: int, popular: list[str], c
         "format": FORMAT,
         "answers_sha256": prob.answers_sha256, "guesses_sha256": prob.guesses_sha256,
         "n_answers": prob.n_answers, "n_guesses": prob.n_guesses,
-        "mode": prob.mode, "max_guesses": prob.max_guesses,
+        "mode": prob.mode, "max_guesses": prob.max_guesses, "word_length": prob.length,
         "top": proven, "kth_total": kth, "cutoff": store.cutoff,
         "exact": int(len(exact)),
         "popular": popular,
@@ -266,13 +282,19 @@ def write(store: Store, solver, out: str | Path, top: int, popular: list[str], c
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp")
+    table = np.array(rows, dtype=np.int64).reshape(-1, 4)
     with open(tmp, "wb") as f:
+        # column by column in the narrowest types: compresses to half of [M, 4] int32
         np.savez_compressed(
             f, info=np.array(json.dumps(info, sort_keys=True)),
             status=st.astype(np.uint8), total=total.astype(np.int32),
-            depth=snap.fields["depth"].astype(np.int8),
-            cpu=snap.fields["cpu_seconds"].astype(np.float32),
-            second=np.array(rows, dtype=np.int32).reshape(-1, 4))
+            depth=snap.fields["depth"].astype(np.int8), exact=exact.astype(np.int32),
+            cpu=snap.fields["cpu_seconds"][exact].astype(np.float32),
+            counts=np.bincount(np.searchsorted(exact, table[:, 0]),
+                               minlength=len(exact)).astype(np.int32),
+            pattern=table[:, 1].astype(pattern_dtype(prob.length)),
+            guess=table[:, 2].astype(np.uint16 if prob.n_guesses < 2**16 else np.int32),
+            class_total=table[:, 3].astype(np.int32))
     tmp.replace(out)
     return info
 
@@ -298,6 +320,7 @@ def default_store(mode: str, max_guesses: int) -> str:
 
 def build(store: str | Path, out: str | Path | None = None, answers: str | None = None,
           guesses: str | None = None, mode: str = "easy", max_guesses: int = 6,
+          lists_name: str | None = None, length: int | None = None,
           top: int = DEFAULT_TOP, n_scored: int = POPULAR_SCORED, cutoff: int | None = None,
           cache_dir: str | None = None, time_limit: float | None = None, quiet: bool = False,
           progress_file=None, command: str | None = None) -> dict | None:
@@ -315,7 +338,8 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
 
     if top < 1:
         raise UsageError("--top must be >= 1")
-    base = dict(store=store, answers=answers, guesses=guesses, cache_dir=cache_dir,
+    base = dict(store=store, answers=answers, guesses=guesses, lists=lists_name,
+                length=length, cache_dir=cache_dir,
                 mode=mode, max_guesses=max_guesses, time_limit=time_limit, quiet=quiet,
                 progress_file=progress_file)
     rank = _rank()
@@ -323,12 +347,12 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
     if rank == 0:
         from .search import Solver
 
-        lists = WordLists.load(answers, guesses, quiet=True)
+        lists = WordLists.load(answers, guesses, quiet=True, lists=lists_name, length=length)
         table, _ = get_table(lists, "numpy", cache_dir)
         solver = Solver(lists, mode, max_guesses, table=table)
         popular = popular_openers(solver, n_scored)
         if out is None:
-            if (answers, guesses) != (None, None):
+            if (answers, guesses) != (None, None) or lists.length != 5:
                 raise UsageError("a book for other lists needs --out FILE")
             out = book_path(mode, max_guesses)
     t0 = time.monotonic()
@@ -349,6 +373,7 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
     if s2.state != "finished" or s2.exit_code or rank != 0:
         return None
     st = Store.open(store, read_only=True)
+    assert out is not None  # rank 0 chose it above
     return write(st, solver, out, top, popular, command or command_line(),
                  progress_file or (None if quiet else sys.stderr))
 

@@ -46,7 +46,7 @@ class Progress:
         self.tty = tty
         self.every = every if every is not None else (0.25 if tty else 30.0)
         self.t0 = time.monotonic()
-        self.last = -math.inf
+        self.last = self.t0  # nothing for the first `every` seconds: quick work stays quiet
         self.width = 0
         self.shown = False
 
@@ -64,7 +64,7 @@ class Progress:
         if self.stream is None:
             return
         now = time.monotonic()
-        if now - self.last < self.every and done < total:
+        if now - self.last < self.every and not (done >= total and self.shown):
             return
         self.last = now
         text = self.line(done, total, note)
@@ -76,6 +76,16 @@ class Progress:
             self.stream.write(text + "\n")
         self.stream.flush()
         self.shown = True
+
+    def clear(self) -> None:
+        """Erase the line drawn on a terminal, so that other output can be printed
+        there; the next call draws it again."""
+        if self.stream is not None and self.tty and self.shown:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.shown = False
+            self.width = 0
+            self.last = -math.inf
 
     def done(self) -> None:
         """End the line on a terminal (the next output starts on a fresh line)."""

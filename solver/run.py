@@ -86,7 +86,8 @@ def _setup_rank0(cfg: RunConfig):
                          "--cutoff (a cutoff run values every opener whole)")
     if cfg.memo_mb is not None and not (cfg.memo_mb > 0 and math.isfinite(cfg.memo_mb)):
         raise ValueError("--memo-mb must be a number above 0")
-    lists = WordLists.load(cfg.answers, cfg.guesses, quiet=cfg.quiet)
+    lists = WordLists.load(cfg.answers, cfg.guesses, quiet=cfg.quiet, lists=cfg.lists,
+                           length=cfg.length)
     chosen = select_openers(cfg.openers, lists)
     check_fits(lists)  # before a store is made for lists whose table cannot exist
     store, created = Store.open_or_create(cfg.store, lists, cfg.mode, cfg.max_guesses,
@@ -96,7 +97,6 @@ def _setup_rank0(cfg: RunConfig):
               f"{__version__}", file=sys.stderr)
     table, _info = get_table(lists, "numpy", cfg.cache_dir)
     return lists, store, chosen, table
-
 
 
 def run(cfg: RunConfig) -> RunSummary:
@@ -200,6 +200,7 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
     co.flush("running")
     try:
         if size == 1:
+            assert local is not None  # a single process solves itself
             serial(co, local)
         else:
             coordinate(co, comm, MPI)
@@ -217,13 +218,12 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
     co.flush(state)
     summary = co.summary(state)
     summary.memo_mb = memo
-    if co.work.more() and co.stop_reason.startswith("no rank"):
+    if co.work.more() and co.stop_reason and co.stop_reason.startswith("no rank"):
         summary.exit_code = 1
     report(summary, co, store, out)
     if co.abort_needed:  # workers stuck in a solve past the grace
         comm.Abort(0)
     return summary
-
 
 
 __all__ = ["RunConfig", "RunSummary", "run", "parse_time_limit", "parse_shard",

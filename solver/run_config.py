@@ -16,6 +16,8 @@ class RunConfig:
     store: str | Path
     answers: str | None = None
     guesses: str | None = None
+    lists: str | None = None  # built-in lists by name (words.BUILTIN), or...
+    length: int | None = None  # ...by word length
     cache_dir: str | None = None
     openers: str = "all"  # all | FILE | w1,w2,...
     mode: str = "easy"

@@ -29,14 +29,13 @@ from .run_split import (
     second_row,
 )
 from .run_worker import Unit, Worker
-from .store import EXACT, FAILED, N_PATTERNS, PENDING, UPPER_BOUND, Record, Store
+from .store import EXACT, FAILED, PENDING, UPPER_BOUND, Record, Store
 
 
 def fallback_estimate(table: np.ndarray, index: int) -> float:
     """Cost guess without the engine: sum of squared feedback-class sizes."""
-    c = np.bincount(table[index], minlength=N_PATTERNS).astype(np.float64)
+    c = np.bincount(table[index]).astype(np.float64)
     return float((c * c).sum())
-
 
 
 def fmt_dur(s: float) -> str:
@@ -57,8 +56,9 @@ class Work:
     big classes too (biggest first), once the head came back without settling the
     opener."""
 
-    def __init__(self, mode: str, n_answers: int, table: np.ndarray):
+    def __init__(self, mode: str, n_answers: int, table: np.ndarray, n_patterns: int):
         self.mode = mode
+        self.n_patterns = n_patterns  # 3^L for L-letter words
         self._key: dict[int, float] = {}  # a split opener's place in the queue
         self.n_answers = n_answers
         self.table = table
@@ -106,7 +106,7 @@ class Work:
                   ) -> tuple[Record, str | None] | None:
         """Value opener `index` as classes, `done` already valued (the checkpoint);
         the opener's record at once when those settle it."""
-        sp = Split(index, classes_of(self.table[index]), dict(done))
+        sp = Split(index, classes_of(self.table[index], self.n_patterns), dict(done))
         self.splits[index] = sp
         self._key[index] = cost
         if sp.settled():
@@ -162,7 +162,8 @@ class Work:
                      cpu_seconds=float(sum(cpu)) if cpu else float("nan"),
                      wall_seconds=wall, nodes=int(sum(nodes)) if nodes else -1,
                      rank=top.rank if top is not None else -1, finished_at=time.time(),
-                     second=second_row(results) if code in (EXACT, UPPER_BOUND) else None)
+                     second=second_row(results, self.n_patterns)
+                     if code in (EXACT, UPPER_BOUND) else None)
         err = None
         if code == FAILED:
             err = ("not_found: a first-feedback class found no strategy within the "
@@ -221,7 +222,7 @@ class Coordinator:
             if self.signals.received is not None:
                 self.stop_reason = f"signal {signal.Signals(self.signals.received).name}"
             elif self.deadline is not None and time.time() >= self.deadline:
-                self.stop_reason = f"time limit ({fmt_dur(self.cfg.time_limit)})"
+                self.stop_reason = f"time limit ({fmt_dur(self.cfg.time_limit or 0.0)})"
         return self.stop_reason is not None
 
     # ---- results ----
@@ -398,12 +399,11 @@ def report(summary: RunSummary, co: Coordinator, store: Store, out) -> None:
     print("\n".join(lines), file=out, flush=True)
 
 
-
 def order(cfg, lists, table, chosen, todo, estimator) -> tuple[list[int], list[int]]:
     """(openers still to do, all openers of this run), most expensive first (ties: list
     order). `todo`: Store.todo. With a shard, the expensive-first order is dealt
     round-robin, so every shard gets a similar mix."""
-    est = {}
+    est: dict[int, float | None] = {}
     for i in chosen:
         try:
             est[i] = float(estimator(lists.guesses[i])) if estimator else None
@@ -411,12 +411,11 @@ def order(cfg, lists, table, chosen, todo, estimator) -> tuple[list[int], list[i
             est[i] = None
         if est[i] is None:
             est[i] = fallback_estimate(table, i)
-    ordered = sorted(chosen, key=lambda i: (-est[i], i))
+    ordered = sorted(chosen, key=lambda i: (-(est[i] or 0.0), i))  # (never None here)
     if cfg.shard is not None:
         k, n = cfg.shard
         ordered = ordered[k::n]
     return [i for i in ordered if todo[i]], ordered
-
 
 
 def serial(co: Coordinator, worker: Worker) -> None:
@@ -527,14 +526,15 @@ def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: lis
     --split off, or an engine without class_value), the queue in the order used,
     the openers split, the bundles (opener -> its bundle) and the records of split
     openers that the checkpoint already completes."""
-    work = Work(cfg.mode, len(lists.answers), table)
+    n_p = 3**lists.length
+    work = Work(cfg.mode, len(lists.answers), table, n_p)
     classes = None
     if cfg.cutoff is None and cfg.split != "off" and callable(
             getattr(engine, "class_value", None)):
         # the predicted costs order the work (openers and classes on one scale) and
         # choose which openers go out as classes (run_split)
-        classes = ClassStore(store.path, len(lists.guesses))
-        costs = {i: opener_cost(table[i], cfg.mode) for i in queue}
+        classes = ClassStore(store.path, len(lists.guesses), n_p)
+        costs = {i: opener_cost(table[i], cfg.mode, n_p) for i in queue}
         split = plan(costs, max(1, size - 1), cfg.split, classes.partly_done(queue))
         queue = sorted(queue, key=lambda i: (-costs[i], i))
     else:
@@ -545,11 +545,12 @@ def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: lis
         # openers sharing their most expensive class go to one rank back to back
         whole = {i: costs[i] for i in queue if i not in split}
         share = sum(costs.values()) / max(1, size - 1)
-        for b in affinity(table, whole, cfg.mode, share):
+        for b in affinity(table, whole, cfg.mode, share, n_p):
             bundled.update({i: b for i in b})
     settled = []
     for i in queue:
         if i in split:
+            assert classes is not None  # split only where classes may be
             done = work.add_split(i, classes.results(i), costs[i])
             if done is not None:  # every class needed was in the checkpoint
                 settled.append(done)
@@ -557,7 +558,7 @@ def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: lis
             b = bundled[i]
             if i == b[0]:
                 work.push_bundle(tuple((j, None) for j in b),
-                                 bundle_cost(costs, b, table, cfg.mode))
+                                 bundle_cost(costs, b, table, cfg.mode, n_p))
         else:
             work.push((i, None), costs[i])
     return work, classes, queue, split, bundled, settled

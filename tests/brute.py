@@ -47,10 +47,14 @@ from __future__ import annotations
 import functools
 import sys
 
-from solver.feedback import ALL_GREEN, colours_of, score
+from solver.feedback import colours_of, score
 
 Constraint = tuple[tuple[str, ...], tuple[tuple[str, int], ...]]
-NO_CONSTRAINT: Constraint = (("",) * 5, ())
+NO_CONSTRAINT: Constraint = (("",) * 5, ())  # five letters (no_constraint: any length)
+
+
+def no_constraint(length: int) -> Constraint:
+    return ("",) * length, ()
 MODES = ("easy", "hard", "strict")
 
 
@@ -58,13 +62,13 @@ MODES = ("easy", "hard", "strict")
 def hard_update(con: Constraint, guess: str, pattern: int) -> Constraint:
     """The hard-mode constraint after `guess` received `pattern`."""
     greens, counts = con
-    colours = colours_of(pattern)
+    colours = colours_of(pattern, len(guess))
     new_greens = tuple(
-        guess[i] if colours[i] == 2 else greens[i] for i in range(5)
+        guess[i] if colours[i] == 2 else greens[i] for i in range(len(guess))
     )
     need = dict(counts)
     revealed: dict[str, int] = {}
-    for i in range(5):
+    for i in range(len(guess)):
         if colours[i] in (1, 2):
             revealed[guess[i]] = revealed.get(guess[i], 0) + 1
     for letter, n in revealed.items():
@@ -75,7 +79,7 @@ def hard_update(con: Constraint, guess: str, pattern: int) -> Constraint:
 def hard_allowed(con: Constraint, word: str) -> bool:
     """Whether `word` satisfies the hard-mode constraint."""
     greens, counts = con
-    for i in range(5):
+    for i in range(len(word)):
         if greens[i] and word[i] != greens[i]:
             return False
     return all(word.count(letter) >= n for letter, n in counts)
@@ -92,6 +96,7 @@ class Brute:
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}")
         self.answers = list(answers)
+        self.green = 3 ** len(self.answers[0]) - 1  # all letters green: solved
         known = set(guesses)
         # Every answer is a legal guess.
         self.guesses = list(guesses) + [w for w in answers if w not in known]
@@ -145,7 +150,7 @@ class Brute:
         total = len(s)
         nb = None if b is None else b - 1
         for p, cls in parts.items():
-            if p == ALL_GREEN:
+            if p == self.green:
                 continue  # g itself: solved by this guess
             ncon = self.update(con, self.guesses[g], p) if self.mode == "hard" else None
             v = self.value(cls, nb, ncon)
@@ -168,7 +173,7 @@ class Brute:
         best = None
         for g in self.candidates(s, con):
             parts = self.split(g, s)
-            if len(parts) == 1 and ALL_GREEN not in parts:
+            if len(parts) == 1 and self.green not in parts:
                 continue  # does not split S: never optimal (see module docstring)
             c = self.cost(g, s, b, con, parts)
             if c is not None and (best is None or c < best):
@@ -182,7 +187,7 @@ class Brute:
         """Value of `opener` with at most `cap` guesses per answer (0: no cap)."""
         g = self.guesses.index(opener)
         s = frozenset(range(len(self.answers)))
-        con = NO_CONSTRAINT if self.mode == "hard" else None
+        con = no_constraint(len(opener)) if self.mode == "hard" else None
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 10_000))
         try:

@@ -101,7 +101,7 @@ def test_next_tree_and_query_read_the_book(built, capsys):
     # a second guess from the book: the engine's own answer, total included
     i = book.index_of(first)
     p = next(iter(book.second_guesses(i)))
-    pos = f"{first}:{to_text(p)}"
+    pos = f"{first}:{to_text(p, 5)}"
     assert cli.main(["next", pos, "--book", book_file, "--json", "--top", "0", *common]) == 0
     from_book = json.loads(capsys.readouterr().out)
     assert cli.main(["next", pos, "--no-book", "--json", "--top", "0", *common]) == 0
@@ -139,7 +139,8 @@ def test_popular_openers_are_the_best_scored_then_players():
     assert len(pop) == len(set(pop)) >= 5
     from solver.game.measures import SUMSQ, scan
 
-    raw = scan(s.table, np.arange(30, dtype=np.int32), np.arange(len(lists.guesses)))
+    raw = scan(s.table, np.arange(30, dtype=np.int32), np.arange(len(lists.guesses)),
+               s.variant.all_green)
     best5 = sorted(range(len(lists.guesses)), key=lambda g: (raw[g, SUMSQ], g))[:5]
     assert pop[:5] == [lists.guesses[g] for g in best5]
 

@@ -18,9 +18,10 @@ import numpy as np
 import pytest
 from test_search_crosscheck import SEEDS, _lists, _solver, brute, instance, reference
 
-from solver.feedback import ALL_GREEN
 from solver.search import layout as K
 from solver.search.engine import partition_bound
+
+GREEN = 242  # all five letters green: 3**5 - 1
 
 BOUND_SEEDS = [s for s in SEEDS if s % 5 == 2][:48]  # every kind, mode and cap
 
@@ -36,7 +37,7 @@ def _brute_classes(inst, opener):
 
         con = NO_CONSTRAINT
     for p, cls in b.split(g, frozenset(range(len(inst.answers)))).items():
-        if p != ALL_GREEN:
+        if p != GREEN:
             yield p, cls, (b.update(con, opener, p) if con is not None else None)
 
 
@@ -82,7 +83,7 @@ def test_every_cutoff_gives_a_true_bound(seed):
         gid = lists.guesses.index(opener)
         row = s.table[gid]
         sizes = np.bincount(row, minlength=243)
-        sizes[ALL_GREEN] = 0
+        sizes[GREEN] = 0
         lo = partition_bound(len(lists.answers), sizes[sizes > 0])
         if want is None:
             for cut in (lo, lo + 3, lo + 40, 10**6):

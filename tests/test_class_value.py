@@ -10,7 +10,7 @@ import pytest
 from test_search_crosscheck import N_INSTANCES, _lists, instance, reference
 
 from solver import Solver
-from solver.feedback import ALL_GREEN
+from solver.feedback import all_green
 from solver.run_split import ClassResult, class_status_code, combine
 from solver.store import STATUS_NAMES
 from solver.table import build_numpy
@@ -22,7 +22,7 @@ def _split_value(s: Solver, opener: str):
     """(status, total, depth, {pattern: (class total, second guess)}) from the
     classes alone, each in a fresh Solver (as on another rank)."""
     gid = s.lists.guess_id(opener)
-    pats = sorted(set(np.unique(s.table[gid]).tolist()) - {ALL_GREEN})
+    pats = sorted(set(np.unique(s.table[gid]).tolist()) - {all_green(s.lists.length)})
     results, seconds = [], {}
     for p in pats:
         fresh = Solver(s.lists, mode=s.mode, max_guesses=s.max_guesses, table=s.table,
@@ -97,7 +97,7 @@ def test_class_value_refuses_what_is_not_a_class():
     opener = inst.openers[0]
     gid = lists.guess_id(opener)
     present = set(np.unique(s.table[gid]).tolist())
-    missing = next(p for p in range(243) if p not in present)
-    for p in (ALL_GREEN, missing):
+    missing = next(p for p in range(3**lists.length) if p not in present)
+    for p in (all_green(lists.length), missing):
         with pytest.raises(ValueError, match="no feedback class"):
             s.class_value(opener, p)

@@ -81,7 +81,7 @@ def test_a_context_of_another_layout_falls_back_to_jit():
     ctx = s._ctx._replace(tbl=s._ctx.tbl.astype(np.int16))
     k = compiled.kernel_set(ctx)
     assert k.kind == "jit"
-    assert SEARCH.reason == "tbl: expected a 2-d uint8 array"
+    assert SEARCH.reason == "tbl: expected a uint8 or uint16 table"
     ro = s._ctx.mval.copy()
     ro.flags.writeable = False
     assert compiled.kernel_set(s._ctx._replace(mval=ro)).kind == "jit"
@@ -147,12 +147,12 @@ def test_the_measures_scan_compiled_and_jit_agree(monkeypatch):
     gids = rng.choice(len(s.lists.guesses), 2000, replace=False)
     cost = np.log1p(np.arange(len(members) + 1, dtype=np.float64))
     assert scan_kernel.scan_kernel(table) is not scan_kernel._jitted()
-    a, b = _kinds(monkeypatch, lambda: scan(table, members, gids, cost))
+    a, b = _kinds(monkeypatch, lambda: scan(table, members, gids, 242, cost))
     assert np.array_equal(a, b) and a[:, scan_kernel.PATTERNS].max() > 1
     ro = table.view()
     ro.flags.writeable = False  # a read-only table: the jit (typed for it) runs
     assert scan_kernel.scan_kernel(ro) is scan_kernel._jitted()
-    assert np.array_equal(scan(ro, members, gids, cost), a)
+    assert np.array_equal(scan(ro, members, gids, 242, cost), a)
 
 
 @needs_build

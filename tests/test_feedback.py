@@ -1,4 +1,6 @@
-"""The feedback rule: known cases, the text forms, and the vectorised rule."""
+"""The feedback rule at every word length (3 to 10): known cases (repeated letters
+at 6 letters and more included), the text forms, and the vectorised rule against
+an independent statement of the rule."""
 
 from __future__ import annotations
 
@@ -48,25 +50,41 @@ def reference(guess: str, answer: str) -> int:
     return code
 
 
-def _random_words(rng: random.Random, alphabet: str, n: int) -> list[str]:
-    return ["".join(rng.choice(alphabet) for _ in range(5)) for _ in range(n)]
+def _random_words(rng: random.Random, alphabet: str, n: int, length: int = 5) -> list[str]:
+    return ["".join(rng.choice(alphabet) for _ in range(length)) for _ in range(n)]
+
+
+# 6 letters and more: three copies of a letter in the guess against two in the answer
+# (the third is grey), greens taking copies before yellows, and the 2-byte codes
+LONG_CASES = [  # each worked out by hand
+    ("eeeaab", "xeyezz", "YGBBBB", 1 + 2 * 3),  # 3 Es against 2: one green, one yellow
+    ("banana", "ananas", "BYYYYY", 363),
+    ("aaabbb", "ababab", "GYGGYG", 644),  # the spare A and B go to the first non-greens
+    ("seeded", "needed", "BGGGGG", sum(2 * 3**i for i in range(1, 6))),
+    ("lllllll", "hallway", "BBGGBBB", 2 * 9 + 2 * 27),  # 7 Ls against 2, both green
+    ("abcdefgh", "abcdefgh", "GGGGGGGG", 3**8 - 1),
+    ("aaaaaaaaaa", "ababababab", "GBGBGBGBGB", sum(2 * 3**i for i in range(0, 10, 2))),
+    ("cat", "act", "YYG", 1 + 3 + 18),
+    ("tree", "eert", "YYYY", 40),
+]
 
 
 # --- known cases -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("guess", "answer", "text", "code"), CASES)
+@pytest.mark.parametrize(("guess", "answer", "text", "code"), CASES + LONG_CASES)
 def test_known_cases(guess, answer, text, code):
+    n = len(guess)
     assert score(guess, answer) == code
-    assert to_text(code) == text
-    assert parse(text) == code
+    assert to_text(code, n) == text
+    assert parse(text, n) == code
     assert reference(guess, answer) == code
 
 
-@pytest.mark.parametrize(("guess", "answer", "text", "code"), CASES)
+@pytest.mark.parametrize(("guess", "answer", "text", "code"), CASES + LONG_CASES)
 def test_known_cases_vectorised(guess, answer, text, code):
     out = feedback.pattern_rows(np, encode_words([guess]), encode_words([answer]))
-    assert out.dtype == np.uint8 and out.shape == (1, 1)
+    assert out.dtype == (np.uint8 if len(guess) <= 5 else np.uint16) and out.shape == (1, 1)
     assert int(out[0, 0]) == code
 
 
@@ -77,37 +95,47 @@ def test_score_rejects_wrong_length():
         score("abcde", "abcdef")
 
 
-def test_all_green_only_for_equal_words():
-    rng = random.Random(7)
-    ws = _random_words(rng, "abc", 300)
-    for g in ws[:40]:
+@pytest.mark.parametrize("length", range(3, 11))
+def test_all_green_only_for_equal_words(length):
+    rng = random.Random(7 + length)
+    ws = _random_words(rng, "abc", 200, length)
+    for g in ws[:30]:
         for a in ws:
-            assert (score(g, a) == feedback.ALL_GREEN) == (g == a)
+            assert (score(g, a) == feedback.all_green(length)) == (g == a)
 
 
 # --- text forms --------------------------------------------------------------------
 
 
 def test_encoding_constants():
-    assert feedback.N_PATTERNS == 243
-    assert feedback.ALL_GREEN == 242
-    assert feedback.WEIGHTS == (1, 3, 9, 27, 81)
-    assert to_text(0) == "BBBBB"
-    assert to_text(1) == "YBBBB"  # position 0 has weight 1
-    assert to_text(2 * 81) == "BBBBG"
+    assert feedback.all_green(5) == 242 and feedback.all_green(10) == 3**10 - 1
+    assert feedback.all_green(3) == 26
+    assert to_text(0, 5) == "BBBBB"
+    assert to_text(1, 5) == "YBBBB"  # position 0 has weight 1
+    assert to_text(2 * 81, 5) == "BBBBG"
+    assert to_text(2 * 3**9, 10) == "BBBBBBBBBG"
 
 
-def test_text_and_squares_round_trip_all_codes():
+@pytest.mark.parametrize("length", (3, 4, 5, 6))
+def test_text_and_squares_round_trip_all_codes(length):
     texts = set()
-    for code in range(feedback.N_PATTERNS):
-        t = to_text(code)
+    for code in range(3**length):
+        t = to_text(code, length)
         texts.add(t)
-        assert parse(t) == code
-        assert parse(t.lower()) == code
-        assert parse(to_squares(code)) == code
-        assert parse(t.translate(str.maketrans("GYB", "210"))) == code
-        assert feedback.colours_of(code) == ["BYG".index(c) for c in t]
-    assert len(texts) == 243
+        assert parse(t, length) == code
+        assert parse(t.lower(), length) == code
+        assert parse(to_squares(code, length), length) == code
+        assert parse(t.translate(str.maketrans("GYB", "210")), length) == code
+        assert feedback.colours_of(code, length) == ["BYG".index(c) for c in t]
+    assert len(texts) == 3**length
+
+
+def test_parse_wants_the_word_length():
+    assert parse("GBBGBB", 6) == 2 + 2 * 27
+    with pytest.raises(PatternError, match="must have 6 marks"):
+        parse("GBBGB", 6)
+    with pytest.raises(PatternError, match="must have 4 marks"):
+        parse("GBBGB", 4)
 
 
 @pytest.mark.parametrize(
@@ -131,7 +159,7 @@ def test_text_and_squares_round_trip_all_codes():
     ],
 )
 def test_parse_accepts(text, code):
-    assert parse(text) == code
+    assert parse(text, 5) == code
 
 
 @pytest.mark.parametrize(
@@ -140,38 +168,46 @@ def test_parse_accepts(text, code):
 )
 def test_parse_rejects(text):
     with pytest.raises(PatternError):
-        parse(text)
+        parse(text, 5)
 
 
-@pytest.mark.parametrize("code", [-1, 243, 1000])
-def test_colours_of_range(code):
+@pytest.mark.parametrize(("code", "length"), [(-1, 5), (243, 5), (1000, 5), (27, 3), (729, 6)])
+def test_colours_of_range(code, length):
     with pytest.raises(PatternError):
-        feedback.colours_of(code)
+        feedback.colours_of(code, length)
 
 
 # --- the vectorised rule against the scalar one ------------------------------------
 
 
 def _check_pairs(guesses: list[str], answers: list[str]) -> None:
+    n = len(guesses[0])
     out = feedback.pattern_rows(np, encode_words(guesses), encode_words(answers))
-    assert out.shape == (len(guesses), len(answers)) and out.dtype == np.uint8
+    assert out.shape == (len(guesses), len(answers))
+    assert out.dtype == (np.uint8 if n <= 5 else np.uint16)
     for i, g in enumerate(guesses):
         for j, a in enumerate(answers):
             expected = score(g, a)
             assert expected == reference(g, a), (g, a)
-            assert out[i, j] == expected, (g, a, to_text(int(out[i, j])), to_text(expected))
+            assert out[i, j] == expected, (g, a, to_text(int(out[i, j]), n),
+                                          to_text(expected, n))
 
 
-def test_vectorised_all_pairs_tiny_alphabets():
-    # Every 5-letter word over {a, b}: repeated letters everywhere.
-    ab = ["".join(p) for p in itertools.product("ab", repeat=5)]
+@pytest.mark.parametrize("length", range(3, 11))
+def test_vectorised_all_pairs_tiny_alphabets(length):
+    # Words over {a, b}: repeated letters everywhere (all of them up to 6 letters)
+    ab = ["".join(p) for p in itertools.product("ab", repeat=length)]
+    if len(ab) > 64:
+        ab = random.Random(length).sample(ab, 64)
     _check_pairs(ab, ab)
 
 
-def test_vectorised_random_pairs_small_alphabet():
-    rng = random.Random(12345)
-    _check_pairs(_random_words(rng, "abc", 80), _random_words(rng, "abc", 60))
-    _check_pairs(_random_words(rng, "eesrt", 50), _random_words(rng, "abcde", 50))
+@pytest.mark.parametrize("length", range(3, 11))
+def test_vectorised_random_pairs_small_alphabet(length):
+    rng = random.Random(12345 + length)
+    _check_pairs(_random_words(rng, "abc", 60, length), _random_words(rng, "abc", 50, length))
+    _check_pairs(_random_words(rng, "eesrt", 40, length),
+                 _random_words(rng, "abcde", 40, length))
 
 
 def test_vectorised_random_pairs_real_words():

@@ -93,7 +93,10 @@ GOOD = "\n".join(ANSWERS) + "\n"
 BAD_LISTS: list[tuple[str, object, str]] = [  # (id, prep or path, needle)
     ("digit", _write(GOOD + "sis5y\n"), "x:9:"),
     ("six-letters", _write(GOOD + "cigars\n"), "'cigars' is not a 5-letter word"),
-    ("four-letters", _write("abcd\n"), "x:1:"),
+    ("four-letters", _write("abcd\n"), "same length"),  # 4 letters: not the other list's 5
+    ("eleven-letters", _write("abcdefghijk\n"), "has 11 letters"),
+    ("two-letters", _write("ab\ncd\n"), "has 2 letters"),
+    ("mixed-lengths", _write("cigar\nrebuts\n"), "'rebuts' is not a 5-letter word"),
     ("kelvin-sign", _write(GOOD + "awa\u212ae\n"), "x:9:"),  # lower() would make 'awake'
     ("non-ascii", _write(GOOD + "caf\u00e9s\n"), "x:9:"),
     ("nbsp", _write("\u00a0cigar\n"), "x:1:"),
@@ -328,6 +331,15 @@ def _store_cases() -> list[Case]:
     ex = ["export", "--store", "{S}", "--csv"]
     out += [
         Case("export-into-store-metadata", [*ex, "{S}/zarr.json"], "inside the store"),
+        Case("export-no-output", ["export", "--store", "{S}"], "export needs --csv"),
+        Case("export-parquet-suffix", ["export", "--store", "{S}", "--parquet", "{T}/t.csv"],
+             "*.parquet"),
+        Case("export-parquet-stdout", ["export", "--store", "{S}", "--parquet", "-"],
+             "Parquet is binary"),
+        Case("export-parquet-into-store", ["export", "--store", "{S}", "--parquet",
+                                           "{S}/t.parquet"], "inside the store"),
+        Case("export-parquet-folder", ["export", "--store", "{S}", "--parquet", "{T}"],
+             "*.parquet"),
         Case("export-into-store-folder", [*ex, "{S}/status/x.csv"], "inside the store"),
         Case("export-dev-full", [*ex, "/dev/full"], "No space left"),
         Case("export-folder", [*ex, "{T}"], "folder"),
@@ -479,7 +491,7 @@ def _tolerated_cases() -> list[Case]:
 
 
 def _pat(guess: str, answer: str) -> str:
-    return to_text(score(guess, answer))
+    return to_text(score(guess, answer), 5)
 
 
 KELVIN = "awa\u212ae"  # lower() makes it 'awake', an answer
@@ -682,10 +694,16 @@ def _serve_cases() -> list[Case]:
              _rm_chunk("status")),
         Case("serve-store-empty", [*serve, "--port", "0", "--store", ""], "empty path"),
         Case("serve-bad-list", ["serve", "--port", "0", "--answers", "{X}", "--guesses",
-                                "{G}"], "x:1:", _write("abcd\n")),
+                                "{G}"], "x:1:", _write("abc1\n")),
         Case("serve-memo", [*serve, "--port", "0", "--memo-mb", "nan"], "--memo-mb"),
         Case("serve-mode", [*serve, "--port", "0", "--mode", "x"], "--mode"),
     ]
+    for v in [*BAD_INTS, "0", "257"]:
+        out.append(Case(f"serve-workers={v[:12]!r}", [*serve, "--port", "0", "--workers", v],
+                        "--workers"))
+    for v in ["0", "-1", "nan", "inf", "3601", "1e400", "ten", "", "1s"]:
+        out.append(Case(f"serve-request-seconds={v!r}",
+                        [*serve, "--port", "0", "--request-seconds", v], "--request-seconds"))
     return out
 
 
@@ -695,7 +713,16 @@ def _book_cases() -> list[Case]:
     lists = ["--answers", "{A}", "--guesses", "{G}", "--cache-dir", "{C}"]
     build = ["book", "build", *lists, "--store", "{T}/new.zarr", "--out", "{T}/b.npz",
              "--quiet"]
-    out = [Case("book-no-action", ["book"], "build or show")]
+    out = [Case("book-no-action", ["book"], "build or show"),
+           Case("lists-extra-word", ["lists", "x"], "unrecognized"),
+           Case("lists-unknown", ["solve", "salet", "--lists", "doddle-9"], "no built-in lists"),
+           Case("length-unknown", ["solve", "salet", "--length", "9"], "no built-in lists"),
+           Case("length-and-lists", ["solve", "salet", "--length", "4", "--lists",
+                                     "doddle-6"], "not 4"),
+           Case("length-and-files", ["solve", "salet", "--length", "4", *lists[:4]],
+                "not both")]
+    for v in ["2", "11", "x", "", HUGE]:
+        out.append(Case(f"length={v[:12]!r}", ["solve", "salet", "--length", v], "--length"))
     for v in ["0", "-1", HUGE, "x", "1001", ""]:
         out.append(Case(f"book-top={v[:12]!r}", [*build, "--top", v], "--top"))
     for v in ["-1", HUGE, "x", ""]:
@@ -774,7 +801,7 @@ def world(tmp_path_factory, request) -> dict[str, Path | str]:
     st, _ = S.Store.open_or_create(store, lists, "easy", 6)
     recs = []
     for i in range(0, len(lists.guesses), 2):
-        second = np.full(S.N_PATTERNS, -1, dtype=np.int32)
+        second = np.full(243, -1, dtype=np.int32)
         second[i] = i
         recs.append(S.Record(i, S.EXACT, total=20 + i, depth=3, cpu_seconds=0.1,
                              wall_seconds=0.1, nodes=5, rank=0, finished_at=time.time(),
@@ -895,7 +922,7 @@ def test_enough_cases():
     assert sum(c.rc == 2 for c in CASES) >= 200 and len(set(ids)) == len(ids)
     commands = {c.argv[0] for c in CASES}
     assert {"table", "solve", "best", "run", "query", "export", "merge", "repair", "next",
-            "tree", "play", "simulate", "score", "compare", "serve", "book"} <= commands
+            "tree", "play", "simulate", "score", "compare", "serve", "book", "lists"} <= commands
     from solver.cli import build_parser
 
     sub = next(a for a in build_parser()._actions if a.dest == "command")

@@ -10,12 +10,14 @@ import pytest
 
 from solver import Solver
 from solver.errors import PatternError, UsageError, WordleDPError
-from solver.feedback import ALL_GREEN, score, to_text
+from solver.feedback import score, to_text
 from solver.game import Position, analyse, evaluate, tree
 from solver.game.measures import class_counts, letter_scores, measures, scan
 from solver.words import WordLists
 from tests.brute import NO_CONSTRAINT, Brute, hard_allowed, hard_update
 from tests.game_helpers import small_lists, small_solver
+
+GREEN = 242  # all five letters green: 3**5 - 1
 
 
 def random_position(solver: Solver, rng: random.Random, steps: int) -> Position:
@@ -27,7 +29,7 @@ def random_position(solver: Solver, rng: random.Random, steps: int) -> Position:
         legal = [lists.guesses[i] for i in np.flatnonzero(pos.legal())]
         g = rng.choice(legal)
         p = score(g, answer)
-        if p == ALL_GREEN or (solver.max_guesses and pos.guesses_made + 1
+        if p == GREEN or (solver.max_guesses and pos.guesses_made + 1
                               >= solver.max_guesses):
             break
         pos = pos.play(g, p)
@@ -132,7 +134,7 @@ def test_analysis_matches_brute_force(seed):
         if len(res.alternatives) == 4:
             for w in np.flatnonzero(pos.legal()):
                 if lists.guesses[w] in listed or len(brute.split(w, s)) == 1 and \
-                        ALL_GREEN not in brute.split(w, s):
+                        GREEN not in brute.split(w, s):
                     continue
                 c = brute.cost(int(w), s, b, con)
                 assert c is None or c >= totals[-1]
@@ -185,8 +187,8 @@ def test_class_counts_and_measures_by_hand():
     solver = Solver(lists)
     members = np.arange(len(lists.answers), dtype=np.int32)
     gids = np.arange(len(lists.guesses))
-    m = measures(scan(solver.table, members, gids), len(members))
-    counts = class_counts(solver.table, members, gids)
+    m = measures(scan(solver.table, members, gids, solver.variant.all_green), len(members))
+    counts = class_counts(solver.table, members, gids, solver.variant.n_patterns)
     letters = letter_scores(lists, members, gids)
     for g in gids[:10]:
         pats = [score(lists.guesses[g], a) for a in lists.answers]
@@ -226,7 +228,7 @@ def test_tree_is_a_valid_optimal_strategy(seed):
     assert sum(d["histogram"].values()) == len(lists.answers)
     assert sum(int(k) * v for k, v in d["histogram"].items()) == r.total
     for answer, steps in t.games.items():
-        assert steps[0][0] == opener and steps[-1] == (answer, ALL_GREEN)
+        assert steps[0][0] == opener and steps[-1] == (answer, GREEN)
         assert len(steps) <= cap
         con = NO_CONSTRAINT
         for i, (g, p) in enumerate(steps):
@@ -236,7 +238,7 @@ def test_tree_is_a_valid_optimal_strategy(seed):
                 con = hard_update(con, g, p)
             if mode == "strict" and i > 0:
                 assert g in lists.answers
-        assert d["games"][answer] == [f"{g}:{to_text(p)}" for g, p in steps]
+        assert d["games"][answer] == [f"{g}:{to_text(p, 5)}" for g, p in steps]
     root = t.nested()
     assert root["guess"] == opener and root["total"] == r.total
     assert root["answers"] == len(lists.answers)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -18,9 +19,11 @@ import pytest
 
 from solver import Solver, cli
 from solver import store as S
-from solver.feedback import ALL_GREEN, score, to_text
+from solver.feedback import score, to_text
 from solver.words import WordLists
 from tests.game_helpers import small_lists, write_lists
+
+GREEN = 242  # all five letters green: 3**5 - 1
 
 ROOT = Path(__file__).resolve().parents[1]
 MODES = ("easy", "hard", "strict")
@@ -57,7 +60,7 @@ def png_size(path) -> tuple[int, int]:
 
 
 def position_for(lists, answer, guesses):
-    return ",".join(f"{g}:{to_text(score(g, answer))}" for g in guesses)
+    return ",".join(f"{g}:{to_text(score(g, answer), 5)}" for g in guesses)
 
 
 # ---- next -----------------------------------------------------------------------
@@ -123,11 +126,11 @@ def test_next_hard_mode_illegal_guess(capsys, small):
     for o in lists.guesses:
         p = score(o, ans)
         greens = [i for i in range(5) if (p // 3 ** i) % 3 == 2]
-        if greens and p != ALL_GREEN:
+        if greens and p != GREEN:
             i = greens[0]
             bad = next(w for w in lists.guesses if w[i] != o[i])
             break
-    pos = f"{o}:{to_text(p)},{bad}:{to_text(score(bad, ans))}"
+    pos = f"{o}:{to_text(p, 5)},{bad}:{to_text(score(bad, ans), 5)}"
     one_error(*run(capsys, small, "next", pos, "--mode", "hard"), "hard mode",
               f"position {i + 1} must be")
 
@@ -137,9 +140,10 @@ def test_next_issue_example_default_lists(capsys, tmp_path):
     rc = cli.main(["next", "salet:BBBBB", "--json", "--top", "1"])
     d = json.loads(capsys.readouterr().out)
     assert rc == 0 and d["candidates"] == 221 and d["best"]["total"] == 609
-    rc = cli.main(["next", "-"])
+    rc = cli.main(["next", "-", "--no-book"])
     err = capsys.readouterr().err
     assert rc == 2 and "cluster job" in err and len(err.splitlines()) == 1
+    assert "wordle-dp book build" in err
 
 
 # ---- result store ---------------------------------------------------------------
@@ -154,7 +158,7 @@ def store(small, tmp_path_factory):
     recs = []
     for i, w in enumerate(lists.guesses):
         r = solver.solve(w)
-        second = np.full(S.N_PATTERNS, -1, np.int32)
+        second = np.full(243, -1, np.int32)
         for p, g in solver.second_guesses(w).items():
             second[p] = lists.guess_index[g]
         recs.append(S.Record(i, S.STATUS_CODES[r.status], total=r.total or -1,
@@ -208,7 +212,7 @@ def test_tree_json_and_text(capsys, small, tmp_path, mode):
     assert d["total"] == want.total and set(d["games"]) == set(lists.answers)
     for a, steps in d["games"].items():
         assert steps[-1] == f"{a}:GGGGG"
-        assert all(s.split(":")[1] == to_text(score(s.split(":")[0], a)) for s in steps)
+        assert all(s.split(":")[1] == to_text(score(s.split(":")[0], a), 5) for s in steps)
     rc, out, _ = run(capsys, small, "tree", opener, "--mode", mode)
     lines = out.splitlines()
     assert rc == 0 and f"total {want.total} " in lines[0] and len(lines) == 26
@@ -250,7 +254,7 @@ def test_simulate_all_strategies_csv_and_plot(capsys, small, tmp_path):
     for g in games:  # each game's steps are true feedback, and it ends solved
         steps = g["steps"].split()
         assert len(steps) == int(g["guesses"]) and steps[-1] == f"{g['answer']}:GGGGG"
-        assert all(s[6:] == to_text(score(s[:5], g["answer"])) for s in steps)
+        assert all(s[6:] == to_text(score(s[:5], g["answer"]), 5) for s in steps)
     assert png_size(png) == (1000, 560)
 
 
@@ -368,7 +372,7 @@ def test_play_with_typed_feedback(capsys, small, monkeypatch):
     lists = small[0]
     ans = lists.answers[12]
     other = lists.guesses[7]
-    feed = ["nonsense words here", "GGGXQ", f"{other} {to_text(score(other, ans))}"]
+    feed = ["nonsense words here", "GGGXQ", f"{other} {to_text(score(other, ans), 5)}"]
     # then accept suggestions, reporting their true feedback, found by replaying
     from solver.game import Position, analyse
 
@@ -376,7 +380,7 @@ def test_play_with_typed_feedback(capsys, small, monkeypatch):
     pos = Position.start(lists).play(other, score(other, ans))
     while not pos.solved:
         g = analyse(solver, pos, top=0).best.guess
-        feed.append(to_text(score(g, ans)))
+        feed.append(to_text(score(g, ans), 5))
         pos = pos.play(g, score(g, ans))
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(feed) + "\n"))
     rc, out, _ = run(capsys, small, "play")
@@ -391,6 +395,20 @@ def test_play_quit(capsys, small, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
     rc, out, _ = run(capsys, small, "play")
     assert rc == 0 and out.rstrip().endswith("quit")
+
+
+def test_play_prompt_fits_a_terminal_and_says_why_once(capsys, small, monkeypatch):
+    """The prompt stays under 80 characters (no wrapping on a standard terminal) and
+    the reason for the suggestion is said once, in the line above it."""
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    rc, out, _ = run(capsys, small, "play")
+    first, prompt = out.split("\n")[:2]
+    assert rc == 0 and "suggested opener" in first and "(optimal opener)" in first
+    assert out.count("optimal opener") == 1
+    prompt = prompt[:prompt.index("q quits: ") + len("q quits: ")]
+    assert prompt.startswith("guess 1: play ") and len(prompt) < 80, prompt
 
 
 def test_play_in_a_pseudo_terminal(small, tmp_path):
@@ -431,3 +449,89 @@ def test_play_in_a_pseudo_terminal(small, tmp_path):
     text = buf.decode("utf-8", "replace")
     assert "(Enter = " in text  # it prompted: stdin was a terminal
     assert f"solved: {ans.upper()} in " in text
+
+
+def _in_pty(args: list[str], cache: str, cwd, timeout: float = 120) -> str:
+    """Run `wordle-dp ARGS` with a pseudo-terminal as stdin, stdout and stderr."""
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), WORDLE_DP_CACHE=cache)
+    proc = subprocess.Popen([sys.executable, "-m", "solver", *args], stdin=slave,
+                            stdout=slave, stderr=slave, env=env, cwd=cwd, close_fds=True)
+    os.close(slave)
+    buf = b""
+    deadline = time.time() + timeout
+    try:
+        while time.time() < deadline:
+            r, _, _ = select.select([master], [], [], 1.0)
+            if r:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                buf += chunk
+            if proc.poll() is not None and not r:
+                break
+    finally:
+        proc.kill() if proc.poll() is None else None
+        proc.wait()
+        os.close(master)
+    return buf.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("command", ["compare", "simulate"])
+def test_long_commands_show_progress_on_a_terminal(tmp_path, command):
+    """compare and simulate draw the shared progress line (games, ETA) on a terminal
+    once they run longer than a moment, erased before each result row; without a
+    terminal they print only the rows. (Big enough to last past the first quiet
+    0.25 s: 200 answers; for simulate, against the whole default guess list.)"""
+    words = WordLists.load(quiet=True).answers[:200]
+    a, g = tmp_path / "a.txt", tmp_path / "g.txt"
+    a.write_text("\n".join(words) + "\n")
+    g.write_text("\n".join(words) + "\n")
+    cache = str(tmp_path / "cache")
+    # simulate: the heuristics scan the whole default guess list at every position
+    what = (["compare", "--openers", words[0], words[1], "--guesses", str(g)]
+            if command == "compare" else ["simulate", "--strategy", "all"])
+    args = [*what, "--answers", str(a), "--cache-dir", cache]
+    text = _in_pty(args, cache, tmp_path)
+    assert re.search(rf"{command}: \d+/\d+ games \(\d+\.\d%\), \d+s elapsed, ETA ", text), text
+    assert "\r" in text  # redrawn in place
+    plain = subprocess.run([sys.executable, "-m", "solver", *args], capture_output=True,
+                           text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path)
+    assert plain.returncode == 0 and plain.stderr == ""
+    rows = plain.stdout.splitlines()
+    assert rows and rows[0] in text  # (later rows carry timings)
+
+
+def test_expected_and_eliminations_choose_the_same_guesses(small):
+    """As --help and the README say: the two heuristics play the same games."""
+    from solver.game.simulate import simulate
+    from solver.game.strategies import make_strategy
+
+    lists = small[0]
+    for mode in MODES:
+        solver = Solver(lists, mode=mode)
+        for cand in ("", "-cand"):
+            a = make_strategy("expected" + cand, solver)
+            b = make_strategy("eliminations" + cand, solver)
+            for opener in [None, *lists.guesses[:6]]:
+                ga, gb = simulate(solver, a, opener).games, simulate(solver, b, opener).games
+                assert ga == gb, (mode, cand, opener)
+
+
+def test_simulate_reports_every_game_to_progress(small):
+    from solver.game.simulate import simulate
+    from solver.game.strategies import make_strategy
+
+    lists = small[0]
+    seen = []
+    sim = simulate(Solver(lists), make_strategy("entropy", Solver(lists)), None,
+                   progress=lambda done, total: seen.append((done, total)))
+    n = len(lists.answers)
+    assert seen[-1] == (n, n) and len(seen) == n == len(sim.games)
+    assert [d for d, _ in seen] == list(range(1, n + 1))

@@ -210,7 +210,7 @@ def test_many_ranks_with_auto_split_match_one_rank(tmp_path, cache, ranks):
     lists_ = WordLists.load(a, g, quiet=True)
     table, _ = get_table(lists_, "numpy", cache)
     words = sorted(lists_.guesses, key=lambda w: -opener_cost(table[lists_.guess_id(w)],
-                                                              "easy"))
+                                                              "easy", 3**lists_.length))
     openers = ",".join(words[:10] + random.Random(23).sample(words[10:], 50))
     lists = ["--answers", a, "--guesses", g, "--openers", openers]
     store, single = tmp_path / "many.zarr", tmp_path / "one.zarr"

@@ -218,12 +218,12 @@ def test_head_gates_the_big_classes_and_an_infeasible_head_settles(small):
     lists = WordLists.load(a, g, quiet=True)
     table, _ = get_table(lists, "numpy", cache)
     i = lists.guess_id("aback")
-    sp = Split(i, classes_of(table[i]))
+    sp = Split(i, classes_of(table[i], 243))
     make_units(sp, "easy")
     sizes = dict(sp.classes)
     assert sp.head and sp.big
     assert max(sizes[p] for p in sp.head) <= min(sizes[u[0]] for u in sp.big)
-    work = Work("easy", len(lists.answers), table)
+    work = Work("easy", len(lists.answers), table, 243)
     assert work.add_split(i, {}, 5.0) is None
     assert len(work) == 1 and work.more()  # only the head; the big classes wait
     unit, = work.pop()
@@ -236,7 +236,7 @@ def test_head_gates_the_big_classes_and_an_infeasible_head_settles(small):
     # without a head, every class goes out at once; one settling the opener drops
     # the others still queued
     j = lists.guess_id("abase")
-    sp = Split(j, classes_of(table[j]))
+    sp = Split(j, classes_of(table[j], 243))
     work.add_split(j, {p: ClassResult(j, p, S.EXACT, 1, 1, 0) for p in (
         sp.classes[k][0] for k in range(len(sp.classes) - 3))}, 5.0)  # 3 left: all big
     assert len(work) == 3
@@ -273,20 +273,19 @@ def test_memo_mb_reaches_the_engine(tmp_path, small):
 
 @pytest.mark.parametrize("mode", ["easy", "hard"])
 def test_affinity_bundles_openers_sharing_their_biggest_class(small, mode):
-    from solver.run_split import ALL_GREEN, affinity, bundle_cost, opener_cost
+    from solver.run_split import affinity, bundle_cost, class_sizes, opener_cost
     from solver.table import get_table
 
     a, g, cache = small
     lists = WordLists.load(a, g, quiet=True)
     table, _ = get_table(lists, "numpy", cache)
-    costs = {i: opener_cost(table[i], mode) for i in range(len(lists.guesses))}
+    costs = {i: opener_cost(table[i], mode, 243) for i in range(len(lists.guesses))}
     share = sum(costs.values()) / 8
-    bundles = affinity(table, costs, mode, share)
+    bundles = affinity(table, costs, mode, share, 243)
     assert len(bundles) >= 3
 
     def biggest(i):
-        cnt = np.bincount(table[i], minlength=243)
-        cnt[ALL_GREEN] = 0
+        cnt = class_sizes(table[i], 243)
         p = int(np.argmax(cnt))
         return p, frozenset(np.flatnonzero(table[i] == p).tolist())
 
@@ -297,7 +296,7 @@ def test_affinity_bundles_openers_sharing_their_biggest_class(small, mode):
         assert len({biggest(i)[1] for i in b}) == 1  # the very same answers
         if mode != "easy":
             assert all(biggest(i)[0] == 0 for i in b)  # all grey: no constraint
-        assert bundle_cost(costs, b, table, mode) <= share
-        assert bundle_cost(costs, b, table, mode) < sum(costs[i] for i in b)
-    tight = affinity(table, costs, mode, min(costs.values()))  # nothing fits a share
+        assert bundle_cost(costs, b, table, mode, 243) <= share
+        assert bundle_cost(costs, b, table, mode, 243) < sum(costs[i] for i in b)
+    tight = affinity(table, costs, mode, min(costs.values()), 243)  # nothing fits a share
     assert tight == []

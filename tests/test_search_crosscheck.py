@@ -276,18 +276,18 @@ def test_brute_hard_constraint():
     from solver.feedback import parse
 
     # SPEED against ABIDE: S grey, P grey, E yellow, E grey, D yellow.
-    con = hard_update(NO_CONSTRAINT, "speed", parse("BBYBY"))
+    con = hard_update(NO_CONSTRAINT, "speed", parse("BBYBY", 5))
     assert con == (("",) * 5, (("d", 1), ("e", 1)))
     assert hard_allowed(con, "edged") and not hard_allowed(con, "crane")
     # EERIE against EVERY: E green, E yellow, R yellow, I grey, E grey: two Es.
-    con = hard_update(con, "eerie", parse("GYYBB"))
+    con = hard_update(con, "eerie", parse("GYYBB", 5))
     assert con == (("e", "", "", "", ""), (("d", 1), ("e", 2), ("r", 1)))
     assert hard_allowed(con, "egret") is False  # has no D
     assert hard_allowed(con, "ended") is False  # no R
     assert hard_allowed(con, "erred") is True
     assert hard_allowed(con, "dreed") is False  # E not in place 0
     # Counts only grow: a later guess revealing one E keeps two.
-    con2 = hard_update(con, "eager", parse("GBBBY"))
+    con2 = hard_update(con, "eager", parse("GBBBY", 5))
     assert dict(con2[1])["e"] == 2
 
 
@@ -413,7 +413,7 @@ class _NoGreyReuse(Brute):
 
     def update(self, con, guess, pattern):
         greens, counts = super().update(con, guess, pattern)
-        colours = colours_of(pattern)
+        colours = colours_of(pattern, 5)
         seen = {guess[i] for i in range(5) if colours[i]}
         greys = {"#" + guess[i] for i in range(5) if not colours[i] and guess[i] not in seen}
         return greens, tuple(sorted(set(counts) | {(g, 1) for g in greys}))

@@ -7,7 +7,16 @@ import math
 import sys
 
 from ..errors import UsageError
-from .common import INT32_MAX, INT62_MAX, SECONDS_MAX, add_lists, add_problem, int_range, path_arg
+from .common import (
+    INT32_MAX,
+    INT62_MAX,
+    SECONDS_MAX,
+    add_lists,
+    add_problem,
+    int_range,
+    load_lists,
+    path_arg,
+)
 
 
 def register(sub) -> None:
@@ -75,7 +84,9 @@ def _cmd_build(args) -> int:
     from ..run import parse_time_limit
 
     check_output("--out", args.out, ".npz")  # before the work: it may take hours
-    if args.out is None and (args.answers or args.guesses):
+    if args.out is None and (args.answers or args.guesses
+                             or args.lists not in (None, "original")
+                             or args.length not in (None, 5)):
         raise UsageError("a book for other lists needs --out FILE (the packaged books are "
                          "for the default lists)")
     tl = None
@@ -87,8 +98,9 @@ def _cmd_build(args) -> int:
         if not (math.isfinite(tl) and tl <= SECONDS_MAX):
             raise UsageError(f"bad time limit {args.time_limit[:40]!r}: more than a year")
     info = build(args.store or default_store(args.mode, args.max_guesses), args.out,
-                 args.answers, args.guesses, args.mode, args.max_guesses, args.top,
-                 args.popular, args.cutoff, args.cache_dir, tl, args.quiet)
+                 args.answers, args.guesses, args.mode, args.max_guesses, args.lists,
+                 args.length, args.top, args.popular, args.cutoff, args.cache_dir, tl,
+                 args.quiet)
     if info is not None and not args.quiet:
         print(f"wrote the book: the {info['top']} best openers proven (the {args.top}th: "
               f"{info['kth_total']}), {info['exact']} exact values, "
@@ -107,9 +119,7 @@ def load_book(args, lists):
 
 
 def _cmd_show(args) -> int:
-    from ..words import WordLists
-
-    lists = WordLists.load(args.answers, args.guesses, quiet=True)
+    lists = load_lists(args, quiet=True)
     book = load_book(args, lists)
     if book is None:
         raise UsageError(f"no opening book for these lists in {args.mode} mode with max "

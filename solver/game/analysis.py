@@ -135,7 +135,7 @@ def ranked_guesses(solver, position: Position, k: int, exclude: int = -1,
     members = pos.members
     n = len(members)
     gids = np.flatnonzero(pos.legal())
-    raw = scan(solver.table, members, gids, solver._class_cost)
+    raw = scan(solver.table, members, gids, solver.variant.all_green, solver.class_costs())
     lb = lower_bounds(raw, n)
     hit = raw[:, HIT] > 0
     keep = ((raw[:, PATTERNS] > 1) | hit) & (gids != exclude)
@@ -194,8 +194,9 @@ def analyse(solver, position: Position, top: int = 5, store=None,
         if len(pos.lists.answers) > EMPTY_EXACT_LIMIT and not allow_empty:
             raise UsageError(
                 f"choosing the opener over {len(pos.lists.answers)} answers is a cluster "
-                "job (wordle-dp run --store S); pass --store S with its results, or choose "
-                "the first guess yourself (a position like salet:BBBBB, or --opener)")
+                "job (wordle-dp run --store S); pass --store S with its results, or an "
+                "opening book (wordle-dp book build, then --book FILE), or choose the first "
+                "guess yourself (a position like salet:BBBBB, or --opener)")
         ranked = ranked_guesses(solver, pos, top + 1, progress=progress)
         if not ranked:
             return Analysis(pos, Choice(None, None, "infeasible"), [])
@@ -227,6 +228,16 @@ def _check_store(store, pos: Position) -> None:
     if diff:
         raise StoreError(f"{store.path} holds results for another problem: different "
                          + "; ".join(diff))
+
+
+def opening(pos: Position, top: int, store) -> Analysis | None:
+    """The start of a game answered from a result store or book alone (no solver
+    needed: `next -` from the book in milliseconds): the best opener and up to
+    `top` proven alternatives; None when the store has no exact opener yet."""
+    if pos.history:
+        return None
+    _check_store(store, pos)
+    return _from_store(None, pos, top, store)
 
 
 def _from_store(solver, pos: Position, top: int, store) -> Analysis | None:

@@ -13,15 +13,14 @@ have sizes c_p. The measures are functions of those sizes:
 - letter frequency            sum over the distinct letters of g of the number of
                               candidates containing that letter (larger)
 
-The kernel keeps one 243-slot count array and clears only the slots it touched,
-so a small set costs O(n) per guess, not O(243).
+The kernel keeps one count slot per pattern (3**L) and clears only the slots it
+touched, so a small set costs O(n) per guess, not O(3**L).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..feedback import N_PATTERNS
 from ..words import encode_words
 from .position import guess_letters
 from .scan_kernel import (  # noqa: F401 (the raw columns, re-exported for analysis.py)
@@ -35,10 +34,11 @@ from .scan_kernel import (  # noqa: F401 (the raw columns, re-exported for analy
 )
 
 
-def scan(table: np.ndarray, members: np.ndarray, gids: np.ndarray,
+def scan(table: np.ndarray, members: np.ndarray, gids: np.ndarray, green: int,
          cost: np.ndarray | None = None) -> np.ndarray:
     """float64 (len(gids), 6): per guess the raw columns SUMSQ, ENTROPY, WORST,
-    PATTERNS, HIT, EST (sum of cost[c] over non-green classes; 0 without cost)."""
+    PATTERNS, HIT, EST (sum of cost[c] over non-green classes; 0 without cost).
+    `green`: the all-green code of the game (Variant.all_green)."""
     out = np.zeros((len(gids), 6), np.float64)
     if len(members) == 0 or len(gids) == 0:
         return out
@@ -46,7 +46,7 @@ def scan(table: np.ndarray, members: np.ndarray, gids: np.ndarray,
         cost = np.zeros(len(members) + 1)
     scan_kernel(table)(table, np.ascontiguousarray(members, np.int32),
                        np.ascontiguousarray(gids, np.int64),
-                       np.ascontiguousarray(cost, np.float64), out)
+                       np.ascontiguousarray(cost, np.float64), int(green), out)
     return out
 
 
@@ -83,9 +83,11 @@ def lower_bounds(raw: np.ndarray, n: int) -> np.ndarray:
     return 3 * n - 2 * hit - (raw[:, PATTERNS].astype(np.int64) - hit)
 
 
-def class_counts(table: np.ndarray, members: np.ndarray, gids: np.ndarray) -> np.ndarray:
-    """int32 (len(gids), 243) class sizes (plain numpy; for tests and small sets)."""
+def class_counts(table: np.ndarray, members: np.ndarray, gids: np.ndarray,
+                 n_patterns: int) -> np.ndarray:
+    """int32 (len(gids), n_patterns) class sizes (plain numpy; for tests and small
+    sets)."""
     rows = table[np.asarray(gids)[:, None], np.asarray(members)[None, :]]
-    out = np.zeros((len(gids), N_PATTERNS), np.int32)
+    out = np.zeros((len(gids), n_patterns), np.int32)
     np.add.at(out, (np.repeat(np.arange(len(gids)), len(members)), rows.ravel()), 1)
     return out

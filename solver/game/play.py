@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import UsageError, WordleDPError, quote
-from ..feedback import ALL_GREEN, score, to_squares, to_text
 from ..feedback import parse as parse_pattern
+from ..feedback import score, to_squares, to_text
 from .analysis import WORDS_SHOWN, _check_store, analyse
 from .position import Position
 from .strategies import make_strategy
@@ -56,14 +56,18 @@ class Game:
             if self.opener:
                 return self.opener, "given opener"
             try:
-                best = analyse(self.solver, pos, top=0, store=self.store).best
-                if best.guess is not None:
-                    return best.guess, "optimal opener"
+                res = analyse(self.solver, pos, top=0, store=self.store)
+                if res.best.guess is not None:
+                    how = {"book": "proven best, from the opening book",
+                           "store": "proven best, from the store"}.get(res.source,
+                                                                        "optimal opener")
+                    return res.best.guess, how
             except UsageError:
                 pass
             g = make_strategy("entropy", self.solver).choose(pos)
             return (self.solver.lists.guesses[g],
-                    "highest entropy; the proven best opener needs --store or --opener")
+                    "highest entropy; the proven best opener needs --store, a book or "
+                    "--opener")
         best = analyse(self.solver, pos, top=0).best
         if best.guess is None:
             raise UsageError(f"{pos}: no strategy solves every candidate in the guesses left")
@@ -87,7 +91,8 @@ class Game:
     def step(self, guess: str, pattern: int) -> None:
         self.pos = self.pos.play(guess, pattern)
         k = self.pos.guesses_made
-        self.say(f"guess {k}: {guess.upper()}  {to_text(pattern)}  {to_squares(pattern)}")
+        n = len(guess)
+        self.say(f"guess {k}: {guess.upper()}  {to_text(pattern, n)}  {to_squares(pattern, n)}")
 
     def finished(self) -> bool:
         if self.pos.solved:
@@ -119,14 +124,15 @@ class Game:
                     return self.pos.guesses_made
                 self.report()
         while True:
-            guess, how = self.suggest()
+            guess, _how = self.suggest()
             pos = self.pos
             k = pos.guesses_made + 1
+            # under 80 characters; why this guess was said once, by announce or report
             if self.answer is not None:
-                prompt = f"guess {k} (Enter = {guess}, {how}; q quits): "
+                prompt = f"guess {k} (Enter = {guess}; q quits): "
             else:
-                prompt = (f"guess {k}: play {guess.upper()} ({how}), then type the feedback "
-                          f"(e.g. BBYBG), or 'WORD FEEDBACK' for another guess; q quits: ")
+                prompt = (f"guess {k}: play {guess.upper()}, type its feedback (BBYBG) or "
+                          "WORD FEEDBACK; q quits: ")
             line = self.ask(prompt) if self.ask else None
             if line is None or line.strip().lower() in ("q", "quit", "exit"):
                 if self.answer is not None and not self.reveal:
@@ -139,8 +145,10 @@ class Game:
                 self.say(f"! {exc}")
                 continue
             cap = pos.max_guesses
-            if cap and k == cap and pattern != ALL_GREEN:
-                self.say(f"guess {k}: {word.upper()}  {to_text(pattern)}  {to_squares(pattern)}")
+            if cap and k == cap and pattern != pos.variant.all_green:
+                n = len(word)
+                self.say(f"guess {k}: {word.upper()}  {to_text(pattern, n)}  "
+                         f"{to_squares(pattern, n)}")
                 tail = f"; the answer was {self.answer.upper()}" if self.answer else ""
                 self.say(f"out of guesses (cap {cap}){tail}")
                 return k
@@ -168,4 +176,4 @@ class Game:
         else:
             raise UsageError("type the feedback (e.g. BBYBG) or 'WORD FEEDBACK'")
         word = words[self.pos.check_guess(word)]
-        return word, parse_pattern(text)
+        return word, parse_pattern(text, len(word))

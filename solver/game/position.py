@@ -13,26 +13,27 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import PatternError, UsageError, WordListError, quote
-from ..feedback import ALL_GREEN, colours_of, pattern_rows, to_text
+from ..feedback import colours_of, pattern_rows, to_text
 from ..feedback import parse as parse_pattern
 from ..search.engine import MODES as ENGINE_MODES
 from ..search.engine import UNCAPPED_DEPTH as UNCAPPED  # the engine's depth for "no cap"
+from ..variant import Variant
 from ..words import WordLists, encode_words
 
 MODES = tuple(ENGINE_MODES)
 
-Constraint = tuple[np.ndarray, np.ndarray]  # greens uint8[5] (255: none), min counts uint8[26]
+Constraint = tuple[np.ndarray, np.ndarray]  # greens uint8[L] (255: none), min counts uint8[26]
 
 
-def no_constraint() -> Constraint:
-    return np.full(5, 255, np.uint8), np.zeros(26, np.uint8)
+def no_constraint(length: int) -> Constraint:
+    return np.full(length, 255, np.uint8), np.zeros(26, np.uint8)
 
 
 def constraint_after(cons: Constraint, guess: str, pattern: int) -> Constraint:
     """NYT hard mode: greens stay in place; each letter revealed green or yellow is
     reused at least as often as it was revealed in one guess (max over the history)."""
     greens, mins = cons[0].copy(), cons[1].copy()
-    cols = colours_of(pattern)
+    cols = colours_of(pattern, len(guess))
     for i, (ch, col) in enumerate(zip(guess, cols, strict=True)):
         if col == 2:
             greens[i] = ord(ch) - 97
@@ -46,7 +47,7 @@ def constraint_after(cons: Constraint, guess: str, pattern: int) -> Constraint:
 def hard_violation(cons: Constraint, guess: str) -> str | None:
     """Why `guess` breaks the hard-mode constraint (None when it is legal)."""
     greens, mins = cons
-    for i in range(5):
+    for i in range(len(greens)):
         if greens[i] != 255 and ord(guess[i]) - 97 != greens[i]:
             return f"position {i + 1} must be {chr(97 + greens[i]).upper()}"
     for c in range(26):
@@ -81,7 +82,7 @@ def legal_mask(lists: WordLists, mode: str, cons: Constraint | None,
         letters = guess_letters(lists)
         greens, mins = cons
         mask = np.ones(n_g, bool)
-        for i in range(5):
+        for i in range(len(greens)):
             if greens[i] != 255:
                 mask &= letters[:, i] == greens[i]
         for c in np.flatnonzero(mins):
@@ -108,7 +109,7 @@ class Position:
             raise UsageError(f"unknown mode {mode!r} (easy, hard or strict)")
         if max_guesses < 0:
             raise UsageError("max_guesses must be >= 0 (0 = no cap)")
-        cons = no_constraint() if mode == "hard" else None
+        cons = no_constraint(lists.length) if mode == "hard" else None
         return cls(lists, mode, max_guesses, (),
                    np.arange(len(lists.answers), dtype=np.int32), cons)
 
@@ -137,7 +138,7 @@ class Position:
                 raise UsageError(f"position step {quote(step)} must be GUESS:PATTERN "
                                  "(e.g. salet:BBYBG)")
             try:
-                code = parse_pattern(pat)
+                code = parse_pattern(pat, lists.length)
             except PatternError as exc:
                 raise PatternError(f"position step {quote(step)}: {exc}") from None
             pos = pos.play(word, code)
@@ -156,7 +157,7 @@ class Position:
         if not self.max_guesses and n >= UNCAPPED:
             raise UsageError(f"guess {n} ({w}): without a cap a position holds at most "
                              f"{UNCAPPED - 1} guesses (the search's depth limit)")
-        if self.mode == "hard":
+        if self.mode == "hard" and self.cons is not None:
             why = hard_violation(self.cons, w)
             if why:
                 raise UsageError(f"guess {n} ({w}) is not allowed in hard mode: {why}")
@@ -168,27 +169,42 @@ class Position:
             [self.lists.answers[i] for i in self.members]))[0]
         members = self.members[row == pattern]
         if len(members) == 0:
-            steps = ",".join(f"{g}:{to_text(p)}" for g, p in self.history + ((w, pattern),))
+            steps = str(self._with(w, pattern))
             raise UsageError(f"no answer in the list fits {steps} (check the feedback of "
                              f"guess {n})")
-        if self.max_guesses and n == self.max_guesses and pattern != ALL_GREEN:
-            steps = ",".join(f"{g}:{to_text(p)}" for g, p in self.history + ((w, pattern),))
+        if self.max_guesses and n == self.max_guesses and pattern != self.variant.all_green:
+            steps = str(self._with(w, pattern))
             raise UsageError(f"{steps}: all {self.max_guesses} guesses are used and the "
                              "game is not solved")
-        cons = constraint_after(self.cons, w, pattern) if self.mode == "hard" else None
+        cons = (constraint_after(self.cons, w, pattern)
+                if self.mode == "hard" and self.cons is not None else None)
         return Position(self.lists, self.mode, self.max_guesses,
                         self.history + ((w, pattern),), members, cons)
 
+    def _with(self, w: str, pattern: int) -> Position:
+        """This position with one more step, unchecked (for messages)."""
+        return Position(self.lists, self.mode, self.max_guesses,
+                        self.history + ((w, pattern),), self.members, self.cons)
+
     # ---- views -------------------------------------------------------------------
+
+    @property
+    def variant(self) -> Variant:
+        """The game this position belongs to (word length, mode, cap)."""
+        return Variant.of(self.lists, self.mode, self.max_guesses)
+
+    @property
+    def length(self) -> int:
+        return self.lists.length
 
     def __str__(self) -> str:
         if not self.history:
             return "-"
-        return ",".join(f"{g}:{to_text(p)}" for g, p in self.history)
+        return ",".join(f"{g}:{to_text(p, self.length)}" for g, p in self.history)
 
     @property
     def solved(self) -> bool:
-        return bool(self.history) and self.history[-1][1] == ALL_GREEN
+        return bool(self.history) and self.history[-1][1] == self.variant.all_green
 
     @property
     def candidates(self) -> list[str]:
@@ -225,7 +241,7 @@ class Position:
     def check_guess(self, word: str) -> int:
         """Guess id of `word` if it may be played now, else UsageError saying why."""
         w = self._word(word)
-        if self.mode == "hard":
+        if self.mode == "hard" and self.cons is not None:
             why = hard_violation(self.cons, w)
             if why:
                 raise UsageError(f"{w} is not allowed in hard mode: {why}")

@@ -6,15 +6,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..feedback import ALL_GREEN, N_PATTERNS
 from .scan_kernel import ENTROPY, EST, HIT, PATTERNS, SUMSQ, WORST
 
 
 @njit(cache=True, nogil=True)
-def scan(tbl, members, gids, cost, out):
+def scan(tbl, members, gids, cost, green, out):
+    """`green`: the all-green code (3**L - 1), so there are green + 1 patterns."""
     n = members.shape[0]
-    cnt = np.zeros(N_PATTERNS, np.int64)
-    seen = np.empty(N_PATTERNS, np.int64)
+    cnt = np.zeros(green + 1, np.int64)
+    seen = np.empty(min(n, green + 1), np.int64)
     inv = 1.0 / n
     for k in range(gids.shape[0]):
         row = tbl[gids[k]]
@@ -38,7 +38,7 @@ def scan(tbl, members, gids, cost, out):
             ent -= q * np.log2(q)
             if c > worst:
                 worst = c
-            if p == ALL_GREEN:
+            if p == green:
                 hit = 1
             else:
                 est += cost[c]

@@ -24,7 +24,7 @@ def _exports():
     from numba import types
 
     sig = types.none(types.uint8[:, ::1], types.int32[::1], types.int64[::1],
-                     types.float64[::1], types.float64[:, ::1])
+                     types.float64[::1], types.int64, types.float64[:, ::1])
     return [("scan", _jitted(), sig)]
 
 
@@ -36,8 +36,8 @@ MEASURES = CompiledKernels(
 
 def scan_kernel(table: np.ndarray):
     """The scan to run over `table`: compiled when the table has the type it was
-    built for (writable, C-contiguous uint8; the caller makes the other arrays
-    contiguous), else the jitted one."""
+    built for (writable, C-contiguous uint8, words of up to 5 letters; the caller
+    makes the other arrays contiguous), else the jitted one."""
     if use_compiled() and table.dtype == np.uint8 and table.ndim == 2 and (
             table.flags.c_contiguous and table.flags.writeable):
         mod = MEASURES.module()

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import UsageError
-from ..feedback import ALL_GREEN, to_text
+from ..feedback import all_green, to_text
 from .position import Position, constraint_after
 from .strategies import Strategy
 
@@ -96,7 +97,7 @@ class Simulation:
                  f"histogram (guesses:games) {h}",
                  f"{self.cpu_seconds:.2f} s CPU, {1e3 * self.cpu_seconds / len(self.games):.3f} "
                  f"ms per game, {self.positions} positions decided"]
-        if self.optimum is not None:
+        if self.optimum is not None and self.regret is not None:
             lines.append(f"exact optimum from {self.opener}: {self.optimum}, regret "
                          f"{self.regret} guesses ({self.regret / len(self.games):+.4f} per game)")
         return "\n".join(lines)
@@ -104,13 +105,15 @@ class Simulation:
     def rows(self):
         """(answer, guesses, steps) per game, for CSV."""
         for a, steps in self.games.items():
-            yield a, len(steps), " ".join(f"{g}:{to_text(p)}" for g, p in steps)
+            yield a, len(steps), " ".join(f"{g}:{to_text(p, len(a))}" for g, p in steps)
 
 
 def simulate(solver, strategy: Strategy, opener: str | None = None,
-             start: Position | None = None) -> Simulation:
+             start: Position | None = None,
+             progress: Callable[[int, int], None] | None = None) -> Simulation:
     """Play every candidate of `start` (default: every answer) with `strategy`,
-    its first guess forced to `opener` when given."""
+    its first guess forced to `opener` when given. `progress(games done, games)` is
+    called as games end (solver.progress.Progress draws it)."""
     lists = solver.lists
     table = solver.table
     pos0 = start if start is not None else Position.start(lists, solver.mode,
@@ -136,8 +139,10 @@ def simulate(solver, strategy: Strategy, opener: str | None = None,
             p = int(p)
             sub = pos.members[row == p]
             path = steps + [(word, p)]
-            if p == ALL_GREEN:
+            if p == all_green(lists.length):
                 games[lists.answers[int(sub[0])]] = path
+                if progress is not None:
+                    progress(len(games), len(pos0.members))
                 continue
             cons = constraint_after(pos.cons, word, p) if pos.cons is not None else None
             child = Position(lists, pos.mode, pos.max_guesses, pos.history + ((word, p),),

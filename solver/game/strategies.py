@@ -95,7 +95,7 @@ class Heuristic(Strategy):
             only[agid[members]] = True
             legal &= only
         gids = np.flatnonzero(legal)
-        raw = scan(self.solver.table, members, gids)
+        raw = scan(self.solver.table, members, gids, self.solver.variant.all_green)
         m = measures(raw, len(members))
         useful = (m["patterns"] > 1) | m["candidate"]
         if self.measure == "letters":

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import UsageError
-from ..feedback import ALL_GREEN, to_text
+from ..feedback import all_green, to_text
 from .position import Position
 
 
@@ -47,7 +47,8 @@ class Tree:
             "total": self.total,
             "average": round(self.average, 6),
             "histogram": {str(k): v for k, v in self.histogram.items()},
-            "games": {a: [f"{g}:{to_text(p)}" for g, p in s] for a, s in self.games.items()},
+            "games": {a: [f"{g}:{to_text(p, len(a))}" for g, p in s]
+                      for a, s in self.games.items()},
         }
         if self.position != "-":
             d["position"] = self.position
@@ -58,16 +59,18 @@ class Tree:
         (how many reach this node), "total" (their guesses from here on),
         "children": {PATTERN: node}}; the all-green outcome has no child."""
         root: dict = {"guess": self.opener, "answers": 0, "total": 0, "children": {}}
+        length = len(self.opener)
         for steps in self.games.values():
             node = root
             for i, (_g, p) in enumerate(steps):
                 node["answers"] += 1
                 node["total"] += len(steps) - i
-                if p == ALL_GREEN:
+                if p == all_green(length):
                     break
                 nxt = steps[i + 1][0]
                 node = node["children"].setdefault(
-                    to_text(p), {"guess": nxt, "answers": 0, "total": 0, "children": {}})
+                    to_text(p, length), {"guess": nxt, "answers": 0, "total": 0,
+                                         "children": {}})
         return root
 
     def text(self) -> str:
@@ -78,7 +81,7 @@ class Tree:
                  + " ".join(f"{k}:{v}" for k, v in self.histogram.items())]
         for a, steps in self.games.items():
             lines.append(f"{a} {self.prior + len(steps)} "
-                         + " ".join(f"{g}:{to_text(p)}" for g, p in steps))
+                         + " ".join(f"{g}:{to_text(p, len(a))}" for g, p in steps))
         return "\n".join(lines)
 
 
@@ -111,7 +114,7 @@ def tree(solver, opener: str, position: Position | None = None, store=None,
         row = table[g, members]
         for a, p in zip(members, row, strict=True):
             path = steps + [(node.guess, int(p))]
-            if p == ALL_GREEN:
+            if p == solver.variant.all_green:
                 games[lists.answers[a]] = path
         for p, child in node.children.items():
             walk(child, members[row == p], steps + [(node.guess, p)])

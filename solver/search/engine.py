@@ -15,9 +15,9 @@ from typing import TextIO
 
 import numpy as np
 
-from ..feedback import ALL_GREEN
 from ..shared_table import registered_transpose
 from ..table import get_table
+from ..variant import Variant
 from ..words import WordLists, encode_words
 from . import layout as K
 from .compiled import kernel_set
@@ -48,11 +48,11 @@ EXACT_SMALL = 16
 
 def hard_masks(letters: np.ndarray) -> np.ndarray:
     """Each guess's row of the context's hmask (see layout.CTX_FIELDS), from its
-    letters (0-25, [G, 5]): what the hard-mode legality test reads."""
-    n_g = len(letters)
+    letters (0-25, [G, L]): what the hard-mode legality test reads."""
+    n_g, length = letters.shape
     rows = np.zeros((n_g, 3), np.int64)
     counts = np.zeros((n_g, 26), np.int64)
-    for i in range(5):
+    for i in range(length):
         rows[:, 0] |= letters[:, i].astype(np.int64) << (5 * i)
         np.add.at(counts, (np.arange(n_g), letters[:, i]), 1)
     bit = np.int64(1) << np.arange(26, dtype=np.int64)
@@ -144,11 +144,8 @@ class Solver:
         seed: int = 20260101,
         table_t: np.ndarray | None = None,
     ) -> None:
-        if mode not in MODES:
-            raise ValueError(f"unknown mode {mode!r} (easy, hard or strict)")
-        if max_guesses < 0:
-            raise ValueError("max_guesses must be >= 0 (0 = no cap)")
         self.lists = lists if lists is not None else WordLists.load()
+        self.variant = Variant.of(self.lists, mode, max_guesses)  # validates both
         self.mode = mode
         self.max_guesses = max_guesses
         self.beam = beam
@@ -157,7 +154,7 @@ class Solver:
         n_g, n_a = len(self.lists.guesses), len(self.lists.answers)
         if table.shape != (n_g, n_a):
             raise ValueError(f"table shape {table.shape} does not match the lists ({n_g}, {n_a})")
-        self.table = np.ascontiguousarray(table, dtype=np.uint8)
+        self.table = np.ascontiguousarray(table, dtype=self.variant.pattern_dtype)
         if table_t is None:
             table_t = registered_transpose(table)  # shared by the ranks of a node
         if table_t is None or table_t.shape != (n_a, n_g):
@@ -168,7 +165,7 @@ class Solver:
         self._kernels = kernel_set(self._ctx)  # compiled ahead of time, or numba's jit
         # no guess makes more classes on any set than on all the answers: their most
         # values big classes at depth 1 (class_lb), 150 instead of 243 here
-        self._kernels.guess_classes(self.table, self._ctx.gclass)
+        self._kernels.guess_classes(self.table, self.variant.n_patterns, self._ctx.gclass)
         self._ctx.gorder[:] = np.argsort(-self._ctx.gclass, kind="stable")
         self._ctx.kmax[0] = self._ctx.gclass.max()
         self._class_cost = _class_cost_estimate(n_a)
@@ -192,34 +189,41 @@ class Solver:
         pools[0] = np.arange(n_g, dtype=np.int32)
         npool = np.zeros(d, np.int64)
         npool[0] = n_g
+        v = self.variant
+        n_p, length = v.n_patterns, v.length
         params = np.array(
             [MODES[self.mode], self.beam or 0, int(dedup), memo - 1, self.depth_limit,
-             LAZY_MIN_SET if self.mode == "easy" else NEVER, 2, DOMINANCE_MIN_SET], np.int64
+             LAZY_MIN_SET if self.mode == "easy" else NEVER, 2, DOMINANCE_MIN_SET,
+             n_p, length, v.all_green], np.int64
         )
+        pat = v.pattern_dtype
         return K.Ctx(
             tbl=self.table,
             tblT=self._table_t,
             agid=self.lists.answer_guess_ids,
             gans=gans,
             aletters=np.ascontiguousarray(letters[self.lists.answer_guess_ids]),
-            distinct=np.array([len(set(row)) == 5 for row in letters.tolist()], np.uint8),
+            distinct=np.array([len(set(row)) == length for row in letters.tolist()], np.uint8),
             arena=np.zeros(n_a * (d + 2), np.int32),
             larena=np.zeros(n_a * (d + 2), np.int32),
-            ltab=np.zeros(2 * n_g * n_a + 1, np.uint8),
+            ltab=np.zeros(2 * n_g * n_a + 1, pat),
             ltoff=np.full(d, -1, np.int64),
             ltn=np.zeros(d, np.int64),
             pools=pools,
             npool=npool,
-            kmax=np.full(d, 243, np.int64),
+            kmax=np.full(d, n_p, np.int64),
             lbs=np.zeros((d, n_g), np.int64),
             ests=np.zeros((d, n_g), np.float64),
-            cnt=np.zeros((d, 243), np.int32),
-            seen=np.zeros((d, 243), np.int64),
-            cstart=np.zeros((d, 244), np.int64),
-            qval=np.zeros((d, 243), np.int64),
-            qflag=np.zeros((d, 243), np.int64),
+            cnt=np.zeros((d, n_p), np.int32),
+            seen=np.zeros((d, n_p), np.int64),
+            cstart=np.zeros((d, n_p + 1), np.int64),
+            csize=np.zeros((d, n_p), np.int64),
+            corder=np.zeros((d, n_p), np.int64),
+            touched=np.zeros((d, n_a + 1 if n_p > K.DENSE_PATTERNS else 1), np.int64),
+            qval=np.zeros((d, n_p), np.int64),
+            qflag=np.zeros((d, n_p), np.int64),
             lnc=np.log(np.maximum(np.arange(n_a + 1, dtype=np.float64), 1.0)),
-            prow=np.zeros((d, n_a), np.uint8),
+            prow=np.zeros((d, n_a), pat),
             z1=rand64(n_a),
             z2=rand64(n_a),
             mk1=np.zeros(memo, np.uint64),
@@ -235,10 +239,10 @@ class Solver:
             rpos=rand64(n_a),
             letters=letters,
             hmask=hard_masks(letters),
-            cgreen=np.full((d, 5), 255, np.uint8),
+            cgreen=np.full((d, length), 255, np.uint8),
             cmin=np.zeros((d, 26), np.uint8),
-            cz1=rand64(5 * 27 + 26 * 6),
-            cz2=rand64(5 * 27 + 26 * 6),
+            cz1=rand64(K.constraint_keys(length)),
+            cz2=rand64(K.constraint_keys(length)),
             gclass=np.zeros(n_g, np.int64),
             gorder=np.arange(n_g, dtype=np.int64),
         )
@@ -280,7 +284,7 @@ class Solver:
         (pattern, answer ids, hard-mode constraint after it; None in other modes)."""
         hard = self.mode == "hard"
         for p, m in self._classes(gid, members):
-            if p != ALL_GREEN:
+            if p != self.variant.all_green:
                 yield p, m, self._constraint_after(cons, gid, p) if hard else None
 
     def _constraint_after(self, cons, gid: int, pattern: int):
@@ -471,12 +475,21 @@ class Solver:
                 return "not_found", f"{limit}: none found within it{under}"
         return status, ""
 
+    def class_costs(self) -> np.ndarray:
+        """The engine's rough cost of a feedback class by its size: entry c is the
+        estimated total of a class of c answers (2c - 1 + c ln(c) / 4; 0 and 1 for
+        sizes 0 and 1). It only orders guesses, most promising first (`estimate`,
+        and the game layer's ranking of a position's guesses); it never prunes, so
+        any order gives the same exact values. Read-only, shared: do not modify."""
+        return self._class_cost
+
     def estimate(self, opener: str) -> float:
         """Cheap promise of an opener (smaller is better), from its partition alone."""
         gid = self._gid(opener)
-        counts = np.bincount(self.table[gid], minlength=243)
-        ins = counts[ALL_GREEN]
-        counts[ALL_GREEN] = 0
+        green = self.variant.all_green
+        counts = np.bincount(self.table[gid], minlength=green + 1)
+        ins = counts[green]
+        counts[green] = 0
         f = self._class_cost
         return float(len(self.lists.answers) + f[counts[counts > 0]].sum() - 0.5 * ins)
 
@@ -485,8 +498,9 @@ class Solver:
         every class valued at class_lb(size, kmax) (2c - 1, more for classes larger
         than the most classes any guess makes)."""
         gid = self._gid(opener)
-        counts = np.bincount(self.table[gid], minlength=243)
-        counts[ALL_GREEN] = 0
+        green = self.variant.all_green
+        counts = np.bincount(self.table[gid], minlength=green + 1)
+        counts[green] = 0
         kmax = int(self._ctx.kmax[0])
         return len(self.lists.answers) + sum(K.class_lb_py(int(c), kmax)
                                              for c in counts[counts > 0])
@@ -521,7 +535,8 @@ class Solver:
         pattern with no class."""
         gid = self._gid(opener)
         members = np.arange(len(self.lists.answers), dtype=np.int32)
-        classes = [(p, m) for p, m in self._classes(gid, members) if p != ALL_GREEN]
+        classes = [(p, m) for p, m in self._classes(gid, members)
+                   if p != self.variant.all_green]
         found = [m for p, m in classes if p == int(pattern)]
         if not found:
             raise ValueError(f"{self.lists.guesses[gid]}: no feedback class {pattern}")
@@ -617,7 +632,7 @@ class Solver:
             w = words[i]
             cut = None
             if len(found) >= top:
-                cut = found[top - 1].total + 1  # prove strictly worse, else solve exactly
+                cut = (found[top - 1].total or 0) + 1  # prove strictly worse, else solve exactly
             if cut is None or self.lower_bound(w) < cut:
                 r = self.solve(w, cutoff=cut)
                 if r.status == "exact":
@@ -631,14 +646,14 @@ class Solver:
 
     # ------------------------------------------------------- positions (solver.game)
     # Public entry points for mid-game positions: a set of answer ids, the guesses
-    # left and (hard mode) the constraint (greens uint8[5], 255 = none; minimum
+    # left and (hard mode) the constraint (greens uint8[L], 255 = none; minimum
     # letter counts uint8[26]); None means no constraint yet.
 
     def _cons_for(self, cons):
         if self.mode != "hard":
             return None
         if cons is None:
-            return np.full(5, 255, np.uint8), np.zeros(26, np.uint8)
+            return np.full(self.variant.length, 255, np.uint8), np.zeros(26, np.uint8)
         return cons
 
     def set_value(

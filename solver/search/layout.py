@@ -14,8 +14,12 @@ import numpy as np
 INF = 1 << 40
 EXACT = 1
 TAINT = 2
-GREEN = 242
 EASY, HARD, STRICT = 0, 1, 2
+# params slots (see CTX_FIELDS) beyond the first eight: the game's pattern count,
+# word length and all-green code (solver.variant)
+P_PATTERNS, P_LENGTH, P_GREEN = 8, 9, 10
+N_PARAMS = 11
+DENSE_PATTERNS = 256  # up to this many patterns, scan every code; above, only those seen
 DEDUP_MAX_SET = 16
 CHUNK = 8  # members read between refutation checks
 SAMPLE_GUESSES = 32  # pool guesses that rank a set's members for refute_pool
@@ -54,17 +58,19 @@ def class_lb_py(c, k):
 
 
 # Every field of the search context: (name, dtype, dimensions), all C-contiguous
-# and writable. The compiled kernels are built for exactly these types.
+# and writable. "pattern" is the table's dtype: uint8 up to 5 letters, uint16 above
+# (variant.pattern_dtype); the compiled kernels are built once for each. G guesses,
+# A answers, D depths, L letters, P = 3**L patterns.
 CTX_FIELDS = (
-    ("tbl", "uint8", 2),  # [G, A] pattern table (one guess over a set: a row gather)
-    ("tblT", "uint8", 2),  # [A, G] its transpose (every guess over a small set: n hot rows)
+    ("tbl", "pattern", 2),  # [G, A] pattern table (one guess over a set: a row gather)
+    ("tblT", "pattern", 2),  # [A, G] its transpose (every guess over a small set: n hot rows)
     ("agid", "int32", 1),  # [A] guess id of each answer
     ("gans", "int32", 1),  # [G] answer id of each guess (-1: not an answer)
-    ("aletters", "uint8", 2),  # [A, 5] letters of each answer (0-25)
-    ("distinct", "uint8", 1),  # [G] 1 if the guess has five different letters
+    ("aletters", "uint8", 2),  # [A, L] letters of each answer (0-25)
+    ("distinct", "uint8", 1),  # [G] 1 if the guess has L different letters
     ("arena", "int32", 1),  # [A * (D + 2)] answer sets, stacked
     ("larena", "int32", 1),  # [same] each member's position in its parent's set
-    ("ltab", "uint8", 1),  # [~2 G A] local pattern tables, stacked by depth
+    ("ltab", "pattern", 1),  # [~2 G A] local pattern tables, stacked by depth
     ("ltoff", "int64", 1),  # [D] where depth d's local table starts (-1: none)
     ("ltn", "int64", 1),  # [D] its row length (the node's set size)
     ("pools", "int32", 2),  # [D, G] useful guesses per depth
@@ -72,13 +78,16 @@ CTX_FIELDS = (
     ("kmax", "int64", 1),  # [D] most feedback classes of any pool guess on the node's set
     ("lbs", "int64", 2),  # [D, G] lower bound per pool guess
     ("ests", "float64", 2),  # [D, G] promise per pool guess (smaller is better)
-    ("cnt", "int32", 2),  # [D, 243] scratch class counts (kept zero between uses)
-    ("seen", "int64", 2),  # [D, 243] scratch: stamp of the last guess that showed a pattern
-    ("cstart", "int64", 2),  # [D, 244]
-    ("qval", "int64", 2),  # [D, 243] quick bound per class of the guess being evaluated
-    ("qflag", "int64", 2),  # [D, 243]
+    ("cnt", "int32", 2),  # [D, P] scratch class counts (kept zero between uses)
+    ("seen", "int64", 2),  # [D, P] scratch: stamp of the last guess that showed a pattern
+    ("cstart", "int64", 2),  # [D, P + 1] where each class of the last partition starts
+    ("csize", "int64", 2),  # [D, P] its size (valid for the patterns it has)
+    ("corder", "int64", 2),  # [D, P] its classes of 3+ answers, largest first
+    ("touched", "int64", 2),  # [D, A + 1] its patterns, when P > DENSE_PATTERNS
+    ("qval", "int64", 2),  # [D, P] quick bound per class of the guess being evaluated
+    ("qflag", "int64", 2),  # [D, P]
     ("lnc", "float64", 1),  # [A + 1] ln(c), for the promise of a guess
-    ("prow", "uint8", 2),  # [D, A] scratch: one guess's patterns on the node's set
+    ("prow", "pattern", 2),  # [D, A] scratch: one guess's patterns on the node's set
     ("z1", "uint64", 1),  # [A] set hash keys
     ("z2", "uint64", 1),  # [A]
     ("mk1", "uint64", 1),  # [M] memo keys
@@ -87,34 +96,53 @@ CTX_FIELDS = (
     ("mmeta", "int64", 1),  # [M]
     ("mbest", "int32", 1),  # [M]
     ("stats", "int64", 1),  # [N_STATS]
-    # [8]: mode, beam (0 = all), dedup on/off, memo mask, depth limit,
+    # [N_PARAMS]: mode, beam (0 = all), dedup on/off, memo mask, depth limit,
     # least set size and least depth scanned lazily (refute_pool collecting),
-    # least root set size whose pool is cut (root_pool; never in hard/strict mode)
+    # least root set size whose pool is cut (root_pool; never in hard/strict mode),
+    # then P_PATTERNS, P_LENGTH, P_GREEN
     ("params", "int64", 1),
     ("dkey", "uint64", 1),  # [H] dedup hash set (pattern-vector hashes)
     ("dgid", "int32", 1),  # [H]
     ("dgen", "int64", 1),  # [H] generation stamp: slot valid only for the current node
     ("rpos", "uint64", 1),  # [A] random multipliers by position in S, for pattern hashes
-    ("letters", "uint8", 2),  # [G, 5] (hard mode)
+    ("letters", "uint8", 2),  # [G, L] (hard mode)
     # [G, 3] (hard mode) per guess: its letters, 5 bits a position; bit 26 (k-1) + c
     # when it has at least k copies of letter c, k = 1, 2; the same for k = 3, 4
+    # (rules of 5 or more copies, possible from 6 letters on, are checked on letters)
     ("hmask", "int64", 2),
-    ("cgreen", "uint8", 2),  # [D, 5] hard-mode greens per depth (255 = none)
+    ("cgreen", "uint8", 2),  # [D, L] hard-mode greens per depth (255 = none)
     ("cmin", "uint8", 2),  # [D, 26] hard-mode minimum letter counts per depth
-    ("cz1", "uint64", 1),  # [5 * 27 + 26 * 6] constraint hash keys
+    ("cz1", "uint64", 1),  # [27 L + 26 (L + 1)] constraint hash keys
     ("cz2", "uint64", 1),  # [...]
     ("gclass", "int64", 1),  # [G] classes each guess makes on all the answers
     ("gorder", "int64", 1),  # [G] the guesses by gclass, most first (ties by id)
 )
+
+
+def field_dtype(dtype: str, pattern) -> np.dtype:
+    """A field's dtype, with "pattern" resolved to the table's dtype."""
+    return np.dtype(pattern) if dtype == "pattern" else np.dtype(dtype)
+
+
+def constraint_keys(length: int) -> int:
+    """Hash keys the hard-mode constraint needs: 27 per green position (26 letters or
+    none), L + 1 per letter's least count (0..L)."""
+    return 27 * length + 26 * (length + 1)
+
 
 Ctx = namedtuple("Ctx", [name for name, _, _ in CTX_FIELDS])
 
 
 def ctx_mismatch(ctx: Ctx) -> str | None:
     """Why `ctx` does not have the layout of CTX_FIELDS (None if it does)."""
+    pattern = ctx.tbl.dtype if isinstance(ctx.tbl, np.ndarray) else np.uint8
+    if np.dtype(pattern) not in (np.dtype(np.uint8), np.dtype(np.uint16)):
+        return "tbl: expected a uint8 or uint16 table"
+    a: object
     for (name, dtype, ndim), a in zip(CTX_FIELDS, ctx, strict=True):
-        if not isinstance(a, np.ndarray) or a.dtype != np.dtype(dtype) or a.ndim != ndim:
-            return f"{name}: expected a {ndim}-d {dtype} array"
+        want = field_dtype(dtype, pattern)
+        if not isinstance(a, np.ndarray) or a.dtype != want or a.ndim != ndim:
+            return f"{name}: expected a {ndim}-d {want} array"
         if not (a.flags.c_contiguous and a.flags.writeable):
             return f"{name}: not a writable C-contiguous array"
     return None

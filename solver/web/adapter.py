@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from .. import game
 from ..errors import UsageError
-from ..feedback import ALL_GREEN, score, to_text
+from ..feedback import score, to_text
 from ..game.analysis import EMPTY_EXACT_LIMIT
 
 __all__ = ["EMPTY_EXACT_LIMIT", "Cancelled", "analyse", "best_openers", "parse_position",
@@ -37,10 +37,12 @@ def parse_position(text: str, lists, mode: str, max_guesses: int):
     return game.Position.parse(text or "-", lists, mode, max_guesses)
 
 
-def analyse(solver, pos, top: int = 5, store=None) -> dict:
+def analyse(solver, pos, top: int = 5, store=None,
+            progress: Callable[[int, int], None] | None = None) -> dict:
     """The next-guess analysis of a position, in `wordle-dp next --json` form plus
-    `source` (engine or store) and `note` when the game layer adds one."""
-    res = game.analyse(solver, pos, top=top, store=store)
+    `source` (engine or store) and `note` when the game layer adds one. `progress`
+    (guesses ranked, of) may raise Cancelled to stop between guesses."""
+    res = game.analyse(solver, pos, top=top, store=store, progress=progress)
     out = res.to_dict()
     out["source"] = res.source
     if res.note:
@@ -66,7 +68,8 @@ def _node_dict(node, answers: dict[str, int] | None = None) -> dict:
         "answers": node.answers,
         "total": node.total,
         "solved_here": node.answers > sum(c.answers for c in node.children.values()),
-        "children": [dict(pattern=to_text(p), **_node_dict(c)) for p, c in kids],
+        "children": [dict(pattern=to_text(p, len(node.guess)), **_node_dict(c))
+                     for p, c in kids],
     }
 
 
@@ -87,7 +90,7 @@ def strategy(solver, opener: str, check: Check = _noop,
         progress(0, len(codes), "feedback classes")
     for k, code in enumerate(codes):
         check()
-        if code != ALL_GREEN:
+        if code != solver.variant.all_green:
             pos = start.play(word, code)
             total, g, _status = solver.set_value(pos.members, pos.budget, pos.cons)
             if total is None:
@@ -100,7 +103,7 @@ def strategy(solver, opener: str, check: Check = _noop,
             progress(k + 1, len(codes), "feedback classes")
     games = {}
     for answer, seq in sorted(root.paths().items()):
-        games[answer] = [f"{g}:{to_text(score(g, answer))}" for g in seq]
+        games[answer] = [f"{g}:{to_text(score(g, answer), len(g))}" for g in seq]
     hist: dict[int, int] = {}
     for steps in games.values():
         hist[len(steps)] = hist.get(len(steps), 0) + 1

@@ -1,0 +1,207 @@
+"""Lower bounds and cheap exact values of answer sets: class_lb by size, a member
+that separates the set (2n - 1), the most classes of any guess, the one-guess
+look-ahead bound (set_bound) and what is known of a set before it is searched
+(class_bound).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .layout import (
+    CHUNK,
+    DENSE_PATTERNS,
+    EXACT,
+    HARD,
+    INF,
+    P_GREEN,
+    STRICT,
+    TAINT,
+    class_lb_py,
+)
+from .memo import memo_probe, set_key
+from .pool import _collision_order, _parent_table, _pool_source
+from .rules import hard_high, hard_ok
+
+
+@njit(cache=True, nogil=True)
+def _in_set_full_split(ctx, off, n, d):
+    """A member of S whose feedback separates all of S (then 2n-1 is optimal)."""
+    return _member_split(ctx.cnt[d], ctx.arena, ctx.agid, ctx.tbl, off, n)
+
+
+@njit(cache=True, nogil=True)
+def _member_split(cnt, arena, agid, tbl, off, n):
+    for j in range(n):
+        g = agid[arena[off + j]]
+        ok = True
+        i = 0
+        while i < n:
+            p = tbl[g, arena[off + i]]
+            if cnt[p]:
+                ok = False
+                break
+            cnt[p] = 1
+            i += 1
+        for t in range(i):
+            cnt[tbl[g, arena[off + t]]] = 0
+        if ok:
+            return g
+    return -1
+
+
+class_lb = njit(cache=True, nogil=True)(class_lb_py)
+
+
+@njit(cache=True, nogil=True)
+def _big_classes_extra(cnt, row, n, k):
+    """What class_lb(c, k) adds to 2c-1 summed over the classes of more than k+1
+    answers, given the class counts of a row's patterns; clears the counts."""
+    extra = np.int64(0)
+    for i in range(n):
+        p = row[i]
+        c = cnt[p]
+        if c > k + 1:  # the class's first member (later ones see 0)
+            extra += class_lb(c, k) - (2 * c - 1)
+        cnt[p] = 0
+    return extra
+
+
+@njit(cache=True, nogil=True)
+def guess_classes(tbl, n_patterns, out):
+    """out[g]: the feedback classes (green included) guess g makes on the whole
+    answer list. No guess makes more on a subset: their maximum bounds kmax
+    everywhere, and each bounds its guess on the root's classes (set_bound).
+    (Up to 256 patterns, marks without a branch then a count: about 15 ms for the
+    default table; above, a stamp per pattern seen.)"""
+    if n_patterns <= DENSE_PATTERNS:
+        seen = np.zeros(DENSE_PATTERNS, np.uint8)
+        for g in range(tbl.shape[0]):
+            row = tbl[g]
+            for a in range(tbl.shape[1]):
+                seen[row[a]] = 1
+            k = np.int64(0)
+            for p in range(DENSE_PATTERNS):
+                k += seen[p]
+                seen[p] = 0
+            out[g] = k
+        return
+    stamp = np.zeros(n_patterns, np.int64)
+    for g in range(tbl.shape[0]):
+        row = tbl[g]
+        k = np.int64(0)
+        for a in range(tbl.shape[1]):
+            p = row[a]
+            if stamp[p] != g + 1:
+                stamp[p] = g + 1
+                k += 1
+        out[g] = k
+
+
+@njit(cache=True, nogil=True)
+def set_bound(ctx, off, n, d):
+    """A lower bound on the optimal total of the set arena[off:off+n] at depth d,
+    whatever the guesses left (the cap only removes strategies): the least, over the
+    useful guesses of its pool, of n - [g in S] + sum over g's non-green classes of
+    class_lb(c, kmax[d - 1]) (one guess looked ahead; every class then needs at least
+    2c - 1 more). For the root's classes, where a strong bound on each class before
+    any is searched tightens every budget. A guess's row is read only until its
+    collisions show it cannot beat the least bound so far (after i members with c
+    collisions its bound is at least 2n - [g may be in S] + c), members that collide
+    most read first (as in refute_pool)."""
+    if n <= 2:
+        return np.int64(2 * n - 1)
+    root = d == 1  # every guess, most classes on all the answers first (gorder)
+    if root and ctx.npool[0] != ctx.pools.shape[1]:
+        for g in range(ctx.pools.shape[1]):  # pools[0] may hold another set's pool
+            ctx.pools[0, g] = g
+        ctx.npool[0] = ctx.pools.shape[1]
+    mode, nsrc, gm, gv, m12, m34, high = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
+                                                 ctx.cmin, n, d)
+    gorder = ctx.gorder
+    gclass = ctx.gclass
+    use_parent, pbase, pstride = _parent_table(ctx, d)
+    kpar = ctx.kmax[d - 1]
+    cnt = ctx.cnt[d]
+    row = ctx.prow[d]
+    tblT = ctx.tblT
+    ltab = ctx.ltab
+    arena = ctx.arena
+    agid = ctx.agid
+    gans = ctx.gans
+    src = ctx.pools[d - 1]
+    hmask = ctx.hmask
+    idx = _collision_order(ctx, off, n, d, nsrc, use_parent, pbase, pstride)
+    green = ctx.params[P_GREEN]
+    best = np.int64(INF)
+    for j in range(nsrc):
+        if mode == STRICT:
+            g = agid[arena[off + j]]
+        else:
+            g = gorder[j] if root else src[j]
+            # a guess makes at most min(n, gclass[g]) classes, so its bound is at
+            # least 3n - 1 - that; guesses come in decreasing gclass, so once it
+            # cannot beat the least bound so far, no later one can
+            if root and 3 * n - 1 - min(n, gclass[g]) >= best:
+                break
+            if mode == HARD and not hard_ok(hmask[g, 0], hmask[g, 1], hmask[g, 2],
+                                            gm, gv, m12, m34):
+                continue
+            if high and not hard_high(ctx.letters, g, ctx.cmin, d):
+                continue  # a letter required five times or more
+        floor = 2 * n - (1 if gans[g] >= 0 else 0)
+        col = 0
+        i = 0
+        while i < n:
+            e = min(i + CHUNK, n)
+            for t in range(i, e):
+                if use_parent:
+                    p = ltab[pbase + j * pstride + idx[t]]
+                else:
+                    p = tblT[idx[t], g]
+                row[t] = p
+                c = cnt[p]
+                col += c > 0
+                cnt[p] = c + 1
+            i = e
+            if floor + col >= best:
+                break
+        if i < n or floor + col >= best:
+            for t in range(i):
+                cnt[row[t]] = 0
+            continue
+        k = n - col
+        ins = np.int64(cnt[green] > 0)
+        if k == 1 and ins == 0:
+            cnt[row[0]] = 0
+            continue  # splits nothing: never useful
+        lb = 3 * n - ins - k + _big_classes_extra(cnt, row, n, kpar)
+        if lb < best:
+            best = lb
+    return best
+
+
+@njit(cache=True, nogil=True)
+def class_bound(ctx, off, n, b, d, deep):
+    """What can be known cheaply of the set arena[off:off+n] at depth d with b
+    guesses left, before searching it: (value, flags, height) as node returns them,
+    exact (EXACT) from the memo, a member that separates it (2n - 1) or the trivial
+    cases, else a lower bound: the memo's, 2n, class_lb(n, kmax[d - 1]) and, if
+    `deep`, set_bound (one guess looked ahead over the whole pool)."""
+    if n == 1:
+        return np.int64(1), np.int64(EXACT), np.int64(1)
+    if b <= 1:
+        return np.int64(INF), np.int64(EXACT | TAINT), np.int64(0)
+    if n == 2:
+        return np.int64(3), np.int64(EXACT), np.int64(2)
+    k1, k2 = set_key(ctx, off, n, d)
+    val, fl, height, _g = memo_probe(ctx, k1, k2, b, n)
+    if fl & EXACT:
+        return val, fl, height
+    if _in_set_full_split(ctx, off, n, d) >= 0:
+        return np.int64(2 * n - 1), np.int64(EXACT), np.int64(2)
+    lb = max(val, 2 * n, class_lb(n, ctx.kmax[d - 1]))
+    if deep:
+        lb = max(lb, set_bound(ctx, off, n, d))
+    return lb, fl & TAINT, np.int64(0)
