@@ -301,30 +301,34 @@ class ClassStore:
     store folder with two arrays over [opener, pattern], 'value' (uint64, the
     packed result, 0 = not valued) and 'cpu_seconds' (float32, for benchmarks;
     written before 'value'), in chunks of CHUNK_ROWS openers. Only rank 0 (the
-    store's one writer) uses it."""
+    store's one writer) uses it. It keeps in memory only the chunks that hold a
+    valued class (a whole-table copy would be [G, 3^L]: 2.3 GB at 8 letters).
+    `n_patterns`: 3^L for the store's words; None reads L from the store."""
 
     def __init__(self, path, n_openers: int, n_patterns: int | None = None):
         self.path = Path(path)
         self.n = int(n_openers)
-        # 3^L for the store's L-letter words (None: read L from the store)
         self.n_p = int(n_patterns) if n_patterns is not None else 3**_word_length(self.path)
-        self._group: Any = None
-        self.value: Any = None  # the writer's copy of both arrays (numpy, once read)
-        self.cpu: Any = None
+        self._group: Any = None  # the Zarr group, once read or made
+        self._loaded = False
+        # chunk number -> the writer's copy of its rows of 'value' and 'cpu_seconds'
+        self._chunks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.notes: list[str] = []
         self.written = 0
+
+    def _rows(self, c: int) -> tuple[int, int]:
+        return c * CHUNK_ROWS, min((c + 1) * CHUNK_ROWS, self.n)
 
     def _load(self) -> None:
         """Read the checkpoint once (a missing, half-made or damaged one: empty, and
         made again at the first write; a damaged chunk: those rows empty)."""
-        if self.value is not None:
+        if self._loaded:
+            return
+        self._loaded = True
+        if not (self.path / GROUP / "zarr.json").is_file():
             return
         from .store import _zarr
 
-        self.value = np.zeros((self.n, self.n_p), np.uint64)
-        self.cpu = np.full((self.n, self.n_p), np.nan, np.float32)
-        if not (self.path / GROUP / "zarr.json").is_file():
-            return
         try:
             g = _zarr().open_group(str(self.path), mode="r+", zarr_format=3)[GROUP]
             v, c = g["value"], g["cpu_seconds"]
@@ -336,36 +340,48 @@ class ClassStore:
                               f"{str(exc)[:80]}); its classes are valued again")
             return
         bad = 0
-        for lo in range(0, self.n, CHUNK_ROWS):
-            hi = min(lo + CHUNK_ROWS, self.n)
+        for k in range((self.n + CHUNK_ROWS - 1) // CHUNK_ROWS):
+            lo, hi = self._rows(k)
             try:
                 rows = np.asarray(v[lo:hi])
+                if not rows.any():
+                    continue  # never written (or nothing valued): not kept
                 if ((rows & 7) > FAILED).any():
                     raise ValueError("status out of range")
-                self.value[lo:hi] = rows
-                self.cpu[lo:hi] = np.asarray(c[lo:hi])
+                self._chunks[k] = (rows, np.asarray(c[lo:hi]))
             except Exception:
-                self.value[lo:hi] = 0  # valued again
-                bad += 1
+                bad += 1  # valued again
         if bad:
             self.notes.append(f"class checkpoint: {bad} damaged chunk(s); those classes "
                               "are valued again")
         self._group = g
 
+    def _row(self, index: int) -> tuple[np.ndarray, np.ndarray] | None:
+        got = self._chunks.get(index // CHUNK_ROWS)
+        if got is None:
+            return None
+        k = index % CHUNK_ROWS
+        return got[0][k], got[1][k]
+
     def results(self, index: int) -> dict[int, ClassResult]:
         """The valued classes of one opener: pattern -> result."""
         self._load()
-        row = self.value[index]
-        return {int(p): unpack(index, int(p), row[p], self.cpu[index, p])
+        got = self._row(index)
+        if got is None:
+            return {}
+        row, cpu = got
+        return {int(p): unpack(index, int(p), row[p], cpu[p])
                 for p in np.flatnonzero(row & np.uint64(7))}
 
     def partly_done(self, indices) -> set[int]:
         """Those of `indices` with at least one valued class."""
         self._load()
-        idx = np.asarray(list(indices), dtype=np.int64)
-        if not len(idx):
-            return set()
-        return {int(i) for i in idx[(self.value[idx] != 0).any(axis=1)]}
+        out = set()
+        for i in indices:
+            got = self._row(int(i))
+            if got is not None and got[0].any():
+                out.add(int(i))
+        return out
 
     def _create(self):
         import shutil
@@ -387,16 +403,22 @@ class ClassStore:
             return
         self._load()
         for r in results:
-            self.value[r.index, r.pattern] = pack(r)
-            self.cpu[r.index, r.pattern] = r.cpu_seconds
+            k = r.index // CHUNK_ROWS
+            if k not in self._chunks:
+                lo, hi = self._rows(k)
+                self._chunks[k] = (np.zeros((hi - lo, self.n_p), np.uint64),
+                                   np.full((hi - lo, self.n_p), np.nan, np.float32))
+            value, cpu = self._chunks[k]
+            value[r.index % CHUNK_ROWS, r.pattern] = pack(r)
+            cpu[r.index % CHUNK_ROWS, r.pattern] = r.cpu_seconds
         if self._group is None:
             self._group = self._create()
-        chunks = sorted({r.index // CHUNK_ROWS for r in results})
-        for name, arr in (("cpu_seconds", self.cpu), ("value", self.value)):
+        touched = sorted({r.index // CHUNK_ROWS for r in results})
+        for name, part in (("cpu_seconds", 1), ("value", 0)):
             target = self._group[name]
-            for c in chunks:
-                lo, hi = c * CHUNK_ROWS, min((c + 1) * CHUNK_ROWS, self.n)
-                target[lo:hi] = arr[lo:hi]
+            for k in touched:
+                lo, hi = self._rows(k)
+                target[lo:hi] = self._chunks[k][part]
         self.written += len(results)
 
 

@@ -21,6 +21,7 @@ from solver.run_config import MEMO_MAX_MB, MEMO_MIN_MB, default_memo_mb
 from solver.run_coordinator import Work
 from solver.run_mpi import node_memory_bytes
 from solver.run_split import (
+    CHUNK_ROWS,
     GROUP,
     ClassResult,
     ClassStore,
@@ -187,6 +188,7 @@ def test_checkpoint_survives_damage_by_valuing_again(tmp_path, small):
     again = ClassStore(st.path, n)
     assert again.results(0)[5].total == 9 and again.results(20)[7].status == S.INFEASIBLE
     assert again.partly_done(range(n)) == {0, 20}
+    assert sorted(again._chunks) == [0, 20 // CHUNK_ROWS]  # only chunks valued in
     chunk = st.path / GROUP / "value" / "c" / "0" / "0"  # the chunk of opener 0
     assert chunk.is_file()
     chunk.write_bytes(b"\0garbage")
