@@ -101,3 +101,33 @@ def test_class_value_refuses_what_is_not_a_class():
     for p in (all_green(lists.length), missing):
         with pytest.raises(ValueError, match="no feedback class"):
             s.class_value(opener, p)
+
+
+LENGTH_SEEDS = list(range(0, 90, 5))  # test_search_lengths' instances: 3..10 letters
+
+
+@pytest.mark.parametrize("seed", LENGTH_SEEDS, ids=lambda s: f"len-{s}")
+def test_classes_add_up_to_the_opener_at_every_length(seed):
+    """At 3, 4, 6, 7, 8 and 10 letters (uint16 tables above 5), every mode, under
+    the instance's cap and caps 2 and 3 (where openers are infeasible): the classes
+    valued alone, each in a fresh Solver, give the opener's status, total and depth
+    as `solve` does, and the brute force's value."""
+    from test_search_lengths import brute
+    from test_search_lengths import instance as length_instance
+
+    inst = length_instance(seed)
+    lists = _lists(inst)
+    assert lists.length == len(inst.answers[0]) != 5
+    table = build_numpy(lists)
+    b = brute(inst)
+    seen = set()
+    for cap in sorted({inst.cap, 2, 3}):
+        for opener in inst.openers:
+            s = Solver(lists, mode=inst.mode, max_guesses=cap, table=table)
+            whole = s.solve(opener)
+            status, total, depth, _seconds = _split_value(s, opener)
+            where = f"opener={opener} cap={cap}\n{inst.describe()}"
+            assert (status, total, depth) == (whole.status, whole.total, whole.depth), where
+            assert total == b.solve(opener, cap), where  # None: infeasible under the cap
+            seen.add(status)
+    assert "exact" in seen

@@ -69,7 +69,7 @@ def _same(a: S.Store, b: S.Store) -> None:
         assert not len(bad), f"{name} differs for {[a.words[i] for i in bad[:5]]}"
 
 
-def _openers(small, k: int, seed: int) -> str:
+def _openers(small, k: int, seed: int | str) -> str:
     words = WordLists.load(small[0], small[1], quiet=True).guesses
     return ",".join(random.Random(seed).sample(words, k))
 
@@ -77,7 +77,7 @@ def _openers(small, k: int, seed: int) -> str:
 @pytest.mark.parametrize("mode,cap", [("easy", 6), ("hard", 6), ("strict", 6), ("easy", 3),
                                       ("hard", 3), ("strict", 4), ("easy", 0), ("hard", 2)])
 def test_split_equals_whole_in_every_mode_and_cap(tmp_path, small, mode, cap):
-    openers = _openers(small, 40, seed=hash((mode, cap)) % 1000)
+    openers = _openers(small, 40, seed=f"{mode}{cap}")  # (hash() of a str varies by run)
     kw = dict(openers=openers, mode=mode, max_guesses=cap)
     whole = _run(small, tmp_path / "whole.zarr", split="off", **kw)
     parts = _run(small, tmp_path / "split.zarr", split="all", **kw)
@@ -87,6 +87,74 @@ def test_split_equals_whole_in_every_mode_and_cap(tmp_path, small, mode, cap):
         assert counts["infeasible"] > 0  # the infeasible path is exercised
     if (mode, cap) == ("easy", 6):
         assert counts["exact"] == 40
+
+
+@pytest.fixture(scope="module", params=(4, 6))
+def other_length(request, tmp_path_factory):
+    """A random sample of the built-in lists of 4 or 6 letters (uint8 and uint16
+    tables): 50 answers, 120 more guesses, as list files."""
+    length = request.param
+    real = WordLists.load(length=length, quiet=True)
+    rng = random.Random(2300 + length)
+    answers = sorted(rng.sample(real.answers, 50))
+    guesses = sorted(set(rng.sample(real.guesses, 120)) | set(answers))
+    d = tmp_path_factory.mktemp(f"len{length}")
+    (d / "a.txt").write_text("\n".join(answers) + "\n")
+    (d / "g.txt").write_text("\n".join(guesses) + "\n")
+    return str(d / "a.txt"), str(d / "g.txt"), str(d / "cache")
+
+
+@pytest.mark.parametrize("mode,cap", [("easy", 6), ("hard", 6), ("strict", 5), ("easy", 3),
+                                      ("hard", 3), ("strict", 4)])
+def test_split_equals_whole_at_other_word_lengths(tmp_path, other_length, mode, cap):
+    """Random openers of 4- and 6-letter lists: valued as classes, the store (status,
+    total, depth, second guesses over 3^L patterns) equals the one valued whole."""
+    words = WordLists.load(other_length[0], other_length[1], quiet=True).guesses
+    openers = ",".join(random.Random(f"{mode}{cap}").sample(words, 30))
+    kw = dict(openers=openers, mode=mode, max_guesses=cap)
+    whole = _run(other_length, tmp_path / "whole.zarr", split="off", **kw)
+    parts = _run(other_length, tmp_path / "split.zarr", split="all", **kw)
+    assert whole.problem.length == parts.problem.length != 5
+    _same(whole, parts)
+    counts = whole.snapshot().counts()
+    if cap >= 4:
+        assert counts["exact"] > 0
+    if (mode, cap) == ("hard", 3):
+        assert counts["infeasible"] > 0  # the infeasible path is exercised
+
+
+def test_a_stopped_split_run_resumes_at_six_letters(tmp_path):
+    """The class checkpoint at 6 letters ([G, 729] arrays): a run stopped part way
+    leaves classes checkpointed, the resumed run values none of them again and ends
+    with the store valued whole."""
+    real = WordLists.load(length=6, quiet=True)
+    rng = random.Random(623)
+    answers = sorted(rng.sample(real.answers, 60))
+    guesses = sorted(set(rng.sample(real.guesses, 60)) | set(answers))
+    (tmp_path / "a.txt").write_text("\n".join(answers) + "\n")
+    (tmp_path / "g.txt").write_text("\n".join(guesses) + "\n")
+    six = (str(tmp_path / "a.txt"), str(tmp_path / "g.txt"), str(tmp_path / "cache"))
+    kw = dict(openers=",".join(rng.sample(guesses, 25)), mode="hard", max_guesses=6)
+    ref = _run(six, tmp_path / "ref.zarr", split="off", **kw)
+    store = tmp_path / "split.zarr"
+    _Counting.calls, _Counting.stop_after = [], 50  # part way into an opener (60 ended one exactly)
+    cfg = RunConfig(store=store, answers=six[0], guesses=six[1], cache_dir=six[2],
+                    split="all", solver_factory=_Counting, progress_file=io.StringIO(),
+                    flush_seconds=0.0, **kw)
+    assert run(cfg).state == "stopped"
+    first = set(_Counting.calls)
+    st = S.Store.open(store)
+    assert st.problem.length == 6
+    cs = ClassStore(store, len(st.words))  # the word length from the store
+    assert cs.n_p == 3**6
+    partial = cs.partly_done(np.flatnonzero(st.status() == S.PENDING))
+    assert partial, "the stop left no opener partly valued"
+    saved = {(st.words[i], p) for i in partial for p in cs.results(i)}
+    assert saved <= first
+    _Counting.calls, _Counting.stop_after = [], None
+    assert run(cfg).state == "finished"
+    assert not saved & set(_Counting.calls), "checkpointed classes were valued again"
+    _same(ref, S.Store.open(store))
 
 
 def test_split_under_a_cutoff_values_openers_whole(tmp_path, small, capsys):
