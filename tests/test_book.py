@@ -164,7 +164,10 @@ def test_packaged_book_proof_and_cheap_entries(mode):
     assert top >= (10 if mode == "easy" else 1) and proven_top(snap) == top
     kth = book.info["kth_total"]
     assert (total[st == 3] > kth).all()
-    assert len(book.info["popular"]) >= 300 and book.info["exact"] >= 300
+    # every popular opener is valued: exact, or proven unable to win within the cap
+    assert len(book.info["popular"]) >= 300
+    pop_st = st[[book.index_of(w) for w in book.info["popular"]]]
+    assert set(pop_st.tolist()) <= {1, 2} and book.info["exact"] == int((st == 1).sum())
     # five cheap exact entries recomputed from scratch (the cheapest by stored CPU)
     s = Solver(mode=mode)
     exact = np.flatnonzero(st == 1)

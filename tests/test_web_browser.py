@@ -455,5 +455,8 @@ def test_an_eight_letter_board_fits_a_phone(server8, browser):
         assert inner <= PHONE[0] and scroll <= inner, (inner, scroll)
         done = drv.find_elements(By.CSS_SELECTOR, "#board .row.done .tile")
         assert [_colour(t) for t in done] == want
+        # the suggested word is one row of 8 tiles, not wrapped onto a second line
+        tiles = drv.find_elements(By.CSS_SELECTOR, "#analysis .best .word .tile")
+        assert len(tiles) == 8 and len({t.location["y"] for t in tiles}) == 1
     finally:
         drv.set_window_size(size["width"], size["height"])

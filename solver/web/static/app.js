@@ -139,7 +139,7 @@ const playJob = new JobRunner($("#job-play"));
 function renderBoard() {
   const board = $("#board");
   board.replaceChildren();
-  board.style.setProperty("--len", L());
+  document.documentElement.style.setProperty("--len", L());  // every word's tiles
   S.rows.forEach((r, ri) => {
     const row = el("div", { class: "row done", "data-row": ri });
     for (let i = 0; i < L(); i++) row.append(tile(r.word[i], r.colours[i]));
