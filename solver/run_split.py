@@ -76,7 +76,8 @@ GROUP = "classes"
 SPLIT_MODES = ("auto", "all", "off")
 
 # Predicted CPU seconds of valuing a class of s answers: COST_A[mode] * s ** COST_B,
-# fitted to bench/bench_class_costs.py's sample (see BENCHMARKS.md, issue 23). Used
+# from bench/bench_class_costs.py's sample (issue 23; the fit and its sample are not
+# in BENCHMARKS.md yet, and one exponent serves every mode). Used
 # to order the work and to choose what to split, never to prune.
 COST_A = {"easy": 5.2e-7, "hard": 5.2e-7, "strict": 5.2e-7}
 COST_B = 2.6
