@@ -165,7 +165,7 @@ def _number_cases() -> list[Case]:
                         "--top"))
         out.append(Case(f"cutoff={v[:12]!r}", [*cmds["run"], "--cutoff", v], "--cutoff"))
     for v in ["0", "1e9", *bad_float]:
-        for cmd in ("solve", "best"):
+        for cmd in ("solve", "best", "run"):
             out.append(Case(f"memo-mb={v!r}-{cmd}", [*cmds[cmd], "--memo-mb", v], "--memo-mb"))
     for opt in ("--grace", "--flush-seconds", "--progress-seconds"):
         for v in bad_float:
@@ -177,6 +177,10 @@ def _number_cases() -> list[Case]:
                         "time limit"))
     for v in ["4/4", "-1/2", "1/0", "a/b", "", "9" * 5000 + "/2", "1/" + "9" * 5000]:
         out.append(Case(f"shard={v[:12]!r}-{len(v)}", [*cmds["run"], "--shard", v], "shard"))
+    for v in ["", "none", "ALL", "1", "x" * 100_000]:
+        out.append(Case(f"split={v[:12]!r}-{len(v)}", [*cmds["run"], "--split", v], "--split"))
+    out.append(Case("split-all-with-cutoff", [*cmds["run"], "--split", "all", "--cutoff", "30"],
+                    "does not go with --cutoff"))
     return out
 
 

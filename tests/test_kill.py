@@ -55,15 +55,29 @@ def _n_done(store: Path) -> int:
         return 0
 
 
-def _kill_cycles(tmp_path: Path, n_answers: int, step: int, kills: int, seed: int) -> None:
+def _classes(store: Path) -> dict[tuple[int, int], int]:
+    """Every checkpointed class of a split run: (opener, pattern) -> packed word."""
+    if not (store / "classes" / "zarr.json").exists():
+        return {}
+    import zarr
+
+    v = np.asarray(zarr.open_group(str(store), mode="r")["classes"]["value"][...])
+    return {(int(i), int(p)): int(v[i, p]) for i, p in zip(*np.nonzero(v), strict=True)}
+
+
+def _kill_cycles(tmp_path: Path, n_answers: int, step: int, kills: int, seed: int,
+                 extra: tuple[str, ...] = (), single: tuple[str, ...] = ()) -> None:
+    """`extra`: options of the killed runs; `single`: those of the uninterrupted
+    single-process run they must match."""
     a, g = write_lists(tmp_path / "lists", n_answers, step)
     cache = tmp_path / "cache"
     store = tmp_path / "kill.zarr"
     args = ["run", "--store", str(store), "--answers", a, "--guesses", g,
             "--flush-seconds", "0.05", "--quiet"]
-    mpi = [str(MPIEXEC), "-n", "3", sys.executable, "-m", "solver", *args]
+    mpi = [str(MPIEXEC), "-n", "3", sys.executable, "-m", "solver", *args, *extra]
     rng = random.Random(seed)
     before: dict[int, tuple] = {}
+    classes: dict[tuple[int, int], int] = {}
     progressed = 0
     for k in range(kills):
         p = subprocess.Popen(mpi, env=mpi_env(cache), stdout=subprocess.DEVNULL,
@@ -94,28 +108,43 @@ def _kill_cycles(tmp_path: Path, n_answers: int, step: int, kills: int, seed: in
         after = _finished(store)
         lost = {i: v for i, v in before.items() if after.get(i) != v}
         assert not lost, f"kill {k}: {len(lost)} finished result(s) lost or changed"
+        now = _classes(store)
+        gone = {c for c, v in classes.items() if now.get(c) != v}
+        assert not gone, f"kill {k}: {len(gone)} checkpointed class(es) lost or changed"
         progressed += len(after) > len(before)
-        before = after
+        before, classes = after, now
     # resume to the end, then compare with one uninterrupted single process
     p = subprocess.run(mpi, env=mpi_env(cache), capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     final = _finished(store)
     assert all(final.get(i) == v for i, v in before.items())
-    single = tmp_path / "single.zarr"
-    p1 = subprocess.run([sys.executable, "-m", "solver", *args[:2], str(single), *args[3:]],
+    one = tmp_path / "single.zarr"
+    p1 = subprocess.run([sys.executable, "-m", "solver", *args[:2], str(one), *args[3:],
+                         *single],
                         env=mpi_env(cache), capture_output=True, text=True, timeout=300)
     assert p1.returncode == 0, p1.stderr
-    ref = S.Store.open(single).snapshot()
+    ref = S.Store.open(one).snapshot()
     got = S.Store.open(store).snapshot()
     assert got.counts()["pending"] == 0 and got.counts()["failed"] == 0
     assert (got.status == ref.status).all()
     assert (got.fields["total"] == ref.fields["total"]).all()
     assert (got.fields["depth"] == ref.fields["depth"]).all()
     assert progressed >= 1, "no kill landed while results were being written"
+    if extra:  # a split run: kills landed while openers were partly valued
+        assert classes, "no class was ever checkpointed before a kill"
 
 
 def test_sigkill_many_times_loses_nothing(tmp_path):
     _kill_cycles(tmp_path, n_answers=100, step=6, kills=6, seed=1)
+
+
+def test_sigkill_split_run_loses_only_classes_in_flight(tmp_path):
+    """Every opener valued as classes (--split all), hard mode: a kill never loses a
+    checkpointed class, and the resumed runs end with the table of a single process
+    that valued every opener whole."""
+    _kill_cycles(tmp_path, n_answers=100, step=6, kills=6, seed=3,
+                 extra=("--split", "all", "--mode", "hard"),
+                 single=("--split", "off", "--mode", "hard"))
 
 
 @pytest.mark.slow

@@ -151,23 +151,27 @@ def test_book_at_another_length(problem, tmp_path):
 @pytest.mark.mpi
 @pytest.mark.skipif(not MPIEXEC.exists(), reason="no mpiexec next to the interpreter")
 def test_mpi_run_at_six_letters(tmp_path):
-    """Three ranks share one uint16 table per node and write the same store as one
-    process."""
+    """Three ranks share one uint16 table per node and, every opener valued as its
+    first-feedback classes (--split all: classes and their 729-wide second-guess
+    rows cross MPI), write the same store as one process valuing openers whole."""
     answers, guesses = _sample(6, 25, 60)
     (tmp_path / "a.txt").write_text("\n".join(answers) + "\n")
     (tmp_path / "g.txt").write_text("\n".join(guesses) + "\n")
     lists = ["--answers", str(tmp_path / "a.txt"), "--guesses", str(tmp_path / "g.txt")]
     env = mpi_env(tmp_path / "cache")
-    base = [sys.executable, "-m", "solver", "run", *lists, "--quiet"]
-    p = subprocess.run([str(MPIEXEC), "-n", "3", *base, "--store", str(tmp_path / "m.zarr")],
-                       env=env, capture_output=True, text=True, timeout=600)
+    base = [sys.executable, "-m", "solver", "run", *lists]
+    p = subprocess.run([str(MPIEXEC), "-n", "3", *base, "--store", str(tmp_path / "m.zarr"),
+                        "--split", "all"], env=env, capture_output=True, text=True,
+                       timeout=600)
     assert p.returncode == 0, p.stderr
-    p1 = subprocess.run([*base, "--store", str(tmp_path / "one.zarr")], env=env,
+    assert f"; {len(guesses)} valued as first-feedback classes" in p.stderr, p.stderr
+    p1 = subprocess.run([*base, "--quiet", "--store", str(tmp_path / "one.zarr")], env=env,
                         capture_output=True, text=True, timeout=600)
     assert p1.returncode == 0, p1.stderr
     m, one = S.Store.open(tmp_path / "m.zarr"), S.Store.open(tmp_path / "one.zarr")
     assert m.problem.length == 6
     a, b = m.snapshot(), one.snapshot()
     assert (a.status == b.status).all() and (a.fields["total"] == b.fields["total"]).all()
+    assert (a.fields["depth"] == b.fields["depth"]).all()
     assert set(np.unique(a.fields["rank"])) == {1, 2}
     assert np.array_equal(m.group["second"][...], one.group["second"][...])

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import re
 import signal
 import subprocess
 import sys
@@ -83,6 +85,7 @@ def test_three_ranks_match_single_process(tmp_path, cache):
     assert p.returncode == 0, p.stderr
     assert "3 rank(s) (2 worker(s) + coordinator)" in p.stderr
     assert "run finished" in p.stderr and "memo reuse" in p.stderr
+    assert "bundle(s) sharing their biggest class" in p.stderr  # affinity at work
     snap = _check_against(store, reference_table(a, g, cache))
     assert set(np.unique(snap.fields["rank"])) == {1, 2}  # rank 0 only coordinates
     # the same table as a single-process run of the CLI
@@ -166,3 +169,65 @@ def test_sigterm_single_process(tmp_path, cache):
     assert "stopped (signal SIGTERM)" in err and "can be resumed" in err
     snap = S.Store.open(store).snapshot()
     assert 20 <= int((snap.status != S.PENDING).sum()) < len(snap.status)
+
+
+def test_split_openers_over_ranks_match_whole_ones(tmp_path, cache):
+    """--split all on 3 ranks, hard mode under a cap of 3 (some openers infeasible):
+    the table and the second guesses of one process valuing every opener whole."""
+    a, g = write_lists(tmp_path / "lists", 60, 10)
+    lists = ["--answers", a, "--guesses", g, "--mode", "hard", "--max-guesses", "3"]
+    store, single = tmp_path / "split.zarr", tmp_path / "whole.zarr"
+    p = subprocess.run(_cmd(3, "run", "--store", str(store), *lists, "--split", "all"),
+                       env=mpi_env(cache), capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    n = len(WordLists.load(a, g, quiet=True).guesses)
+    assert f"{n} valued as first-feedback classes" in p.stderr
+    assert "coordinator:" in p.stderr and "ms each" in p.stderr
+    p1 = subprocess.run(_cmd(None, "run", "--store", str(single), *lists, "--split", "off",
+                             "--quiet"), env=mpi_env(cache), capture_output=True, text=True,
+                        timeout=300)
+    assert p1.returncode == 0, p1.stderr
+    got, ref = S.Store.open(store), S.Store.open(single)
+    sg, sr = got.snapshot(), ref.snapshot()
+    assert sr.counts()["infeasible"] > 0 and sr.counts()["exact"] > 0
+    for name in ("total", "depth"):
+        assert (sg.fields[name] == sr.fields[name]).all(), name
+    assert (sg.status == sr.status).all()
+    assert (np.asarray(got.group["second"][...]) == np.asarray(ref.group["second"][...])).all()
+    assert set(np.unique(sg.fields["rank"])) <= {1, 2}
+
+
+@pytest.mark.parametrize("ranks", [32, pytest.param(64, marks=pytest.mark.slow)])
+def test_many_ranks_with_auto_split_match_one_rank(tmp_path, cache, ranks):
+    """32 and 64 ranks oversubscribed on this machine, --split auto, on a 150-answer
+    problem: the 10 openers with the biggest classes and 50 others, so that a
+    rank's fair share is about two openers and the big ones go out as classes.
+    The store equals one process's, second guesses included."""
+    from solver.run_split import opener_cost
+    from solver.table import get_table
+
+    a, g = write_lists(tmp_path / "lists", 150, 25)
+    lists_ = WordLists.load(a, g, quiet=True)
+    table, _ = get_table(lists_, "numpy", cache)
+    words = sorted(lists_.guesses, key=lambda w: -opener_cost(table[lists_.guess_id(w)],
+                                                              "easy", 3**lists_.length))
+    openers = ",".join(words[:10] + random.Random(23).sample(words[10:], 50))
+    lists = ["--answers", a, "--guesses", g, "--openers", openers]
+    store, single = tmp_path / "many.zarr", tmp_path / "one.zarr"
+    p = subprocess.run(_cmd(ranks, "run", "--store", str(store), *lists),
+                       env=mpi_env(cache), capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-3000:]
+    split = re.search(r"(\d+) valued as first-feedback classes", p.stderr)
+    assert split and int(split.group(1)) >= 5, p.stderr[-3000:]
+    p1 = subprocess.run(_cmd(None, "run", "--store", str(single), *lists, "--split", "off",
+                             "--quiet"), env=mpi_env(cache), capture_output=True, text=True,
+                        timeout=600)
+    assert p1.returncode == 0, p1.stderr
+    got, ref = S.Store.open(store), S.Store.open(single)
+    sg, sr = got.snapshot(), ref.snapshot()
+    assert sr.counts()["exact"] == 60
+    assert (sg.status == sr.status).all()
+    for name in ("total", "depth"):
+        assert (sg.fields[name] == sr.fields[name]).all(), name
+    assert (np.asarray(got.group["second"][...]) == np.asarray(ref.group["second"][...])).all()
+    assert len(set(np.unique(sg.fields["rank"]))) > ranks // 4  # the work was spread

@@ -29,13 +29,12 @@ ROOT = Path(__file__).resolve().parents[1]
 HELPER = ROOT / "tests" / "slurm_local.sh"
 
 
-@pytest.fixture(scope="module")
-def slurm(tmp_path_factory):
+def _local_slurm(tmp_path_factory, nodes: int):
     if shutil.which("bash") is None or not hasattr(os, "geteuid") or os.geteuid() != 0:
         pytest.skip("a local Slurm needs root (slurmd)")
     d = tmp_path_factory.mktemp("slurm")
-    p = subprocess.run(["bash", str(HELPER), "start", str(d)], capture_output=True,
-                       text=True, timeout=900)
+    p = subprocess.run(["bash", str(HELPER), "start", str(d), str(nodes)],
+                       capture_output=True, text=True, timeout=900)
     if p.returncode != 0:
         subprocess.run(["bash", str(HELPER), "stop", str(d)], capture_output=True)
         pytest.skip(f"cannot start a local Slurm: {p.stderr.strip()[-300:]}")
@@ -49,6 +48,17 @@ def slurm(tmp_path_factory):
     yield env
     subprocess.run(["scancel", "--user=root"], env=env, capture_output=True)
     subprocess.run(["bash", str(HELPER), "stop", str(d)], capture_output=True, timeout=60)
+
+
+@pytest.fixture(scope="module")
+def slurm(tmp_path_factory):
+    yield from _local_slurm(tmp_path_factory, 1)
+
+
+@pytest.fixture(scope="module")
+def slurm2(tmp_path_factory):
+    """Two node names (wdp1, wdp2) on this machine, one slurmd each."""
+    yield from _local_slurm(tmp_path_factory, 2)
 
 
 def _table(store: Path) -> dict[str, tuple[str, int]]:
@@ -205,3 +215,30 @@ def test_cluster_openmpi_through_srun_pmix(slurm, tmp_path):
                        timeout=120)
     assert p.returncode != 0 and "not built with SLURM's PMI support" in p.stderr
     assert not (tmp_path / "never.zarr").exists()
+
+
+def test_mpi_job_across_two_node_names(slurm2, tmp_path):
+    """One job over two Slurm nodes (two slurmds on this machine): srun's PMI puts
+    3 ranks on wdp1 and 1 on wdp2, so each node fills its own table copy, every
+    opener goes out as classes (--split all), and the memo follows Slurm's memory
+    (--mem-per-cpu=500M: half of it per rank is below the 250 MB a rank needs
+    besides its memo, so the 75 MB floor). The store equals one process's."""
+    a, g = write_lists(tmp_path / "lists", 60, 10)
+    store = tmp_path / "two.zarr"
+    log = tmp_path / "two.log"
+    env = dict(slurm2, WDP_STORE=str(store), WDP_LAUNCH="srun",
+               WDP_ARGS=f"--answers {a} --guesses {g} --split all")
+    jid = _sh(env, "sbatch", "--parsable", "--nodes=2", "--ntasks=4",
+              "--ntasks-per-node=3", "--mem-per-cpu=500M", f"--output={log}",
+              f"--chdir={tmp_path}", str(ROOT / "slurm" / "wordle-dp-mpi.sbatch"))
+    _wait(lambda: _job(env, jid).get("JobState") in ("COMPLETED", "FAILED"), "the job",
+          log=log)
+    text = log.read_text()
+    assert _job(env, jid)["JobState"] == "COMPLETED", text[-3000:]
+    assert "on wdp[1-2]" in text
+    assert "4 rank(s) (3 worker(s) + coordinator) over 2 node(s) (one table copy per " \
+           "node)" in text
+    n = len(WordLists.load(a, g, quiet=True).guesses)
+    assert f"{n} valued as first-feedback classes" in text
+    assert "memo_entries=2097152" in text  # 75 MB: the rule under Slurm's 500M per CPU
+    assert _table(store) == reference_table(a, g, slurm2["WORDLE_DP_CACHE"])

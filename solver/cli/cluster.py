@@ -20,6 +20,7 @@ from .common import (
     float_range,
     int_range,
     load_lists,
+    memo_mb,
     path_arg,
 )
 
@@ -58,6 +59,16 @@ def register(sub) -> None:
     r.add_argument("--shard", metavar="I/N",
                    help="take only slice I of N of the openers (job arrays; each slice "
                    "needs its own --store, combine them with 'wordle-dp merge')")
+    r.add_argument("--memo-mb", type=memo_mb, metavar="MB",
+                   help="transposition table of each solving rank (default: half of the "
+                   "node's memory shared by its ranks, less 250 MB each, from 75 to 1024; "
+                   "the node's memory is the least of the machine's, its cgroup limit and "
+                   "Slurm's --mem)")
+    r.add_argument("--split", choices=("auto", "all", "off"), default="auto",
+                   help="value an expensive opener as its first-feedback classes on "
+                   "several ranks, each class checkpointed in the store: auto splits "
+                   "openers predicted above a solving rank's fair share of the run; "
+                   "all splits every one; off none. Never under --cutoff (default: auto)")
     seconds = float_range(0.0, SECONDS_MAX)
     r.add_argument("--grace", type=seconds, default=60.0, metavar="S",
                    help="after a stop, wait up to S seconds for openers in flight "
@@ -160,6 +171,9 @@ def _cmd_run(args) -> int:
     cutoff = args.cutoff
     if cutoff is not None and args.no_cutoff:
         raise UsageError("--cutoff and --no-cutoff exclude each other")
+    if cutoff is not None and args.split == "all":
+        raise UsageError("--split all values openers exactly, so it does not go with "
+                         "--cutoff (a cutoff run values every opener whole)")
     cfg = RunConfig(
         store=args.store, answers=args.answers, guesses=args.guesses, lists=args.lists,
         length=args.length,
@@ -167,6 +181,7 @@ def _cmd_run(args) -> int:
         max_guesses=args.max_guesses, cutoff=cutoff, no_cutoff=args.no_cutoff, time_limit=tl,
         retry_failed=args.retry_failed, quiet=args.quiet, shard=shard, grace=args.grace,
         flush_seconds=args.flush_seconds, progress_seconds=args.progress_seconds,
+        memo_mb=args.memo_mb, split=args.split,
     )
     try:
         summary = run(cfg)

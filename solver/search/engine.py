@@ -519,6 +519,43 @@ class Solver:
                 out[p] = (int(v), self.lists.guesses[int(g)])
         return out
 
+    def class_value(self, opener: str, pattern: int
+                    ) -> tuple[str, int | None, int | None, str | None]:
+        """One first-feedback class of `opener` valued alone, as `solve` (no cutoff)
+        values it inside the opener, so that work below the opener can go to other
+        processes: (status, total, depth, second guess). status is labelled as
+        `solve` labels an opener: exact; infeasible (no strategy within the cap;
+        total and depth None); upper_bound or not_found (a beam, or the uncapped
+        depth limit, restricted the search); lower_bound only if the search stopped
+        at its budget (INF less the other classes' bounds: never seen). total: the
+        class's guesses after the opener; depth: its deepest answer's guesses, the
+        opener included; second guess: the best next guess (the answer itself for a
+        singleton class). The opener's value is len(answers) plus the class totals,
+        infeasible if any class is. ValueError for the all-green pattern or a
+        pattern with no class."""
+        gid = self._gid(opener)
+        members = np.arange(len(self.lists.answers), dtype=np.int32)
+        classes = [(p, m) for p, m in self._classes(gid, members)
+                   if p != self.variant.all_green]
+        found = [m for p, m in classes if p == int(pattern)]
+        if not found:
+            raise ValueError(f"{self.lists.guesses[gid]}: no feedback class {pattern}")
+        m = found[0]
+        if self.depth_limit < 2:
+            return "infeasible", None, None, None
+        cons = self._constraint_after(None, gid, int(pattern)) if self.mode == "hard" else None
+        # the budget solve's loop gives its first class (INF less the others' bounds):
+        # the same search path (finite budget) and the same values
+        others = partition_bound(len(members), [len(x) for _, x in classes]) - (2 * len(m) - 1)
+        v, fl, h, g = self._solve_set(m, self.depth_limit - 1, cons, K.INF - others)
+        tainted = bool(fl & K.TAINT)
+        if not fl & K.EXACT:  # over a budget no real class reaches
+            return "lower_bound", int(v), None, None
+        status, _note = self._label("exact" if v < K.INF else "infeasible", True, tainted)
+        if status not in ("exact", "upper_bound"):
+            return status, None, None, None
+        return status, int(v), int(h) + 1, self.lists.guesses[int(g)]
+
     def second_guesses(self, opener: str) -> dict[int, str]:
         """Best second guess for every first-feedback pattern of `opener` (from the
         optimal strategy; the solved answer itself for singleton classes)."""

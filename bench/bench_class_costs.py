@@ -1,0 +1,150 @@
+"""Per-opener and per-class CPU costs on a stratified random sample of openers: the
+input of bench/sim_schedule.py (issue 23).
+
+The sample: the guess list's openers are ranked by the sum of the squared sizes of
+their first-feedback classes (the cheap cost predictor run.py falls back on), cut
+into --strata equal strata (deciles by default), and --per-stratum openers are
+drawn from each with one seeded generator. Equal strata and equal draws make the
+sample self-weighting: every opener of the list had the same chance, and a mean
+over the sample estimates the mean over the list, with less variance than a plain
+random sample because the strata follow the cost. The openers are measured in
+round-robin order over the strata, so any prefix of the record file is a balanced
+sample too (a run that did not finish still gives an unbiased projection).
+
+Each opener gets a fresh Solver (an empty memo, as a fresh rank), and every
+first-feedback class is valued alone with Solver.class_value, smallest first as
+`solve` does, timed in CPU seconds (time.process_time). All classes are valued,
+also after an infeasible one (`solve` stops there: the 'stop' field says where),
+so the simulation can cost a split opener's wasted work too. The unsplit cost of
+an opener is the sum of its classes up to and including 'stop'.
+
+One JSON line per opener is appended to --record as soon as it is done; a rerun
+skips the openers already there (resumable; run it under nice):
+
+    nice -n 15 .venv/bin/python bench/bench_class_costs.py --mode easy \\
+        --record /tmp/costs-easy.jsonl
+    nice -n 15 .venv/bin/python bench/bench_class_costs.py --mode hard \\
+        --record /tmp/costs-hard.jsonl
+    .venv/bin/python bench/bench_class_costs.py --list     # the sample, in order
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from solver.feedback import all_green  # noqa: E402
+from solver.run import fallback_estimate  # noqa: E402
+
+SEED = 20262323  # issue 23's sample; no other bench/ script draws with it
+STRATA = 10
+PER_STRATUM = 50
+
+
+def strata_of(table: np.ndarray, strata: int) -> list[np.ndarray]:
+    """The guess list cut into `strata` equal strata by predicted cost (the sum of
+    squared class sizes), cheapest first, ties by index."""
+    pred = np.array([fallback_estimate(table, i) for i in range(table.shape[0])])
+    return np.array_split(np.lexsort((np.arange(len(pred)), pred)), strata)
+
+
+def stratified_sample(table: np.ndarray, strata: int, per: int, seed: int) -> list[int]:
+    """Guess indices: `per` from each of `strata` equal strata by predicted cost,
+    listed round-robin over the strata."""
+    rng = np.random.default_rng(seed)
+    picks = []
+    for part in strata_of(table, strata):
+        picks.append([int(i) for i in rng.choice(part, size=per, replace=False)])
+    return [picks[s][k] for k in range(per) for s in range(strata)]
+
+
+def measure(solver, lists, gid: int) -> dict:
+    """Every non-green class of opener gid valued alone, smallest first."""
+    word = lists.guesses[gid]
+    row = solver.table[gid]
+    pats, counts = np.unique(row, return_counts=True)
+    # solve's order: largest first (ties by pattern), reversed
+    cls = sorted(((int(c), int(p)) for p, c in zip(pats, counts, strict=True)
+                  if p != all_green(lists.length)), key=lambda cp: -cp[0])[::-1]
+    out, stop, total, depth, status = [], None, len(lists.answers), 1, "exact"
+    for size, p in cls:
+        n0 = solver.stats["nodes"]
+        c0 = time.process_time()
+        st, tot, dep, _g = solver.class_value(word, p)
+        cpu = time.process_time() - c0
+        out.append([p, size, st, tot, round(cpu, 4), solver.stats["nodes"] - n0])
+        if stop is None:
+            if st == "exact":
+                total += tot
+                depth = max(depth, dep)
+            else:
+                stop, status, total, depth = len(out) - 1, st, None, None
+    return {"opener": word, "index": gid, "status": status, "total": total, "depth": depth,
+            "stop": stop, "cpu": round(sum(c[4] for c in out[: (len(out) if stop is None
+                                                                  else stop + 1)]), 4),
+            "cpu_all": round(sum(c[4] for c in out), 4), "classes": out}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--mode", default="easy")
+    ap.add_argument("--max-guesses", type=int, default=6)
+    ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--strata", type=int, default=STRATA)
+    ap.add_argument("--per-stratum", type=int, default=PER_STRATUM)
+    ap.add_argument("--record", help="JSON lines file (appended; resumable)")
+    ap.add_argument("--limit", type=int, help="stop after this many openers")
+    ap.add_argument("--list", action="store_true", help="print the sample and stop")
+    ap.add_argument("--openers", help="comma-separated openers instead of the sample "
+                    "(e.g. the known worst, qajaq)")
+    args = ap.parse_args()
+
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+    from solver import Solver
+    from solver.table import get_table
+    from solver.words import WordLists
+
+    lists = WordLists.load(quiet=True)
+    table, _ = get_table(lists, "numpy", None)
+    sample = stratified_sample(table, args.strata, args.per_stratum, args.seed)
+    if args.openers:
+        sample = [lists.guess_id(w.strip()) for w in args.openers.split(",") if w.strip()]
+    if args.list:
+        print(" ".join(lists.guesses[i] for i in sample))
+        return
+    done = set()
+    if args.record and Path(args.record).exists():
+        for line in Path(args.record).read_text().splitlines():
+            try:
+                done.add(json.loads(line)["opener"])
+            except (ValueError, KeyError):
+                pass  # a line cut by a kill: measured again
+    todo = [i for i in sample if lists.guesses[i] not in done][: args.limit]
+    print(f"# {platform.node()}, load {os.getloadavg()[0]:.1f}; mode {args.mode}, cap "
+          f"{args.max_guesses}, seed {args.seed}, {args.strata}x{args.per_stratum}; "
+          f"{len(done)} done, {len(todo)} to go", flush=True)
+    Solver(lists, mode=args.mode, max_guesses=args.max_guesses, table=table).solve("salet")
+    for k, gid in enumerate(todo):
+        s = Solver(lists, mode=args.mode, max_guesses=args.max_guesses, table=table)
+        r = measure(s, lists, gid)
+        r.update(mode=args.mode, max_guesses=args.max_guesses, predicted=fallback_estimate(
+            table, gid), load=round(os.getloadavg()[0], 2), at=round(time.time()))
+        print(f"{k + 1}/{len(todo)} {r['opener']} {r['status']} {r['total']} cpu "
+              f"{r['cpu']:.2f} s (all classes {r['cpu_all']:.2f} s)", flush=True)
+        if args.record:
+            with open(args.record, "a") as f:
+                f.write(json.dumps(r) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,267 @@
+"""Predict the finish time of a whole-table run (issue 23, goal 3): a simulation of
+`wordle-dp run`'s scheduling, fed with the per-opener and per-class CPU costs
+that bench/bench_class_costs.py measured on its stratified sample.
+
+The population: the sample stands for the whole guess list. The list is cut into
+the same strata by predicted cost as the sample was drawn from (bench_class_costs),
+and every opener of a stratum is played by one of the stratum's measured openers
+(each measured opener about 26 times for 500 of 12972). A sample cannot show the
+very worst openers of the list (one in 12972), which alone can set the finish
+time on many ranks: openers measured on purpose (--known-easy/--known-hard, e.g.
+qajaq) are put in once each, in place of a stand-in. Bootstrap: the measured
+openers of each stratum are drawn again with replacement (--boot times), the
+population rebuilt and the simulation run again; the interval is the 2.5-97.5 %
+range.
+
+The simulated run is the code's own schedule: N ranks, rank 0 coordinates and
+N-1 solve. Units go out most expensive first by the same predicted cost
+(solver/run_split.opener_cost and class_cost). Without splitting every opener is
+one unit of its measured cost (its classes up to the first infeasible one, as
+`solve` stops there). With --split auto, openers above SPLIT_SHARE of a rank's
+fair share go out as classes, planned by run_split.plan and make_units: the head
+unit first (stopping at an infeasible class), the big classes once it is back;
+a class that settles the opener drops its queued siblings (those in flight run to
+their end). Each rank pays --startup seconds first. Rank 0 answers one message at
+a time and spends --coord-ms per result in it (bench/bench_coordinator.py
+measures it), so a worker waits for it when it is busy. Not modelled: memo reuse
+across openers (each cost is a fresh solver's), and a job's queueing.
+
+Efficiency = the sample's serial CPU (the sum of whole-opener costs) / (N x
+makespan): what fraction of the N cores' time went into solving.
+
+    .venv/bin/python bench/sim_schedule.py --easy /tmp/costs-easy.jsonl \\
+        --hard /tmp/costs-hard.jsonl --known-easy /tmp/costs-easy-known.jsonl \\
+        --coord-ms 0.05 --boot 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from solver.run_coordinator import Work  # noqa: E402
+from solver.run_split import (  # noqa: E402
+    SPLIT_SHARE,
+    ClassResult,
+    class_cost,
+    decisive,
+    plan,
+)
+from solver.store import FAILED, STATUS_CODES  # noqa: E402
+
+RANKS = (16, 64, 256, 1024, 4096)
+
+
+class Opener:
+    """One measured opener: whole cost, and its classes in solve's order."""
+
+    def __init__(self, rec: dict, mode: str):
+        self.word = rec["opener"]
+        self.status = rec["status"]
+        self.whole = float(rec["cpu"])
+        # [pattern, size, status, total, cpu, nodes], smallest first (solve's order)
+        self.classes = [(int(c[0]), int(c[1]), c[2], float(c[4])) for c in rec["classes"]]
+        self.predicted = float(sum(class_cost(s, mode) for _p, s, _st, _c in self.classes))
+        self.stratum = -1
+
+
+def load(path: str, mode: str) -> list[Opener]:
+    rows = [json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()]
+    return [Opener(r, mode) for r in rows if r.get("mode", mode) == mode]
+
+
+def strata_of(openers: list[Opener], strata: int) -> list[int]:
+    """Set each measured opener's stratum (bench_class_costs' cut of the guess list);
+    the strata's sizes."""
+    from bench_class_costs import strata_of as cut
+
+    from solver.table import get_table
+    from solver.words import WordLists
+
+    lists = WordLists.load(quiet=True)
+    table, _ = get_table(lists, "numpy", None)
+    parts = cut(table, strata)
+    where = {lists.guesses[int(i)]: h for h, part in enumerate(parts) for i in part}
+    for o in openers:
+        o.stratum = where[o.word]
+    return [len(p) for p in parts]
+
+
+def population(openers: list[Opener], sizes: list[int], rng: np.random.Generator | None,
+               known: list[Opener] = ()) -> list[Opener]:
+    """The whole list played by measured openers, stratum by stratum (rng: a
+    bootstrap draw within each stratum; None: the sample as it is). `known`:
+    openers measured on purpose (the known worst), each in the population once,
+    in place of one stand-in of its stratum."""
+    out = []
+    for h, n_h in enumerate(sizes):
+        members = [o for o in openers if o.stratum == h]
+        mine = [o for o in known if o.stratum == h]
+        if not members:
+            out.extend(mine)
+            continue
+        if rng is not None:
+            members = [members[i] for i in rng.integers(0, len(members), len(members))]
+        k, extra = divmod(n_h - len(mine), len(members))
+        for j, o in enumerate(members):
+            out.extend([o] * (k + (1 if j < extra else 0)))
+        out.extend(mine)
+    return out
+
+
+class _Rows:
+    """Stands in for the pattern table: population index -> a row with the
+    opener's class sizes (all Work reads of it)."""
+
+    def __init__(self, pop: list[Opener]):
+        self.pop = pop
+
+    def __getitem__(self, i: int) -> np.ndarray:
+        o = self.pop[i]
+        return np.repeat(np.array([p for p, *_x in o.classes], np.uint8),
+                         [s for _p, s, *_x in o.classes])
+
+
+def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
+             startup: float, share: float = SPLIT_SHARE) -> dict:
+    """Makespan of one run of `pop` on `ranks` ranks, scheduled by the run's own
+    Work queue (solver/run_coordinator.py; see the module docstring)."""
+    workers = max(1, ranks - 1)
+    costs = {i: o.predicted for i, o in enumerate(pop)}
+    chosen = plan(costs, workers, split, set(), share) if ranks > 1 else set()
+    work = Work(mode, 0, _Rows(pop), 3**5)  # the samples are of the default 5-letter lists
+    for i in sorted(costs, key=lambda i: (-costs[i], i)):
+        if i in chosen:
+            work.add_split(i, {}, costs[i])
+        else:
+            work.push((i, None), costs[i])
+    cls = {}  # population index -> pattern -> (status code, cpu)
+
+    def classes(i: int) -> dict:
+        if i not in cls:
+            cls[i] = {p: (STATUS_CODES[st] if st != "not_found" else FAILED, c)
+                      for p, _s, st, c in pop[i].classes}
+        return cls[i]
+
+    def cost_of(unit) -> tuple[float, list[ClassResult]]:
+        """(busy seconds, the class results sent) of one unit."""
+        i, pats = unit
+        if pats is None:
+            return pop[i].whole, []
+        t, out = 0.0, []
+        for p in pats:
+            code, c = classes(i)[p]
+            t += c
+            out.append(ClassResult(i, p, code, 1, 1, 0, c))
+            if decisive(out[-1]):
+                break  # the worker stops the unit there
+        return t, out
+
+    # events: a worker's message reaches rank 0: (time, seq, worker, results)
+    events: list[tuple[float, int, int, list]] = [(startup, w, w, []) for w in range(workers)]
+    heapq.heapify(events)
+    eseq = workers
+    coord_free = 0.0
+    idle: list[int] = []
+    busy = end = largest = 0.0
+    while events:
+        t, _s, w, results = heapq.heappop(events)
+        coord_free = max(t, coord_free) + coord * max(1, len(results))  # rank 0's turn
+        end = max(end, t)
+        for r in results:
+            work.on_class(r, None)
+        idle.append(w)
+        while idle and len(work):
+            cost, res = cost_of(work.pop()[0])  # no bundles here
+            busy += cost
+            largest = max(largest, cost)
+            heapq.heappush(events, (coord_free + cost, eseq, idle.pop(0), res))
+            eseq += 1
+    serial = sum(o.whole for o in pop)
+    return {"makespan": end, "serial": serial, "busy": busy,
+            "efficiency": serial / (ranks * end) if end > 0 else math.nan,
+            "split": len(chosen), "largest": largest}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--easy", help="bench_class_costs.py records, easy mode")
+    ap.add_argument("--hard", help="bench_class_costs.py records, hard mode")
+    ap.add_argument("--known-easy", help="records of openers measured on purpose (the "
+                    "known worst), each in the table once")
+    ap.add_argument("--known-hard", help="the same, hard mode")
+    ap.add_argument("--ranks", default=",".join(map(str, RANKS)))
+    ap.add_argument("--coord-ms", type=float, default=0.25,
+                    help="rank 0's time per result, ms (bench_coordinator.py)")
+    ap.add_argument("--startup", type=float, default=1.0, help="seconds per rank first")
+    ap.add_argument("--boot", type=int, default=100, help="bootstrap draws (100)")
+    ap.add_argument("--strata", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=23)
+    ap.add_argument("--json", help="write every figure here too")
+    args = ap.parse_args()
+
+    ranks = [int(x) for x in args.ranks.split(",")]
+    out = {}
+    print(f"SPLIT_SHARE {SPLIT_SHARE}, coordinator {args.coord_ms} ms per result, start-up "
+          f"{args.startup} s per rank, {args.boot} bootstrap draws")
+    for mode, path in (("easy", args.easy), ("hard", args.hard)):
+        if not path:
+            continue
+        openers = load(path, mode)
+        known = load(getattr(args, f"known_{mode}"), mode) if getattr(
+            args, f"known_{mode}") else []
+        sizes = strata_of(openers + known, args.strata)
+        base = population(openers, sizes, None, known)
+        rng = np.random.default_rng(args.seed)
+        boots = [population(openers, sizes, rng, known) for _ in range(args.boot)]
+        cpu_h = sum(o.whole for o in base) / 3600
+        draws = [sum(o.whole for o in p) / 3600 for p in boots]
+        lo, hi = np.percentile(draws, [2.5, 97.5]) if draws else (math.nan, math.nan)
+        worst = max(openers + known, key=lambda o: o.whole)
+        whole = sorted(o.whole for o in openers)
+        heavy = sorted(openers, key=lambda o: -o.whole)[:15]
+        big = sum(max(c for *_x, c in o.classes) for o in heavy) / sum(o.whole for o in heavy)
+        print(f"\n{mode}: {len(openers)} openers measured"
+              + (f" + {', '.join(o.word for o in known)} on purpose" if known else "")
+              + f", table {len(base)} openers: "
+              f"{cpu_h:.1f} CPU-h (95 % {lo:.1f}-{hi:.1f}); mean {np.mean(whole):.2f} s, "
+              f"median {np.median(whole):.2f} s, sample's worst {whole[-1]:.1f} s; "
+              f"{sum(o.status != 'exact' for o in openers)} not exact; the 15 heaviest spend "
+              f"{100 * big:.0f} % in their biggest class; worst {worst.word} "
+              f"{worst.whole:.1f} s, its biggest class "
+              f"{max(c for *_x, c in worst.classes):.1f} s")
+        print("| ranks | split | makespan min | 95 % | efficiency | 95 % | openers split "
+              "| largest unit s |")
+        print("|---|---|---|---|---|---|---|---|")
+        rows = []
+        for n in ranks:
+            for split in ("off", "auto"):
+                r = simulate(base, n, mode, split, args.coord_ms / 1000, args.startup)
+                b = [simulate(p, n, mode, split, args.coord_ms / 1000, args.startup)
+                     for p in boots]
+                m = np.percentile([x["makespan"] for x in b], [2.5, 97.5]) / 60 if b else \
+                    (math.nan, math.nan)
+                e = np.percentile([x["efficiency"] for x in b], [2.5, 97.5]) if b else \
+                    (math.nan, math.nan)
+                rows.append({"ranks": n, "split": split, **r, "makespan_ci": list(m * 60),
+                             "efficiency_ci": list(e)})
+                print(f"| {n} | {split} | {r['makespan'] / 60:.1f} | {m[0]:.1f}-{m[1]:.1f} | "
+                      f"{100 * r['efficiency']:.0f} % | {100 * e[0]:.0f}-{100 * e[1]:.0f} % | "
+                      f"{r['split']} | {r['largest']:.0f} |", flush=True)
+        out[mode] = {"measured": len(openers), "cpu_hours": cpu_h, "cpu_hours_ci": [lo, hi],
+                     "rows": rows}
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""What a run is asked to do (RunConfig), what it reports (RunSummary), and the
+parsers of its options: time limits, shards and opener selections."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+EXIT_USAGE = 2
+
+
+@dataclass
+class RunConfig:
+    store: str | Path
+    answers: str | None = None
+    guesses: str | None = None
+    lists: str | None = None  # built-in lists by name (words.BUILTIN), or...
+    length: int | None = None  # ...by word length
+    cache_dir: str | None = None
+    openers: str = "all"  # all | FILE | w1,w2,...
+    mode: str = "easy"
+    max_guesses: int = 6
+    cutoff: int | None = None
+    no_cutoff: bool = False  # value exactly, whatever cutoff the store was made with
+    time_limit: float | None = None  # seconds from the start of the run
+    retry_failed: bool = False
+    quiet: bool = False
+    shard: tuple[int, int] | None = None  # (i, n): this run takes every n-th opener
+    flush_seconds: float = 5.0  # write buffered results at least this often...
+    flush_every: int = 256  # ...or when this many are buffered
+    progress_seconds: float = 30.0
+    grace: float = 60.0  # after a stop, wait this long for results in flight
+    chunk_seconds: float = 0.5  # cheap openers go out in chunks of about this much work
+    max_chunk: int = 64
+    # transposition table per solving rank, MB; None: default_memo_mb of the node
+    memo_mb: float | None = None
+    split: str = "auto"  # auto | all | off: value big openers as classes (run_split)
+    # builds the per-rank solver: factory(lists, mode, max_guesses, table) -> solver
+    solver_factory: Any = None
+    progress_file: Any = None  # default sys.stderr
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class RunSummary:
+    exit_code: int
+    state: str  # finished | stopped | refused
+    solved: int = 0
+    failed: int = 0
+    queued: int = 0
+    wall_seconds: float = 0.0
+    write_seconds: float = 0.0
+    flushes: int = 0
+    solve_cpu_seconds: float = 0.0
+    ranks: int = 1
+    stats: dict = field(default_factory=dict)
+    split_openers: int = 0  # openers valued as classes in this run
+    classes: int = 0  # classes valued (and checkpointed) in this run
+    coordinator_seconds: float = 0.0  # rank 0's time handling results (writes included)
+    results: int = 0  # results rank 0 handled (openers and classes)
+    memo_mb: float = 0.0  # memo per solving rank (as asked; rank 0's view)
+
+
+# Memory rule for the memo (run --memo-mb's default): half of the node's memory,
+# shared by the ranks on the node, less MEMO_OVERHEAD_MB per rank for everything
+# else a rank holds (Python, numba, the search's arrays: ~120 MB), between MEMO_MIN_MB
+# (the engine's default) and MEMO_MAX_MB. The other half is left to the OS, the page
+# cache, the node's one table copy and rank 0's store writer. Why the cap: an easy
+# opener stores ~6600 memo entries (bench/bench_memo.py), so 1024 MB (16.8M entries
+# of 36 bytes after the engine's rounding to a power of two) holds ~2500 openers'
+# worth, more than any rank values in a whole-table run of 6 or more ranks; and the
+# memo's pages are all in use soon (random writes, transparent huge pages), so a
+# larger one only costs memory.
+MEMO_MIN_MB = 75.0
+MEMO_MAX_MB = 1024.0
+MEMO_OVERHEAD_MB = 250.0
+
+
+def default_memo_mb(node_bytes: int, ranks_on_node: int) -> float:
+    """The memo per rank for a node of `node_bytes` memory running `ranks_on_node`
+    ranks (the rule above)."""
+    per_rank = 0.5 * node_bytes / 2**20 / max(1, ranks_on_node) - MEMO_OVERHEAD_MB
+    return float(min(MEMO_MAX_MB, max(MEMO_MIN_MB, per_rank)))
+
+
+
+def parse_time_limit(text: str) -> float:
+    """'90', '90s', '45m', '2h', 'MM:SS', 'HH:MM:SS' or 'D-HH:MM:SS' -> seconds."""
+    t = str(text).strip()
+    m = re.fullmatch(r"(\d{1,12}(?:\.\d{1,9})?)\s*([smhd]?)", t)  # bounded: no huge ints
+    if m:
+        return float(m.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}[m.group(2)]
+    m = re.fullmatch(r"(?:(\d{1,6})-)?(\d{1,9}):(\d{1,2})(?::(\d{1,2}))?", t)
+    if m:
+        days = int(m.group(1) or 0)
+        if m.group(4) is None:  # MM:SS
+            h, mi, s = 0, int(m.group(2)), int(m.group(3))
+        else:
+            h, mi, s = int(m.group(2)), int(m.group(3)), int(m.group(4))
+            if mi > 59:
+                raise ValueError(f"bad time limit {text[:40]!r}: minutes above 59")
+        if s > 59:
+            raise ValueError(f"bad time limit {text[:40]!r}: seconds above 59")
+        return float(days * 86400 + h * 3600 + mi * 60 + s)
+    raise ValueError(f"bad time limit {str(text)[:40]!r} (seconds, or HH:MM:SS)")
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(\d{1,9})\s*/\s*(\d{1,9})\s*", str(text))
+    if not m or int(m.group(2)) < 1 or int(m.group(1)) >= int(m.group(2)):
+        raise ValueError(f"bad shard {str(text)[:40]!r}: use I/N with 0 <= I < N")
+    return int(m.group(1)), int(m.group(2))
+
+
+def opener_file(spec: str) -> str | None:
+    """The file an --openers value names, or None when it is words.
+
+    Files are explicit, so that a file in the working folder named like a word
+    cannot change the meaning: '@FILE', or a path containing '/' or ending in '.txt'.
+    """
+    if spec.startswith("@"):
+        return spec[1:]
+    if "/" in spec or spec.lower().endswith(".txt"):
+        return spec
+    return None
+
+
+def select_openers(spec: str, lists) -> list[int]:
+    """Guess indices named by 'all', a file of words ('@FILE', a path with '/' or
+    ending in '.txt') or 'w1,w2,...'."""
+    from .errors import UsageError, quote
+    from .words import read_words
+
+    spec = "all" if spec is None else spec.strip()
+    if spec == "all":
+        return list(range(len(lists.guesses)))
+    path = opener_file(spec)
+    if path is not None:
+        if not path:
+            raise UsageError("--openers '@': the file name is missing (use @FILE)")
+        words = read_words(path)
+    else:
+        words = [w.strip() for w in spec.split(",")]
+        if not any(words):
+            raise UsageError(f"--openers {quote(spec)} names no opener (use all, @FILE "
+                             "or w1,w2,...)")
+        if not all(words):
+            raise UsageError(f"--openers {quote(spec)} has an empty item (use w1,w2,...)")
+    seen: set[int] = set()
+    out = []
+    for w in words:
+        i = lists.guess_id(w)
+        if i not in seen:
+            seen.add(i)
+            out.append(i)
+    return out
+

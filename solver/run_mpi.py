@@ -1,0 +1,205 @@
+"""The MPI side of a run: mpi4py when it is usable, the launcher check, message
+waiting without busy-polling, signals, the per-node table and ending a job.
+
+mpi4py is imported only here and only when a run starts, so the other commands do
+not pay for it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Mapping
+
+from .errors import UsageError
+
+TAG_REQ = 11  # worker -> rank 0: ("ready",) | ("result", results, stats, signal) | ("failed", why)
+TAG_REP = 12  # rank 0 -> worker: ("work", units) | ("stop",)
+
+
+def limit_threads() -> None:
+    """One numba thread per rank (ranks already use the cores)."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    nb = sys.modules.get("numba")
+    if nb is None:
+        os.environ["NUMBA_NUM_THREADS"] = "1"
+    else:  # already imported (changing the variable now would upset numba): cap at run time
+        try:
+            nb.set_num_threads(1)
+        except Exception:
+            pass
+
+
+
+def mpi():
+    """(comm, MPI) or (None, None) when mpi4py is unusable: then a plain process."""
+    try:
+        from mpi4py import MPI
+
+        return MPI.COMM_WORLD, MPI
+    except Exception:  # ImportError, missing libmpi...
+        return None, None
+
+
+def mpi_name(MPI) -> str | None:
+    """'MPICH Version: 5.0.2', 'Open MPI v4.1.4', ... (None without mpi4py)."""
+    if MPI is None:
+        return None
+    first = (MPI.Get_library_version().replace("\0", "").strip().splitlines() or ["?"])[0]
+    return " ".join(first.split(",")[0].split())
+
+
+# Job size as each launcher exports it: Open MPI's mpirun, PMI (mpich's mpiexec, Intel
+# MPI, srun --mpi=pmi2), and any srun step.
+LAUNCHER_SIZE_VARS = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS")
+
+
+def check_launcher(size: int, mpi_library: str | None,
+                   env: Mapping[str, str] = os.environ) -> None:
+    """Refuse N singletons: a launcher started N processes but MPI sees a world of 1.
+
+    That is what a launcher that does not match mpi4py's MPI gives (srun with the
+    wrong --mpi plugin, mpich's mpiexec with an Open MPI build, ...): every process
+    would be rank 0 of 1 and value everything into the same store.
+    """
+    if size != 1:
+        return
+    for var in LAUNCHER_SIZE_VARS:
+        n = env.get(var, "")
+        if n.isdigit() and int(n) > 1:
+            mpi = f"MPI ({mpi_library})" if mpi_library else "mpi4py (not usable here)"
+            raise UsageError(
+                f"launched as {n} processes ({var}={n}) but {mpi} sees a world of 1: the "
+                "launcher does not match the MPI that mpi4py uses, so each process would run "
+                "alone. Use that MPI's own mpiexec, or srun --mpi=pmi2 for the mpich wheel and "
+                "the plugin your site names for its MPI (often pmix); see slurm/README.md")
+
+
+def wait_message(comm, MPI, source, tag, should_break=None, max_sleep=0.02):
+    """Wait for a message without busy-polling the CPU (MPICH's recv spins).
+
+    Returns (source, message), or None when should_break() turns true first.
+    """
+    st = MPI.Status()
+    delay = 0.0002
+    while not comm.Iprobe(source=source, tag=tag, status=st):
+        if should_break is not None and should_break():
+            return None
+        time.sleep(delay)
+        delay = min(delay * 1.5, max_sleep)
+    src = st.Get_source()
+    return src, comm.recv(source=src, tag=tag)
+
+
+class Signals:
+    """SIGUSR1/SIGTERM -> a flag (handled between openers / between messages)."""
+
+    def __init__(self):
+        self.received: int | None = None
+        self._old = {}
+
+    def install(self):
+        for sig in (signal.SIGUSR1, signal.SIGTERM):
+            try:
+                self._old[sig] = signal.signal(sig, self._handler)
+            except (ValueError, OSError):  # not the main thread
+                pass
+        return self
+
+    def _handler(self, signum, frame):
+        self.received = signum
+
+    def restore(self):
+        for sig, old in self._old.items():
+            try:
+                signal.signal(sig, old)
+            except (ValueError, OSError):
+                pass
+
+
+
+def abort_job(comm, who: str) -> None:
+    """An unexpected error on one rank: end every rank (MPI_Abort) instead of leaving
+    the others waiting forever for a message that will not come."""
+    traceback.print_exc()
+    print(f"wordle-dp: unexpected error on {who}; aborting all ranks (the store is "
+          "consistent; run the same command again to resume)", file=sys.stderr, flush=True)
+    comm.Abort(1)
+
+
+
+def node_table(comm, MPI, make):  # noqa: N803
+    """The pattern table in node-shared memory (None: each rank loads its own)."""
+    from .shared_table import node_tables
+
+    return node_tables(comm, MPI, make)
+
+
+
+def node_layout(comm, MPI, shared) -> tuple[int, int, bool]:  # noqa: N803
+    """Collective over `comm`: (ranks on this rank's node, nodes in the job, whether
+    every rank maps its node's shared table; `shared`: this rank's, or None).
+    Without MPI: (1, 1, False)."""
+    if comm is None:
+        return 1, 1, False
+    node = comm.Split_type(MPI.COMM_TYPE_SHARED)
+    try:
+        on_node = node.Get_size()
+        leader = node.Get_rank() == 0
+    finally:
+        node.Free()
+    every = comm.allgather((leader, shared is not None))
+    return on_node, sum(x for x, _ in every), all(y for _, y in every)
+
+
+def _cgroup_limit() -> int | None:
+    """The memory limit of this process's cgroup (v2, else v1), if any: what a Slurm
+    job with --mem, or a container, may really use."""
+    try:
+        lines = open("/proc/self/cgroup").read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        rel = parts[2].lstrip("/")
+        if parts[1] == "":  # v2
+            base = "/sys/fs/cgroup"
+            names = ("memory.max",)
+        elif "memory" in parts[1].split(","):
+            base = "/sys/fs/cgroup/memory"
+            names = ("memory.limit_in_bytes",)
+        else:
+            continue
+        for name in names:
+            for d in (os.path.join(base, rel), base):
+                try:
+                    text = open(os.path.join(d, name)).read().strip()
+                except OSError:
+                    continue
+                if text.isdigit() and int(text) < 2**60:
+                    return int(text)
+    return None
+
+
+def node_memory_bytes(env: Mapping[str, str] = os.environ) -> int:
+    """The memory this job may use on this node: the least of the machine's, its
+    cgroup limit, and Slurm's allocation (SLURM_MEM_PER_NODE, or SLURM_MEM_PER_CPU
+    times SLURM_CPUS_ON_NODE; both in MB)."""
+    from .table import memory_bytes
+
+    out = [memory_bytes()]
+    limit = _cgroup_limit()
+    if limit:
+        out.append(limit)
+    per_node = env.get("SLURM_MEM_PER_NODE", "")
+    per_cpu, cpus = env.get("SLURM_MEM_PER_CPU", ""), env.get("SLURM_CPUS_ON_NODE", "")
+    if per_node.isdigit() and int(per_node) > 0:
+        out.append(int(per_node) * 2**20)
+    elif per_cpu.isdigit() and cpus.isdigit() and int(per_cpu) * int(cpus) > 0:
+        out.append(int(per_cpu) * int(cpus) * 2**20)
+    return min(out)

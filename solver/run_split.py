@@ -1,0 +1,435 @@
+"""Work below the opener: an expensive opener valued as its first-feedback classes
+on different ranks, and the classes checkpointed in the result store.
+
+Why: the unit of work used to be a whole opener, so the worst opener (qajaq, about
+400 s in easy mode) set the finish time of a many-rank run. An opener's value is
+len(answers) plus the values of its non-green first-feedback classes, and each
+class can be valued alone (Solver.class_value, on the search path `solve` takes
+for it), so rank 0 can hand the classes of a big opener to different ranks and add
+up what comes back.
+
+Which openers (`plan`): with --split auto, those whose predicted cost is above
+SPLIT_SHARE of a solving rank's fair share of the run (the predicted cost of all
+the work over the number of solving ranks); --split all splits every opener (tests,
+benchmarks); --split off none. An opener with classes already checkpointed is
+always split, so a resumed run finishes it from there. Never under a cutoff: there
+`solve` refutes most openers from bounds over all their classes at once, in well
+under a second, and a class valued alone cannot take part in that; a cutoff run
+values every opener whole, exactly as before.
+
+The units of a split opener: its smallest classes, together up to HEAD_FRACTION
+of the opener's predicted cost, go first as one 'head' unit solved smallest first,
+as `solve` does; every other class goes out alone, biggest first, in the
+opener's place in the queue, once the head came back without settling the
+opener: in hard mode about one opener in
+ten is infeasible, almost always through a small class, which `solve` finds in
+well under a second (fesse: 0.2 s) and which would otherwise cost every big class
+too (fesse: 48 s).
+
+The status rules (`combine`) are solve's: the opener is infeasible if a class is;
+not_found (stored as failed, as an unsplit not_found is) if a class is; a lower
+bound if a class stopped at its budget; an upper bound if a class is one (a beam or
+the uncapped depth limit restricted it); else exact, with total len(answers) plus
+the class totals and depth the deepest class's. Those rules do not depend on the
+order of the classes, so any rank may value any class.
+
+The checkpoint (`ClassStore`): a Zarr group 'classes' inside the store folder,
+arrays [G, 3^L] over (opener, pattern): 'value' (uint64: status, total, depth and
+best second guess packed in one word; 0 = not valued) and 'cpu_seconds'
+(float32). Chunks of CHUNK_ROWS openers, written only where a class was valued.
+A chunk file is replaced whole (Zarr writes a temporary file and renames it), and
+one word holds all of a class, so a SIGKILL at any moment leaves every class
+either valued with all its fields or not valued. Rank 0 writes the classes before
+the openers they complete, and leaves out those of openers completed in the same
+batch (the opener's record is what a resume needs). A class value depends
+only on the problem (lists, mode, cap), never on a cutoff, so it stays valid for
+every later run of the store. The group is a cache of work: a missing or
+unreadable part only means those classes are valued again.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .store import (
+    EXACT,
+    FAILED,
+    INFEASIBLE,
+    LOWER_BOUND,
+    STATUS_CODES,
+    UPPER_BOUND,
+)
+
+# Split an opener predicted above this part of a solving rank's fair share. An opener
+# below its share cannot make the run late by itself, and splitting it only adds
+# messages: bench/sim_schedule.py found 0.25 no faster than 1 anywhere, and slower
+# at 4096 ranks (rank 0 then handles ~600k class results of 6000 split openers)
+SPLIT_SHARE = 1.0
+HEAD_FRACTION = 0.05  # classes predicted below this part of their opener: one head unit
+CHUNK_ROWS = 8  # openers per chunk of the checkpoint arrays (a chunk: 15 kB raw)
+GROUP = "classes"
+SPLIT_MODES = ("auto", "all", "off")
+
+# Predicted CPU seconds of valuing a class of s answers: COST_A[mode] * s ** COST_B,
+# from bench/bench_class_costs.py's sample (issue 23; the fit and its sample are not
+# in BENCHMARKS.md yet, and one exponent serves every mode). Used
+# to order the work and to choose what to split, never to prune.
+COST_A = {"easy": 5.2e-7, "hard": 5.2e-7, "strict": 5.2e-7}
+COST_B = 2.6
+
+
+def class_cost(size: int | np.ndarray, mode: str) -> float | np.ndarray:
+    """Predicted CPU seconds of one class of `size` answers."""
+    return COST_A.get(mode, COST_A["easy"]) * np.asarray(size, dtype=np.float64) ** COST_B
+
+
+def class_sizes(row: np.ndarray, n_patterns: int) -> np.ndarray:
+    """Answers per first-feedback pattern of an opener's table row (3^L patterns of
+    L-letter words), the all-green class (the last pattern) counted as empty."""
+    sizes = np.bincount(row, minlength=n_patterns)
+    sizes[n_patterns - 1] = 0
+    return sizes
+
+
+def classes_of(row: np.ndarray, n_patterns: int) -> list[tuple[int, int]]:
+    """(pattern, size) of the non-green classes of an opener's table row, in the
+    order `solve` values them: smallest first, ties by pattern, highest first."""
+    counts = class_sizes(row, n_patterns)
+    cls = [(int(p), int(counts[p])) for p in np.flatnonzero(counts)]
+    cls.sort(key=lambda pc: -pc[1])  # solve: largest first (stable over patterns) ...
+    return cls[::-1]  # ... then reversed
+
+
+def opener_cost(row: np.ndarray, mode: str, n_patterns: int) -> float:
+    """Predicted CPU seconds of valuing an opener whole."""
+    sizes = class_sizes(row, n_patterns)
+    return float(np.sum(class_cost(sizes[sizes > 0], mode)))
+
+
+@dataclass
+class ClassResult:
+    """One valued class, as a worker sends it and the checkpoint keeps it."""
+
+    index: int  # the opener's guess index
+    pattern: int
+    status: int  # store code; FAILED stands for not_found
+    total: int = -1
+    depth: int = -1
+    second: int = -1  # guess index of the best second guess
+    cpu_seconds: float = float("nan")
+    wall_seconds: float = float("nan")
+    nodes: int = -1
+    rank: int = -1
+
+
+def combine(n_answers: int, results: list[ClassResult]) -> tuple[int, int, int]:
+    """(status code, total, depth) of an opener from all its classes' results, by
+    solve's rules (module docstring); total and depth -1 where solve has none."""
+    codes = {r.status for r in results}
+    for code in (INFEASIBLE, FAILED):
+        if code in codes:
+            return code, -1, -1
+    total = n_answers + sum(r.total for r in results)
+    if LOWER_BOUND in codes:
+        return LOWER_BOUND, total, -1
+    depth = max([1] + [r.depth for r in results])
+    return (UPPER_BOUND if UPPER_BOUND in codes else EXACT), total, depth
+
+
+def decisive(r: ClassResult) -> bool:
+    """Whether one class settles its opener whatever the others are."""
+    return r.status in (INFEASIBLE, FAILED)
+
+
+def second_row(results: list[ClassResult], n_patterns: int) -> np.ndarray:
+    """The opener's second-guess row (-1 where none is known)."""
+    row = np.full(n_patterns, -1, dtype=np.int32)
+    for r in results:
+        if r.second >= 0:
+            row[r.pattern] = r.second
+    return row
+
+
+def class_status_code(status: str) -> int:
+    """Store code of a class status from Solver.class_value (not_found -> FAILED)."""
+    return FAILED if status == "not_found" else STATUS_CODES[status]
+
+
+# --------------------------------------------------------------------------- planning
+
+
+@dataclass
+class Split:
+    """One opener valued as classes: what is known and what is still to do."""
+
+    index: int
+    classes: list[tuple[int, int]]  # (pattern, size), solve's order
+    done: dict[int, ClassResult] = field(default_factory=dict)
+    head: tuple[int, ...] = ()  # patterns of the head unit (empty: none or done)
+    big: list[tuple[int, ...]] = field(default_factory=list)  # units waiting for the head
+    started: float = math.nan
+    finished: bool = False
+
+    def todo(self) -> list[tuple[int, int]]:
+        return [(p, s) for p, s in self.classes if p not in self.done]
+
+    def settled(self) -> bool:
+        """Every class valued, or one that decides the opener alone."""
+        return not self.todo() or any(decisive(r) for r in self.done.values())
+
+
+def make_units(split: Split, mode: str) -> None:
+    """Fill split.head (the cheapest classes, smallest first, up to HEAD_FRACTION of
+    the opener's predicted cost together) and split.big (every other class alone,
+    biggest first) from the classes still to value."""
+    todo = split.todo()
+    whole = sum(float(class_cost(s, mode)) for _p, s in todo)
+    head: list[int] = []
+    acc = 0.0
+    for p, s in todo:
+        acc += float(class_cost(s, mode))
+        if acc > HEAD_FRACTION * whole:
+            break
+        head.append(p)
+    split.head = tuple(head)
+    split.big = [(p,) for p, _s in reversed(todo[len(head):])]
+
+
+def plan(costs: dict[int, float], workers: int, how: str, forced: set[int],
+         fraction: float = SPLIT_SHARE) -> set[int]:
+    """Openers to split: `forced` (partly valued already) and, by `how`, all of them
+    or those predicted above `fraction` of a worker's fair share."""
+    if how == "all":
+        return set(costs)
+    out = {i for i in forced if i in costs}
+    if how == "auto" and workers > 1 and costs:
+        share = sum(costs.values()) / workers
+        out |= {i for i, c in costs.items() if c > fraction * share}
+    return out
+
+
+# --------------------------------------------------------------------------- affinity
+
+# A shared class worth keeping on one rank: at least this part of its opener's
+# predicted cost (below it, the bundle saves little and only constrains the order)
+AFFINITY_PART = 0.25
+
+
+def affinity(table: np.ndarray, costs: dict[int, float], mode: str, share: float,
+             n_patterns: int) -> list[list[int]]:
+    """Bundles of openers (two or more) whose most expensive first-feedback class is
+    the same set of answers, at least AFFINITY_PART of their predicted cost: given
+    to one rank back
+    to back, the second finds that class's value in the memo the first left, at no
+    cost (anagrams share their all-grey class). A bundle stays within `share` (a
+    rank's fair share), so it never becomes the run's longest unit. Easy mode: any
+    class; hard and strict modes only the all-grey one, whose position carries no
+    constraint from the opener (the memo key holds the constraint)."""
+    rng = np.random.default_rng(2026)
+    z = np.asarray(rng.integers(0, 2**63 - 1, size=table.shape[1], dtype=np.int64),
+                   dtype=np.uint64)
+    groups: dict[tuple[int, int], list[int]] = {}
+    shared: dict[tuple[int, int], float] = {}
+    for i in costs:
+        row = table[i]
+        cnt = class_sizes(row, n_patterns)
+        p = int(np.argmax(cnt))
+        c = float(class_cost(cnt[p], mode))
+        if c < AFFINITY_PART * costs[i] or (mode != "easy" and p != 0):
+            continue
+        key = (int(z[row == p].sum(dtype=np.uint64)), int(cnt[p]))
+        groups.setdefault(key, []).append(i)
+        shared[key] = c
+    out = []
+    for key, members in groups.items():
+        members.sort(key=lambda i: (-costs[i], i))
+        bundle: list[int] = []
+        load = 0.0
+        for i in members:
+            extra = costs[i] - (shared[key] if bundle else 0.0)
+            if bundle and load + extra > share:
+                if len(bundle) > 1:
+                    out.append(bundle)
+                bundle, load, extra = [], 0.0, costs[i]
+            bundle.append(i)
+            load += extra
+        if len(bundle) > 1:
+            out.append(bundle)
+    return out
+
+
+def bundle_cost(costs: dict[int, float], bundle: list[int], table: np.ndarray,
+                mode: str, n_patterns: int) -> float:
+    """Predicted cost of a bundle: its openers, the shared class once."""
+    cnt = class_sizes(table[bundle[0]], n_patterns)
+    return sum(costs[i] for i in bundle) - (len(bundle) - 1) * float(
+        class_cost(cnt.max(), mode))
+
+
+# --------------------------------------------------------------------------- checkpoint
+
+# One class in one uint64, so that a chunk file (written whole, by rename) holds
+# every field of its classes or none: bits 0-2 status (store code; 0 = not valued),
+# 3-10 depth + 1, 11-31 second guess + 1, 32-63 total + 1. A lower bound above the
+# 32 bits is kept as the largest that fits (still a lower bound).
+_DEPTH_BITS, _SECOND_BITS = 8, 21
+_TOTAL_MAX = 2**32 - 2
+
+
+def pack(r: ClassResult) -> int:
+    """The checkpoint word of one class result."""
+    total = min(r.total, _TOTAL_MAX) if r.status == LOWER_BOUND else r.total
+    if not (-1 <= r.depth < 2**_DEPTH_BITS - 1 and -1 <= r.second < 2**_SECOND_BITS - 1
+            and -1 <= total <= _TOTAL_MAX and 0 < r.status < 8):
+        raise ValueError(f"class result out of the checkpoint's range: {r}")
+    return (int(r.status) | (r.depth + 1) << 3 | (r.second + 1) << 11
+            | (total + 1) << 32)
+
+
+def unpack(index: int, pattern: int, word: int, cpu: float = float("nan")) -> ClassResult:
+    w = int(word)
+    return ClassResult(index, pattern, w & 7, (w >> 32) - 1, ((w >> 3) & 255) - 1,
+                       ((w >> 11) & (2**_SECOND_BITS - 1)) - 1, float(cpu))
+
+
+class ClassStore:
+    """The per-class checkpoint of one result store: a Zarr group 'classes' in the
+    store folder with two arrays over [opener, pattern], 'value' (uint64, the
+    packed result, 0 = not valued) and 'cpu_seconds' (float32, for benchmarks;
+    written before 'value'), in chunks of CHUNK_ROWS openers. Only rank 0 (the
+    store's one writer) uses it. It keeps in memory only the chunks that hold a
+    valued class (a whole-table copy would be [G, 3^L]: 2.3 GB at 8 letters).
+    `n_patterns`: 3^L for the store's words; None reads L from the store."""
+
+    def __init__(self, path, n_openers: int, n_patterns: int | None = None):
+        self.path = Path(path)
+        self.n = int(n_openers)
+        self.n_p = int(n_patterns) if n_patterns is not None else 3**_word_length(self.path)
+        self._group: Any = None  # the Zarr group, once read or made
+        self._loaded = False
+        # chunk number -> the writer's copy of its rows of 'value' and 'cpu_seconds'
+        self._chunks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.notes: list[str] = []
+        self.written = 0
+
+    def _rows(self, c: int) -> tuple[int, int]:
+        return c * CHUNK_ROWS, min((c + 1) * CHUNK_ROWS, self.n)
+
+    def _load(self) -> None:
+        """Read the checkpoint once (a missing, half-made or damaged one: empty, and
+        made again at the first write; a damaged chunk: those rows empty)."""
+        if self._loaded:
+            return
+        self._loaded = True
+        if not (self.path / GROUP / "zarr.json").is_file():
+            return
+        from .store import _zarr
+
+        try:
+            g = _zarr().open_group(str(self.path), mode="r+", zarr_format=3)[GROUP]
+            v, c = g["value"], g["cpu_seconds"]
+            if v.shape != (self.n, self.n_p) or v.dtype != np.uint64 or (
+                    c.shape != v.shape or c.dtype != np.float32):
+                raise ValueError(f"arrays of shape {v.shape}, {c.shape}")
+        except Exception as exc:
+            self.notes.append(f"class checkpoint unusable ({type(exc).__name__}: "
+                              f"{str(exc)[:80]}); its classes are valued again")
+            return
+        bad = 0
+        for k in range((self.n + CHUNK_ROWS - 1) // CHUNK_ROWS):
+            lo, hi = self._rows(k)
+            try:
+                rows = np.asarray(v[lo:hi])
+                if not rows.any():
+                    continue  # never written (or nothing valued): not kept
+                if ((rows & 7) > FAILED).any():
+                    raise ValueError("status out of range")
+                self._chunks[k] = (rows, np.asarray(c[lo:hi]))
+            except Exception:
+                bad += 1  # valued again
+        if bad:
+            self.notes.append(f"class checkpoint: {bad} damaged chunk(s); those classes "
+                              "are valued again")
+        self._group = g
+
+    def _row(self, index: int) -> tuple[np.ndarray, np.ndarray] | None:
+        got = self._chunks.get(index // CHUNK_ROWS)
+        if got is None:
+            return None
+        k = index % CHUNK_ROWS
+        return got[0][k], got[1][k]
+
+    def results(self, index: int) -> dict[int, ClassResult]:
+        """The valued classes of one opener: pattern -> result."""
+        self._load()
+        got = self._row(index)
+        if got is None:
+            return {}
+        row, cpu = got
+        return {int(p): unpack(index, int(p), row[p], cpu[p])
+                for p in np.flatnonzero(row & np.uint64(7))}
+
+    def partly_done(self, indices) -> set[int]:
+        """Those of `indices` with at least one valued class."""
+        self._load()
+        out = set()
+        for i in indices:
+            got = self._row(int(i))
+            if got is not None and got[0].any():
+                out.add(int(i))
+        return out
+
+    def _create(self):
+        import shutil
+
+        from .store import _zarr
+
+        shutil.rmtree(self.path / GROUP, ignore_errors=True)
+        root = _zarr().open_group(str(self.path), mode="r+", zarr_format=3)
+        g = root.create_group(GROUP)
+        shape, chunks = (self.n, self.n_p), (CHUNK_ROWS, self.n_p)
+        g.create_array("cpu_seconds", shape=shape, chunks=chunks, dtype="float32",
+                       fill_value=float("nan"))
+        g.create_array("value", shape=shape, chunks=chunks, dtype="uint64", fill_value=0)
+        return g
+
+    def write(self, results: list[ClassResult]) -> None:
+        """Checkpoint valued classes: the touched chunks, 'value' last."""
+        if not results:
+            return
+        self._load()
+        for r in results:
+            k = r.index // CHUNK_ROWS
+            if k not in self._chunks:
+                lo, hi = self._rows(k)
+                self._chunks[k] = (np.zeros((hi - lo, self.n_p), np.uint64),
+                                   np.full((hi - lo, self.n_p), np.nan, np.float32))
+            value, cpu = self._chunks[k]
+            value[r.index % CHUNK_ROWS, r.pattern] = pack(r)
+            cpu[r.index % CHUNK_ROWS, r.pattern] = r.cpu_seconds
+        if self._group is None:
+            self._group = self._create()
+        touched = sorted({r.index // CHUNK_ROWS for r in results})
+        for name, part in (("cpu_seconds", 1), ("value", 0)):
+            target = self._group[name]
+            for k in touched:
+                lo, hi = self._rows(k)
+                target[lo:hi] = self._chunks[k][part]
+        self.written += len(results)
+
+
+def _word_length(store_path: Path) -> int:
+    """The word length a result store records (5 in stores made before other
+    lengths were played)."""
+    import json
+
+    try:
+        attrs = json.loads((store_path / "zarr.json").read_text()).get("attributes", {})
+        return int(attrs.get("word_length", 5))
+    except (OSError, ValueError, TypeError):
+        return 5

@@ -1,0 +1,170 @@
+"""A solving rank: one engine for the whole run (its memo carries over from one
+opener to the next), and the loop that asks rank 0 for work."""
+
+from __future__ import annotations
+
+import time
+import traceback
+
+import numpy as np
+
+from .run_config import RunConfig, RunSummary, default_memo_mb
+from .run_mpi import (
+    TAG_REP,
+    TAG_REQ,
+    Signals,
+    node_layout,
+    node_memory_bytes,
+    node_table,
+    wait_message,
+)
+from .run_split import ClassResult, class_status_code, decisive
+from .store import EXACT, FAILED, PENDING, STATUS_CODES, UPPER_BOUND, Record
+
+# A unit of work, as rank 0 hands it out: (opener index, None) values the opener
+# whole; (opener index, patterns) values those first-feedback classes of it, in
+# that order, stopping at one that settles the opener (run_split)
+Unit = tuple[int, tuple[int, ...] | None]
+
+
+def default_factory(lists, mode, max_guesses, table, memo_mb: float | None = None):
+    from .search import Solver
+    from .search.engine import DEFAULT_MEMO_ENTRIES, memo_entries_for
+
+    memo = DEFAULT_MEMO_ENTRIES if memo_mb is None else memo_entries_for(memo_mb)
+    return Solver(lists, mode=mode, max_guesses=max_guesses, table=table, memo_entries=memo)
+
+
+class Worker:
+    """One rank's solver, kept for the whole run (memo reused across openers)."""
+
+    def __init__(self, cfg: RunConfig, lists, table, rank: int, memo_mb: float | None = None):
+        if cfg.solver_factory is not None:
+            self.solver = cfg.solver_factory(lists, cfg.mode, cfg.max_guesses, table)
+        else:
+            self.solver = default_factory(lists, cfg.mode, cfg.max_guesses, table, memo_mb)
+        self.lists = lists
+        self.cutoff = cfg.cutoff
+        self.rank = rank
+        self.has_second = callable(getattr(self.solver, "second_guesses", None))
+
+    def stats(self) -> dict:
+        s = getattr(self.solver, "stats", None)
+        if callable(s):
+            s = s()
+        if not isinstance(s, dict):
+            return {}
+        return {k: v for k, v in s.items() if isinstance(v, int | float)}
+
+    def solve(self, index: int) -> tuple[Record, str | None]:
+        word = self.lists.guesses[index]
+        t0 = time.perf_counter()
+        c0 = time.process_time()
+        try:
+            if self.cutoff is None:
+                r = self.solver.solve(word)
+            else:
+                r = self.solver.solve(word, cutoff=self.cutoff)
+            second = None
+            code = STATUS_CODES[r.status]
+            if self.has_second and code in (EXACT, UPPER_BOUND):
+                sg = self.solver.second_guesses(word)
+                if sg:
+                    second = np.full(3**self.lists.length, -1, dtype=np.int32)
+                    for p, w in sg.items():
+                        second[int(p)] = self.lists.guess_index[w]
+            rec = Record(
+                index=index,
+                status=code,
+                total=-1 if r.total is None else int(r.total),
+                depth=-1 if r.depth is None else int(r.depth),
+                cpu_seconds=time.process_time() - c0,
+                wall_seconds=time.perf_counter() - t0,
+                nodes=int(r.nodes) if r.nodes is not None else -1,
+                rank=self.rank,
+                finished_at=time.time(),
+                second=second,
+            )
+            return rec, None
+        except Exception as exc:  # one bad opener must not end the run
+            msg = f"{type(exc).__name__}: {exc}"
+            tb = traceback.format_exc(limit=4)
+            rec = Record(index=index, status=FAILED, cpu_seconds=time.process_time() - c0,
+                         wall_seconds=time.perf_counter() - t0, rank=self.rank,
+                         finished_at=time.time())
+            return rec, msg + "\n" + tb
+
+    def solve_class(self, index: int, pattern: int) -> tuple[ClassResult, str | None]:
+        """One first-feedback class of an opener (Solver.class_value); on an error, a
+        result with status PENDING (nothing valued) and the message."""
+        word = self.lists.guesses[index]
+        t0 = time.perf_counter()
+        c0 = time.process_time()
+        n0 = self.stats().get("nodes", -1)
+        try:
+            status, total, depth, second = self.solver.class_value(word, pattern)
+            n1 = self.stats().get("nodes", -1)
+            return ClassResult(
+                index, int(pattern), class_status_code(status),
+                -1 if total is None else int(total), -1 if depth is None else int(depth),
+                -1 if second is None else self.lists.guess_index[second],
+                time.process_time() - c0, time.perf_counter() - t0,
+                int(n1 - n0) if n0 >= 0 and n1 >= 0 else -1, self.rank), None
+        except Exception as exc:  # the opener fails, the run goes on
+            msg = f"{type(exc).__name__}: {exc}\n" + traceback.format_exc(limit=4)
+            return ClassResult(index, int(pattern), PENDING, cpu_seconds=time.process_time()
+                               - c0, wall_seconds=time.perf_counter() - t0,
+                               rank=self.rank), msg
+
+    def do(self, unit: Unit) -> list[tuple[Record | ClassResult, str | None]]:
+        """Value one unit: [(result, error or None)], one per opener or class valued."""
+        index, patterns = unit
+        if patterns is None:
+            return [self.solve(index)]
+        out: list[tuple[Record | ClassResult, str | None]] = []
+        for p in patterns:
+            cr, err = self.solve_class(index, p)
+            out.append((cr, err))
+            if err is not None or decisive(cr):
+                break  # the opener is settled: its other classes are not needed
+        return out
+
+
+def worker_main(cfg: RunConfig, comm, MPI, rank: int) -> RunSummary:
+    from .table import get_table
+    from .words import WordLists
+
+    def load_table():
+        lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True, lists=cfg.lists,
+                               length=cfg.length)
+        return get_table(lists, "numpy", cfg.cache_dir)[0]
+
+    shared = node_table(comm, MPI, load_table)  # collective: before anything can fail
+    on_node, _nodes, _all = node_layout(comm, MPI, shared)  # collective too
+    sigs = Signals().install()
+    try:
+        lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True, lists=cfg.lists,
+                               length=cfg.length)
+        table = shared if shared is not None else get_table(lists, "numpy", cfg.cache_dir)[0]
+        memo = cfg.memo_mb or default_memo_mb(node_memory_bytes(), on_node)
+        worker = Worker(cfg, lists, table, rank, memo)
+    except Exception as exc:
+        comm.send(("failed", f"{type(exc).__name__}: {exc}"), dest=0, tag=TAG_REQ)
+        wait_message(comm, MPI, 0, TAG_REP)
+        return RunSummary(exit_code=1, state="failed", ranks=comm.Get_size())
+    comm.send(("ready",), dest=0, tag=TAG_REQ)
+    n = 0
+    while True:
+        _src, msg = wait_message(comm, MPI, 0, TAG_REP, max_sleep=0.002)
+        if msg[0] != "work":
+            break
+        results: list = []
+        for unit in msg[1]:
+            if results and sigs.received is not None:
+                break  # the rest of the chunk stays pending
+            results.extend(worker.do(unit))
+        n += len(results)
+        comm.send(("result", results, worker.stats(), sigs.received), dest=0, tag=TAG_REQ)
+    sigs.restore()
+    return RunSummary(exit_code=0, state="finished", solved=n, ranks=comm.Get_size())
+

@@ -1,0 +1,133 @@
+"""Solver.class_value: an opener's first-feedback classes valued one at a time add
+up to what `solve` finds for the opener, on the brute-force cross-check instances
+(every kind, mode and cap) and under a beam; each class's second guess achieves
+the class's value."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_search_crosscheck import N_INSTANCES, _lists, instance, reference
+
+from solver import Solver
+from solver.feedback import all_green
+from solver.run_split import ClassResult, class_status_code, combine
+from solver.store import STATUS_NAMES
+from solver.table import build_numpy
+
+SEEDS = list(range(0, N_INSTANCES, 5))  # 72 instances: every (kind, mode, cap) once
+
+
+def _split_value(s: Solver, opener: str):
+    """(status, total, depth, {pattern: (class total, second guess)}) from the
+    classes alone, each in a fresh Solver (as on another rank)."""
+    gid = s.lists.guess_id(opener)
+    pats = sorted(set(np.unique(s.table[gid]).tolist()) - {all_green(s.lists.length)})
+    results, seconds = [], {}
+    for p in pats:
+        fresh = Solver(s.lists, mode=s.mode, max_guesses=s.max_guesses, table=s.table,
+                       beam=s.beam)
+        st, total, depth, second = fresh.class_value(opener, p)
+        assert (total is None) == (st in ("infeasible", "not_found")), (st, total)
+        assert (depth is None) == (second is None) == (total is None)
+        results.append(ClassResult(gid, p, class_status_code(st),
+                                   -1 if total is None else total,
+                                   -1 if depth is None else depth,
+                                   -1 if second is None else s.lists.guess_index[second]))
+        if second is not None:
+            seconds[p] = (total, second)
+    code, total, depth = combine(len(s.lists.answers), results)
+    name = "not_found" if STATUS_NAMES[code] == "failed" else STATUS_NAMES[code]
+    return name, (None if total < 0 else total), (None if depth < 0 else depth), seconds
+
+
+@pytest.mark.parametrize("seed", SEEDS, ids=lambda s: f"seed-{s}")
+def test_classes_add_up_to_the_opener(seed):
+    inst = instance(seed)
+    lists = _lists(inst)
+    table = build_numpy(lists)
+    ref = reference(seed)
+    for opener in inst.openers:
+        s = Solver(lists, mode=inst.mode, max_guesses=inst.cap, table=table)
+        whole = s.solve(opener)
+        status, total, depth, seconds = _split_value(s, opener)
+        where = f"opener={opener}\n{inst.describe()}"
+        assert (status, total) == (whole.status, whole.total), where
+        want = ref[opener][0]
+        if status == "exact":
+            assert total == want, where
+            assert depth == whole.depth, where
+            # each second guess achieves its class's value
+            gid = lists.guess_id(opener)
+            members = np.arange(len(lists.answers), dtype=np.int32)
+            left = s.depth_limit - 1  # after the opener
+            for p, (value, g) in seconds.items():
+                m = members[table[gid] == p]
+                if len(m) == 1:
+                    assert g == lists.answers[int(m[0])], where
+                    continue
+                cons = None
+                if inst.mode == "hard":
+                    cons = s._constraint_after(None, gid, p)
+                got, st = s.guess_value(lists.guess_id(g), m, left, cons)
+                assert (st, got) == ("exact", value), (p, g, where)
+        elif status == "infeasible":
+            assert want is None, where
+
+
+def test_beam_classes_are_labelled_like_the_opener():
+    inst = instance(0)
+    lists = _lists(inst)
+    table = build_numpy(lists)
+    seen = set()
+    for beam in (1, 2, 3):
+        for opener in lists.guesses[:12]:
+            s = Solver(lists, mode="easy", max_guesses=4, table=table, beam=beam)
+            whole = s.solve(opener)
+            status, total, _depth, _sec = _split_value(s, opener)
+            assert (status, total) == (whole.status, whole.total), (beam, opener)
+            seen.add(status)
+    assert "upper_bound" in seen  # a beam never claims exact
+
+
+def test_class_value_refuses_what_is_not_a_class():
+    inst = instance(1)
+    lists = _lists(inst)
+    s = Solver(lists, mode=inst.mode, max_guesses=inst.cap, table=build_numpy(lists))
+    opener = inst.openers[0]
+    gid = lists.guess_id(opener)
+    present = set(np.unique(s.table[gid]).tolist())
+    missing = next(p for p in range(3**lists.length) if p not in present)
+    for p in (all_green(lists.length), missing):
+        with pytest.raises(ValueError, match="no feedback class"):
+            s.class_value(opener, p)
+
+
+LENGTH_SEEDS = list(range(0, 90, 5))  # test_search_lengths' instances: 3..10 letters
+
+
+@pytest.mark.parametrize("seed", LENGTH_SEEDS, ids=lambda s: f"len-{s}")
+def test_classes_add_up_to_the_opener_at_every_length(seed):
+    """At 3, 4, 6, 7, 8 and 10 letters (uint16 tables above 5), every mode, under
+    the instance's cap and caps 2 and 3 (where openers are infeasible): the classes
+    valued alone, each in a fresh Solver, give the opener's status, total and depth
+    as `solve` does, and the brute force's value."""
+    from test_search_lengths import brute
+    from test_search_lengths import instance as length_instance
+
+    inst = length_instance(seed)
+    lists = _lists(inst)
+    assert lists.length == len(inst.answers[0]) != 5
+    table = build_numpy(lists)
+    b = brute(inst)
+    seen = set()
+    for cap in sorted({inst.cap, 2, 3}):
+        for opener in inst.openers:
+            s = Solver(lists, mode=inst.mode, max_guesses=cap, table=table)
+            whole = s.solve(opener)
+            status, total, depth, _seconds = _split_value(s, opener)
+            where = f"opener={opener} cap={cap}\n{inst.describe()}"
+            assert (status, total, depth) == (whole.status, whole.total, whole.depth), where
+            assert total == b.solve(opener, cap), where  # None: infeasible under the cap
+            seen.add(status)
+    assert "exact" in seen

@@ -1,0 +1,372 @@
+"""Openers valued as first-feedback classes (run --split, solver/run_split.py), in
+one process with the real engine: the same store as valued whole, in every mode
+and under caps; the class checkpoint across a stop and a resume; the pieces
+(status rules, the checkpoint word, the plan, the head gate, the memo rule).
+The MPI runs and the SIGKILLs are in test_run_mpi.py and test_kill.py."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import signal
+
+import numpy as np
+import pytest
+
+from solver import cli
+from solver import store as S
+from solver.run import RunConfig, run
+from solver.run_config import MEMO_MAX_MB, MEMO_MIN_MB, default_memo_mb
+from solver.run_coordinator import Work
+from solver.run_mpi import node_memory_bytes
+from solver.run_split import (
+    CHUNK_ROWS,
+    GROUP,
+    ClassResult,
+    ClassStore,
+    Split,
+    classes_of,
+    combine,
+    make_units,
+    pack,
+    plan,
+    unpack,
+)
+from solver.run_worker import default_factory
+from solver.words import WordLists
+from tests.run_helpers import write_lists
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """60 answers, every 40th guess: a few hundred openers solved in milliseconds."""
+    d = tmp_path_factory.mktemp("lists")
+    a, g = write_lists(d, 60, 40)
+    return a, g, str(d / "cache")
+
+
+def _run(small, store, **kw) -> S.Snapshot:
+    a, g, cache = small
+    out = io.StringIO()
+    cfg = RunConfig(store=store, answers=a, guesses=g, cache_dir=cache, progress_file=out,
+                    **kw)
+    s = run(cfg)
+    assert s.exit_code == 0 and s.state == "finished", out.getvalue()
+    return S.Store.open(store)
+
+
+def _table(st: S.Store):
+    snap = st.snapshot()
+    return (snap.status, snap.fields["total"], snap.fields["depth"],
+            np.asarray(st.group["second"][...]))
+
+
+def _same(a: S.Store, b: S.Store) -> None:
+    for x, y, name in zip(_table(a), _table(b), ("status", "total", "depth", "second"),
+                          strict=True):
+        bad = np.flatnonzero((x != y).reshape(len(x), -1).any(axis=1))
+        assert not len(bad), f"{name} differs for {[a.words[i] for i in bad[:5]]}"
+
+
+def _openers(small, k: int, seed: int | str) -> str:
+    words = WordLists.load(small[0], small[1], quiet=True).guesses
+    return ",".join(random.Random(seed).sample(words, k))
+
+
+@pytest.mark.parametrize("mode,cap", [("easy", 6), ("hard", 6), ("strict", 6), ("easy", 3),
+                                      ("hard", 3), ("strict", 4), ("easy", 0), ("hard", 2)])
+def test_split_equals_whole_in_every_mode_and_cap(tmp_path, small, mode, cap):
+    openers = _openers(small, 40, seed=f"{mode}{cap}")  # (hash() of a str varies by run)
+    kw = dict(openers=openers, mode=mode, max_guesses=cap)
+    whole = _run(small, tmp_path / "whole.zarr", split="off", **kw)
+    parts = _run(small, tmp_path / "split.zarr", split="all", **kw)
+    _same(whole, parts)
+    counts = whole.snapshot().counts()
+    if (mode, cap) in (("hard", 3), ("hard", 2)):
+        assert counts["infeasible"] > 0  # the infeasible path is exercised
+    if (mode, cap) == ("easy", 6):
+        assert counts["exact"] == 40
+
+
+@pytest.fixture(scope="module", params=(4, 6))
+def other_length(request, tmp_path_factory):
+    """A random sample of the built-in lists of 4 or 6 letters (uint8 and uint16
+    tables): 50 answers, 120 more guesses, as list files."""
+    length = request.param
+    real = WordLists.load(length=length, quiet=True)
+    rng = random.Random(2300 + length)
+    answers = sorted(rng.sample(real.answers, 50))
+    guesses = sorted(set(rng.sample(real.guesses, 120)) | set(answers))
+    d = tmp_path_factory.mktemp(f"len{length}")
+    (d / "a.txt").write_text("\n".join(answers) + "\n")
+    (d / "g.txt").write_text("\n".join(guesses) + "\n")
+    return str(d / "a.txt"), str(d / "g.txt"), str(d / "cache")
+
+
+@pytest.mark.parametrize("mode,cap", [("easy", 6), ("hard", 6), ("strict", 5), ("easy", 3),
+                                      ("hard", 3), ("strict", 4)])
+def test_split_equals_whole_at_other_word_lengths(tmp_path, other_length, mode, cap):
+    """Random openers of 4- and 6-letter lists: valued as classes, the store (status,
+    total, depth, second guesses over 3^L patterns) equals the one valued whole."""
+    words = WordLists.load(other_length[0], other_length[1], quiet=True).guesses
+    openers = ",".join(random.Random(f"{mode}{cap}").sample(words, 30))
+    kw = dict(openers=openers, mode=mode, max_guesses=cap)
+    whole = _run(other_length, tmp_path / "whole.zarr", split="off", **kw)
+    parts = _run(other_length, tmp_path / "split.zarr", split="all", **kw)
+    assert whole.problem.length == parts.problem.length != 5
+    _same(whole, parts)
+    counts = whole.snapshot().counts()
+    if cap >= 4:
+        assert counts["exact"] > 0
+    if (mode, cap) == ("hard", 3):
+        assert counts["infeasible"] > 0  # the infeasible path is exercised
+
+
+def test_a_stopped_split_run_resumes_at_six_letters(tmp_path):
+    """The class checkpoint at 6 letters ([G, 729] arrays): a run stopped part way
+    leaves classes checkpointed, the resumed run values none of them again and ends
+    with the store valued whole."""
+    real = WordLists.load(length=6, quiet=True)
+    rng = random.Random(623)
+    answers = sorted(rng.sample(real.answers, 60))
+    guesses = sorted(set(rng.sample(real.guesses, 60)) | set(answers))
+    (tmp_path / "a.txt").write_text("\n".join(answers) + "\n")
+    (tmp_path / "g.txt").write_text("\n".join(guesses) + "\n")
+    six = (str(tmp_path / "a.txt"), str(tmp_path / "g.txt"), str(tmp_path / "cache"))
+    kw = dict(openers=",".join(rng.sample(guesses, 25)), mode="hard", max_guesses=6)
+    ref = _run(six, tmp_path / "ref.zarr", split="off", **kw)
+    store = tmp_path / "split.zarr"
+    _Counting.calls, _Counting.stop_after = [], 50  # part way into an opener (60 ended one exactly)
+    cfg = RunConfig(store=store, answers=six[0], guesses=six[1], cache_dir=six[2],
+                    split="all", solver_factory=_Counting, progress_file=io.StringIO(),
+                    flush_seconds=0.0, **kw)
+    assert run(cfg).state == "stopped"
+    first = set(_Counting.calls)
+    st = S.Store.open(store)
+    assert st.problem.length == 6
+    cs = ClassStore(store, len(st.words))  # the word length from the store
+    assert cs.n_p == 3**6
+    partial = cs.partly_done(np.flatnonzero(st.status() == S.PENDING))
+    assert partial, "the stop left no opener partly valued"
+    saved = {(st.words[i], p) for i in partial for p in cs.results(i)}
+    assert saved <= first
+    _Counting.calls, _Counting.stop_after = [], None
+    assert run(cfg).state == "finished"
+    assert not saved & set(_Counting.calls), "checkpointed classes were valued again"
+    _same(ref, S.Store.open(store))
+
+
+def test_split_under_a_cutoff_values_openers_whole(tmp_path, small, capsys):
+    a, g, cache = small
+    store = str(tmp_path / "cut.zarr")
+    common = ["--answers", a, "--guesses", g, "--cache-dir", cache]
+    # an explicit cutoff with --split all: refused
+    assert cli.main(["run", "--store", store, *common, "--cutoff", "150", "--split",
+                     "all"]) == 2
+    assert "does not go with --cutoff" in capsys.readouterr().err
+    # a store's own cutoff applies on resume: a note, and nothing split
+    assert cli.main(["run", "--store", store, *common, "--cutoff", "150", "--openers",
+                     "aback", "--quiet"]) == 0
+    assert cli.main(["run", "--store", store, *common, "--split", "all", "--openers",
+                     "aback,abase"]) == 0
+    err = capsys.readouterr().err
+    assert "every opener is valued whole" in err and "split:" not in err
+    assert not (tmp_path / "cut.zarr" / GROUP).exists()
+
+
+class _Counting:
+    """The real engine, counting class_value calls; SIGUSR1 after `stop_after`."""
+
+    calls: list[tuple[str, int]] = []
+    stop_after: int | None = None
+
+    def __init__(self, lists, mode, max_guesses, table):
+        self.s = default_factory(lists, mode, max_guesses, table)
+
+    def __getattr__(self, name):
+        return getattr(self.s, name)
+
+    def class_value(self, opener, pattern):
+        type(self).calls.append((opener, pattern))
+        if type(self).stop_after is not None and len(type(self).calls) == type(
+                self).stop_after:
+            os.kill(os.getpid(), signal.SIGUSR1)
+        return self.s.class_value(opener, pattern)
+
+
+def test_a_stopped_split_run_resumes_from_its_checkpoint(tmp_path, small):
+    openers = _openers(small, 30, seed=7)
+    kw = dict(openers=openers, mode="hard", max_guesses=6)
+    ref = _run(small, tmp_path / "ref.zarr", split="off", **kw)
+    a, g, cache = small
+    store = tmp_path / "split.zarr"
+    _Counting.calls, _Counting.stop_after = [], 101
+    cfg = RunConfig(store=store, answers=a, guesses=g, cache_dir=cache, split="all",
+                    solver_factory=_Counting, progress_file=io.StringIO(),
+                    flush_seconds=0.0, **kw)
+    s = run(cfg)
+    assert s.state == "stopped"
+    first = set(_Counting.calls)
+    st = S.Store.open(store)
+    pending = np.flatnonzero(st.status() == S.PENDING)
+    cs = ClassStore(store, len(st.words))
+    partial = cs.partly_done(pending)
+    assert partial, "the stop left no opener partly valued"
+    saved = {(st.words[i], p) for i in partial for p in cs.results(i)}
+    assert saved <= first
+    _Counting.calls, _Counting.stop_after = [], None
+    s = run(cfg)
+    assert s.state == "finished"
+    assert not saved & set(_Counting.calls), "checkpointed classes were valued again"
+    _same(ref, S.Store.open(store))
+
+
+def test_combine_follows_solves_status_rules():
+    def r(status, total=-1, depth=-1):
+        return ClassResult(0, 0, status, total, depth)
+
+    ex, inf, lb, ub, nf = S.EXACT, S.INFEASIBLE, S.LOWER_BOUND, S.UPPER_BOUND, S.FAILED
+    assert combine(10, [r(ex, 5, 2), r(ex, 7, 4)]) == (ex, 22, 4)
+    assert combine(10, [r(ex, 5, 2), r(ub, 7, 3)]) == (ub, 22, 3)
+    assert combine(10, [r(ex, 5, 2), r(inf), r(ub, 7, 3)]) == (inf, -1, -1)
+    assert combine(10, [r(ex, 5, 2), r(nf)]) == (nf, -1, -1)
+    assert combine(10, [r(ex, 5, 2), r(lb, 90)]) == (lb, 105, -1)
+    assert combine(3, []) == (ex, 3, 1)  # only the opener itself was an answer
+
+
+def test_checkpoint_word_round_trip_and_range():
+    for st, total, depth, second in [(S.EXACT, 0, 1, 0), (S.EXACT, 2**32 - 2, 254, 2**21 - 2),
+                                     (S.INFEASIBLE, -1, -1, -1), (S.UPPER_BOUND, 7, 3, 5)]:
+        r = ClassResult(3, 17, st, total, depth, second)
+        back = unpack(3, 17, pack(r))
+        assert (back.status, back.total, back.depth, back.second) == (st, total, depth,
+                                                                       second)
+    big = unpack(0, 0, pack(ClassResult(0, 0, S.LOWER_BOUND, 2**40)))
+    assert big.status == S.LOWER_BOUND and big.total == 2**32 - 2  # still a lower bound
+    with pytest.raises(ValueError):
+        pack(ClassResult(0, 0, S.EXACT, 5, 300, 1))
+
+
+def test_checkpoint_survives_damage_by_valuing_again(tmp_path, small):
+    st = _run(small, tmp_path / "s.zarr", split="off", openers="aback")
+    n = len(st.words)
+    cs = ClassStore(st.path, n)
+    cs.write([ClassResult(0, 5, S.EXACT, 9, 3, 1), ClassResult(20, 7, S.INFEASIBLE)])
+    again = ClassStore(st.path, n)
+    assert again.results(0)[5].total == 9 and again.results(20)[7].status == S.INFEASIBLE
+    assert again.partly_done(range(n)) == {0, 20}
+    assert sorted(again._chunks) == [0, 20 // CHUNK_ROWS]  # only chunks valued in
+    chunk = st.path / GROUP / "value" / "c" / "0" / "0"  # the chunk of opener 0
+    assert chunk.is_file()
+    chunk.write_bytes(b"\0garbage")
+    damaged = ClassStore(st.path, n)
+    assert damaged.partly_done(range(n)) == {20} and "damaged" in damaged.notes[0]
+    (st.path / GROUP / "value" / "zarr.json").unlink()  # as if killed while created
+    broken = ClassStore(st.path, n)
+    assert broken.partly_done(range(n)) == set() and "unusable" in broken.notes[0]
+    broken.write([ClassResult(1, 2, S.EXACT, 4, 2, 0)])  # made again
+    assert ClassStore(st.path, n).partly_done(range(n)) == {1}
+    S.Store.open(st.path)  # the store itself is untouched and valid
+
+
+def test_plan_splits_what_exceeds_a_share():
+    costs = {0: 100.0, 1: 10.0, 2: 10.0, 3: 5.0}  # total 125
+    assert plan(costs, 1, "auto", set()) == set()  # one solving rank: nothing to gain
+    assert plan(costs, 2, "auto", set()) == {0}  # share 62.5
+    assert plan(costs, 8, "auto", set()) == {0}  # share 15.6
+    assert plan(costs, 16, "auto", set()) == {0, 1, 2}  # share 7.8
+    assert plan(costs, 16, "auto", set(), fraction=0.5) == {0, 1, 2, 3}
+    assert plan(costs, 4, "off", {3}) == {3}  # a partly valued opener is finished so
+    assert plan(costs, 4, "all", set()) == {0, 1, 2, 3}
+
+
+def test_head_gates_the_big_classes_and_an_infeasible_head_settles(small):
+    from solver.table import get_table
+
+    a, g, cache = small
+    lists = WordLists.load(a, g, quiet=True)
+    table, _ = get_table(lists, "numpy", cache)
+    i = lists.guess_id("aback")
+    sp = Split(i, classes_of(table[i], 243))
+    make_units(sp, "easy")
+    sizes = dict(sp.classes)
+    assert sp.head and sp.big
+    assert max(sizes[p] for p in sp.head) <= min(sizes[u[0]] for u in sp.big)
+    work = Work("easy", len(lists.answers), table, 243)
+    assert work.add_split(i, {}, 5.0) is None
+    assert len(work) == 1 and work.more()  # only the head; the big classes wait
+    unit, = work.pop()
+    assert unit == (i, sp.head) and not len(work) and work.more()
+    first = unit[1][0]
+    rec, err = work.on_class(ClassResult(i, first, S.INFEASIBLE), None)
+    assert rec.status == S.INFEASIBLE and rec.total == -1 and err is None
+    assert not work.more()  # the big classes never go out
+    assert work.on_class(ClassResult(i, unit[1][1], S.EXACT, 3, 2, 0), None) is None
+    # without a head, every class goes out at once; one settling the opener drops
+    # the others still queued
+    j = lists.guess_id("abase")
+    sp = Split(j, classes_of(table[j], 243))
+    work.add_split(j, {p: ClassResult(j, p, S.EXACT, 1, 1, 0) for p in (
+        sp.classes[k][0] for k in range(len(sp.classes) - 3))}, 5.0)  # 3 left: all big
+    assert len(work) == 3
+    first, = work.pop()
+    rec, _err = work.on_class(ClassResult(j, first[1][0], S.INFEASIBLE), None)
+    assert rec.status == S.INFEASIBLE and not len(work) and not work.more()
+
+
+def test_memo_rule():
+    gib = 2**30
+    assert default_memo_mb(64 * gib, 64) == 0.5 * 64 * 1024 / 64 - 250
+    assert default_memo_mb(4 * gib, 64) == MEMO_MIN_MB
+    assert default_memo_mb(1024 * gib, 1) == MEMO_MAX_MB
+    env = {"SLURM_MEM_PER_NODE": "2048"}
+    assert node_memory_bytes(env) == min(2048 * 2**20, node_memory_bytes({}))
+    env = {"SLURM_MEM_PER_CPU": "100", "SLURM_CPUS_ON_NODE": "4"}
+    assert node_memory_bytes(env) == min(400 * 2**20, node_memory_bytes({}))
+
+
+def test_memo_mb_reaches_the_engine(tmp_path, small):
+    from solver.search.engine import memo_entries_for
+
+    a, g, cache = small
+    for mb, want in ((10.0, 10.0), (None, None)):
+        cfg = RunConfig(store=tmp_path / f"m{mb}.zarr", answers=a, guesses=g,
+                        cache_dir=cache, openers="aback", memo_mb=mb,
+                        progress_file=io.StringIO())
+        s = run(cfg)
+        if want is None:
+            want = default_memo_mb(node_memory_bytes(), 1)
+        assert s.memo_mb == want
+        assert s.stats["memo_entries"] == memo_entries_for(want)
+
+
+@pytest.mark.parametrize("mode", ["easy", "hard"])
+def test_affinity_bundles_openers_sharing_their_biggest_class(small, mode):
+    from solver.run_split import affinity, bundle_cost, class_sizes, opener_cost
+    from solver.table import get_table
+
+    a, g, cache = small
+    lists = WordLists.load(a, g, quiet=True)
+    table, _ = get_table(lists, "numpy", cache)
+    costs = {i: opener_cost(table[i], mode, 243) for i in range(len(lists.guesses))}
+    share = sum(costs.values()) / 8
+    bundles = affinity(table, costs, mode, share, 243)
+    assert len(bundles) >= 3
+
+    def biggest(i):
+        cnt = class_sizes(table[i], 243)
+        p = int(np.argmax(cnt))
+        return p, frozenset(np.flatnonzero(table[i] == p).tolist())
+
+    seen = set()
+    for b in bundles:
+        assert len(b) >= 2 and not seen & set(b)
+        seen |= set(b)
+        assert len({biggest(i)[1] for i in b}) == 1  # the very same answers
+        if mode != "easy":
+            assert all(biggest(i)[0] == 0 for i in b)  # all grey: no constraint
+        assert bundle_cost(costs, b, table, mode, 243) <= share
+        assert bundle_cost(costs, b, table, mode, 243) < sum(costs[i] for i in b)
+    tight = affinity(table, costs, mode, min(costs.values()), 243)  # nothing fits a share
+    assert tight == []
