@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .scan_kernel import ENTROPY, EST, HIT, PATTERNS, SUMSQ, WORST
+from .scan_columns import ENTROPY, EST, HIT, PATTERNS, SUMSQ, WORST
 
 
 @njit(cache=True, nogil=True)

@@ -9,9 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ..aot import CompiledKernels, use_compiled
-
-# columns of the raw kernel output
-SUMSQ, ENTROPY, WORST, PATTERNS, HIT, EST = range(6)
+from .scan_columns import ENTROPY, EST, HIT, PATTERNS, SUMSQ, WORST  # noqa: F401 (re-exported)
 
 
 def _jitted():
@@ -30,7 +28,8 @@ def _exports():
 
 _HERE = Path(__file__).resolve().parent
 MEASURES = CompiledKernels(
-    "wordle_dp_measures", [_HERE / "scan_jit.py", _HERE / "scan_kernel.py"], _exports
+    "wordle_dp_measures",
+    [_HERE / "scan_jit.py", _HERE / "scan_kernel.py", _HERE / "scan_columns.py"], _exports
 )
 
 
