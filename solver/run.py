@@ -63,6 +63,7 @@ class RunConfig:
     openers: str = "all"  # all | FILE | w1,w2,...
     mode: str = "easy"
     max_guesses: int = 6
+    objective: str = "expected"  # or worst: fewest guesses first (game/objective.py)
     cutoff: int | None = None
     no_cutoff: bool = False  # value exactly, whatever cutoff the store was made with
     time_limit: float | None = None  # seconds from the start of the run
@@ -302,6 +303,10 @@ class _Worker:
     def __init__(self, cfg: RunConfig, lists, table, rank: int):
         factory = cfg.solver_factory or default_factory
         self.solver = factory(lists, cfg.mode, cfg.max_guesses, table)
+        if cfg.objective == "worst":
+            from .game.objective import WorstSolver
+
+            self.solver = WorstSolver(self.solver)
         self.lists = lists
         self.cutoff = cfg.cutoff
         self.rank = rank
@@ -549,12 +554,15 @@ def _setup_rank0(cfg: RunConfig):
 
     if cfg.max_guesses < 0:
         raise ValueError("--max-guesses must be >= 0 (0 = no cap)")
+    if cfg.objective == "worst" and cfg.cutoff is not None:
+        raise ValueError("--cutoff is a total: the worst-case objective ranks by the worst "
+                         "case first and takes no cutoff")
     lists = WordLists.load(cfg.answers, cfg.guesses, quiet=cfg.quiet, lists=cfg.lists,
                            length=cfg.length)
     chosen = select_openers(cfg.openers, lists)
     check_fits(lists)  # before a store is made for lists whose table cannot exist
     store, created = Store.open_or_create(cfg.store, lists, cfg.mode, cfg.max_guesses,
-                                          cfg.cutoff, __version__)
+                                          cfg.cutoff, __version__, cfg.objective)
     if not created and store.solver_version and store.solver_version != __version__:
         print(f"note: {cfg.store} was started by wordle-dp {store.solver_version}, this is "
               f"{__version__}", file=sys.stderr)

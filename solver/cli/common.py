@@ -133,6 +133,15 @@ def add_problem(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_objective(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--objective", choices=("expected", "worst"), default="expected",
+        help="expected: the smallest expected number of guesses (ties: the smaller worst "
+        "case); worst: first the fewest guesses that solve every answer, then the "
+        "smallest total within them (default: expected)",
+    )
+
+
 def add_memo(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--memo-mb", type=memo_mb, default=75, metavar="MB",

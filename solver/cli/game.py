@@ -15,6 +15,7 @@ from .common import (
     add_backend,
     add_lists,
     add_memo,
+    add_objective,
     add_problem,
     int_range,
     load_lists,
@@ -40,6 +41,8 @@ def _store(args, lists=None):
         from ..store import Store
 
         return Store.open(args.store, read_only=True)
+    if getattr(args, "objective", "expected") != "expected" and not getattr(args, "book", None):
+        return None  # the packaged books hold the expected objective's values
     if lists is not None and hasattr(args, "book") and not getattr(args, "no_book", False):
         from .book import load_book
 
@@ -51,7 +54,7 @@ def _position(args, lists):
     from ..game import Position
 
     return Position.parse(getattr(args, "position", "-") or "-", lists, args.mode,
-                          args.max_guesses)
+                          args.max_guesses, getattr(args, "objective", "expected"))
 
 
 def _common(p, store: bool = False) -> None:
@@ -80,7 +83,8 @@ def _cmd_next(args) -> int:
     pos = _position(args, lists)
     store = _store(args, lists)
     # the start, from a store or the book: no solver (no table to load)
-    res = opening(pos, args.top, store) if store is not None else None
+    res = opening(pos, args.top, store) if store is not None and pos.objective == "expected" \
+        else None
     if res is None:
         res = analyse(make_solver(args, lists), pos, top=args.top, store=store)
     if args.json:
@@ -338,6 +342,7 @@ def register(sub) -> None:
     n.add_argument("--top", type=int_range(0, INT32_MAX), default=5, metavar="K",
                    help="alternatives to value exactly (default 5)")
     n.add_argument("--json", action="store_true", help="one JSON object")
+    add_objective(n)
     _common(n, store=True)
     n.set_defaults(func=_cmd_next)
 
@@ -354,6 +359,7 @@ def register(sub) -> None:
     t.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     t.add_argument("--out", type=path_arg, metavar="FILE", help="write to FILE (default: "
                    "stdout; written to a temporary file and renamed)")
+    add_objective(t)
     _common(t, store=True)
     t.set_defaults(func=_cmd_tree)
 
