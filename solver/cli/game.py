@@ -9,6 +9,7 @@ import time
 
 from ..errors import UsageError
 from ..output import check_output, write_output
+from . import variants
 from .common import (
     INT32_MAX,
     SEED_MAX,
@@ -79,6 +80,9 @@ def _cmd_next(args) -> int:
     from ..game import analyse
     from ..game.analysis import opening
 
+    if args.adversary:
+        return variants.next_adversary(args)
+
     lists = load_lists(args)
     pos = _position(args, lists)
     store = _store(args, lists)
@@ -129,6 +133,9 @@ def _cmd_play(args) -> int:
     import random
 
     from ..game.play import Game
+
+    if args.adversary:
+        return variants.play_adversary(args)
 
     lists, solver = _setup(args)
     answer = args.answer  # Game checks it (ASCII before case folding)
@@ -343,6 +350,9 @@ def register(sub) -> None:
                    help="alternatives to value exactly (default 5)")
     n.add_argument("--json", action="store_true", help="one JSON object")
     add_objective(n)
+    variants.add_adversary(n, "POSITION is its guesses (GUESS or GUESS:PATTERN, the replies "
+                           "checked); the fewest further guesses that beat it, a winning line "
+                           "and up to K other guesses that win as fast")
     _common(n, store=True)
     n.set_defaults(func=_cmd_next)
 
@@ -377,6 +387,8 @@ def register(sub) -> None:
                    help=f"seed for --random (0..{SEED_MAX})")
     p.add_argument("--opener", metavar="W", help="first guess to suggest (default: the "
                    "store's best, the exact best on small lists, else highest entropy)")
+    variants.add_adversary(p, "type guesses, it answers; each turn suggests a guess of a "
+                           "fastest win (exact)")
     _common(p, store=True)
     p.set_defaults(func=_cmd_play)
 

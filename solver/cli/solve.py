@@ -48,6 +48,10 @@ def _cmd_table(args) -> int:
 
 
 def _cmd_solve(args) -> int:
+    from . import variants
+
+    if args.adversary:
+        return variants.solve_adversary(args)
     lists = load_lists(args)
     for w in args.words:
         lists.guess_id(w)  # validate every opener before any long work
@@ -147,6 +151,10 @@ def register(sub) -> None:
     add_backend(s)
     add_memo(s)
     add_objective(s)
+    from .variants import add_adversary
+
+    add_adversary(s, "the fewest guesses that beat it after each opener, and a winning "
+                  "line (exact)")
     s.add_argument("--beam", type=int_range(1, INT32_MAX), metavar="N",
                    help="only the N most promising guesses per position: fast, reported "
                    "as upper_bound (or not_found), never exact")
