@@ -104,15 +104,15 @@ class CompiledKernels:
             cc.output_dir = tmp
             cc.verbose = False
             for name, dispatcher, sig in self.exports():
-                cc.export(name, sig)(dispatcher.py_func)
+                cc.export(name, sig)(dispatcher.py_func)  # type: ignore[attr-defined]
             saved = pycc_compiler.Flags
-            pycc_compiler.Flags = _ReleaseGil
+            pycc_compiler.Flags = _ReleaseGil  # type: ignore[misc]
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     cc.compile()
             finally:
-                pycc_compiler.Flags = saved
+                pycc_compiler.Flags = saved  # type: ignore[misc]
             built = next(Path(tmp).glob(f"{self.name}*"))
             os.replace(built, path)
         return path
@@ -120,6 +120,8 @@ class CompiledKernels:
     def load(self, path: Path):
         """Import the extension module at `path`."""
         spec = importlib.util.spec_from_file_location(self.name, path)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot load {path}")
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         return mod

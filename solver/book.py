@@ -188,8 +188,8 @@ class Book:
         fields["depth"][:] = self.depth
         fields["cpu_seconds"][:] = self.cpu
         run = {"state": "book", "built_at": self.info.get("built_at")}
-        return Snapshot(self, self.status_codes, fields,
-                        np.ones(len(self.words), np.uint8), run)
+        return Snapshot(self, self.status_codes, fields,  # type: ignore[arg-type]
+                        np.ones(len(self.words), np.uint8), run)  # (a Book reads as a Store)
 
     def second_guesses(self, index: int) -> dict[int, str]:
         rows = self.second_rows[self.second_rows[:, 0] == index]
@@ -373,6 +373,7 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
     if s2.state != "finished" or s2.exit_code or rank != 0:
         return None
     st = Store.open(store, read_only=True)
+    assert out is not None  # rank 0 chose it above
     return write(st, solver, out, top, popular, command or command_line(),
                  progress_file or (None if quiet else sys.stderr))
 

@@ -46,7 +46,7 @@ def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
     return repr(s[:limit]) + f"... ({len(s)} characters)"
 
 
-def one_line(message: str, limit: int = 1000) -> str:
+def one_line(message: object, limit: int = 1000) -> str:
     """An error message as one bounded line (newlines folded, long text cut)."""
     s = " ".join(str(message).split("\n"))
     s = s.replace("\r", " ")

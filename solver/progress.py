@@ -77,6 +77,16 @@ class Progress:
         self.stream.flush()
         self.shown = True
 
+    def clear(self) -> None:
+        """Erase the line drawn on a terminal, so that other output can be printed
+        there; the next call draws it again."""
+        if self.stream is not None and self.tty and self.shown:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.shown = False
+            self.width = 0
+            self.last = -math.inf
+
     def done(self) -> None:
         """End the line on a terminal (the next output starts on a fresh line)."""
         if self.stream is not None and self.tty and self.shown:

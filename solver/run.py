@@ -408,7 +408,7 @@ class _Coordinator:
             if self.signals.received is not None:
                 self.stop_reason = f"signal {signal.Signals(self.signals.received).name}"
             elif self.deadline is not None and time.time() >= self.deadline:
-                self.stop_reason = f"time limit ({_fmt_dur(self.cfg.time_limit)})"
+                self.stop_reason = f"time limit ({_fmt_dur(self.cfg.time_limit or 0.0)})"
         return self.stop_reason is not None
 
     # ---- results ----
@@ -574,7 +574,7 @@ def _order(cfg, lists, table, chosen, todo, estimator) -> tuple[list[int], list[
     """(openers still to do, all openers of this run), most expensive first (ties: list
     order). `todo`: Store.todo. With a shard, the expensive-first order is dealt
     round-robin, so every shard gets a similar mix."""
-    est = {}
+    est: dict[int, float | None] = {}
     for i in chosen:
         try:
             est[i] = float(estimator(lists.guesses[i])) if estimator else None
@@ -582,7 +582,7 @@ def _order(cfg, lists, table, chosen, todo, estimator) -> tuple[list[int], list[
             est[i] = None
         if est[i] is None:
             est[i] = fallback_estimate(table, i)
-    ordered = sorted(chosen, key=lambda i: (-est[i], i))
+    ordered = sorted(chosen, key=lambda i: (-(est[i] or 0.0), i))  # (never None here)
     if cfg.shard is not None:
         k, n = cfg.shard
         ordered = ordered[k::n]
@@ -671,6 +671,7 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table) -> RunSu
     co.flush("running")
     try:
         if size == 1:
+            assert local is not None  # a single process solves itself
             _serial(co, local)
         else:
             _coordinate(co, comm, MPI)
@@ -687,7 +688,7 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table) -> RunSu
     state = "stopped" if co.stop_reason else "finished"
     co.flush(state)
     summary = co.summary(state)
-    if co.queue and co.stop_reason.startswith("no rank"):
+    if co.queue and co.stop_reason and co.stop_reason.startswith("no rank"):
         summary.exit_code = 1
     _report(summary, co, store, out)
     if co.abort_needed:  # workers stuck in a solve past the grace
@@ -815,7 +816,7 @@ def _worker_main(cfg: RunConfig, comm, MPI, rank: int) -> RunSummary:
         _src, msg = _wait_message(comm, MPI, 0, TAG_REP, max_sleep=0.002)
         if msg[0] != "work":
             break
-        results = []
+        results: list = []
         for i in msg[1]:
             if results and sigs.received is not None:
                 break  # the rest of the chunk stays pending

@@ -61,6 +61,7 @@ def node_tables(comm, MPI, make: Callable[[], np.ndarray]) -> np.ndarray | None:
         return None
     both = np.ndarray((2, size), dtype=dtype, buffer=buf)
     if leader:
+        assert table is not None  # the leader made it, or shape would be None
         both[0] = table.ravel()
         both[1].reshape(cols, rows)[...] = table.T
         del table

@@ -19,13 +19,25 @@ problem's guess list)::
     words         uint8   [G, L]    the guess list itself (letters 0..25), so the
                                     store can be read without the list files
     answer_ids    int32   [A]       guess index of each answer
+    opener        string  [G]       the guess list as words (xarray's coordinate)
+    pattern       string  [P]       the feedback patterns as text, BBBBB .. GGGGG
+    average       float64 [G]       total / answers (NaN: none), written with total
+
+Every array names its dimensions (opener, pattern, letter, answer), so
+`xarray.open_zarr(path, consolidated=False)` gives a Dataset indexed by opener
+word; `status` carries its code names (flag_values, flag_meanings). Stores made
+before opener/pattern/average and the dimension names still open everywhere else;
+`upgrade_layout` (run by `repair` and by any run that resumes the store) adds them
+in place. The root metadata changes with every batch, so the store keeps no
+consolidated metadata (hence consolidated=False).
 
 Attributes: format, answers_sha256, guesses_sha256, n_answers, n_guesses,
 word_length (absent in stores made before other lengths were played: 5), mode,
 max_guesses, objective (absent in stores made before issue 18: expected; worst: the
 depth column is the fewest guesses that solve every answer and total the smallest
 total within them, and openers rank by depth, then total), cutoff, solver_version,
-created_at, and 'run' (progress of the last run, rewritten on every flush).
+created_at, 'run' (progress of the last run, rewritten on every flush) and 'writer'
+(who last took the writer lock).
 
 Every chunk of every array is written, even one equal to the fill value (zarr's
 default would leave it out), so a missing chunk file always means damage: zarr
@@ -191,6 +203,40 @@ def layout(n_guesses: int, n_answers: int,
     return out
 
 
+# dimension names of every array (xarray needs them) and the arrays added for it
+DIMS: dict[str, tuple[str, ...]] = {
+    **{name: ("opener",) for name in ("status", "selected", *_FIELDS)},
+    "second": ("opener", "pattern"), "words": ("opener", "letter"), "answer_ids": ("answer",),
+    "opener": ("opener",), "pattern": ("pattern",), "average": ("opener",),
+}
+XARRAY_ARRAYS = ("opener", "pattern", "average")  # not in `layout`: older stores lack them
+ATTRS: dict[str, dict] = {
+    "status": {"flag_values": list(range(len(STATUS_NAMES))),
+               "flag_meanings": " ".join(STATUS_NAMES),
+               "long_name": "what is known of the opener's value"},
+    "selected": {"long_name": "1 if some run was asked to value this opener"},
+    "total": {"long_name": "total guesses over all answers with best play (-1: none)"},
+    "average": {"long_name": "total / number of answers (NaN: none)"},
+    "depth": {"long_name": "worst-case number of guesses (-1: none)"},
+    "cpu_seconds": {"units": "s", "long_name": "CPU time of the solve"},
+    "wall_seconds": {"units": "s", "long_name": "wall time of the solve"},
+    "nodes": {"long_name": "search nodes (-1: none)"},
+    "rank": {"long_name": "MPI rank that solved it (-1: none)"},
+    "finished_at": {"units": "seconds since 1970-01-01T00:00:00Z",
+                    "long_name": "when the result was written"},
+    "second": {"long_name": "best second guess after each feedback, as an index into "
+                            "opener (-1: none)"},
+    "words": {"long_name": "the guess list as letter codes 0..25"},
+    "answer_ids": {"long_name": "index into opener of each answer"},
+}
+
+
+def averages(status: np.ndarray, total: np.ndarray, n_answers: int) -> np.ndarray:
+    """total / answers where a total is known (exact, bounds), NaN elsewhere."""
+    known = np.isin(status, (EXACT, LOWER_BOUND, UPPER_BOUND)) & (total >= 0)
+    return np.where(known, total / n_answers, np.nan)
+
+
 @dataclass
 class Damage:
     """One thing wrong with a store. `rows`: the openers (or answers) it affects,
@@ -276,7 +322,8 @@ def _file_damage(path: Path) -> list[Damage]:
         out.append(Damage(f"{lock} is a folder, not a lock file (remove it: rmdir)",
                           array="writer.lock"))
     # only the store's own files: `--store /` must not walk the whole file system
-    tops = [(str(path), [], ["zarr.json", "writer.lock"])]
+    tops: list[tuple[str, list[str], list[str]]] = [(str(path), [], ["zarr.json",
+                                                                      "writer.lock"])]
     walks = itertools.chain(tops, *(os.walk(path / name) for name in layout(1, 1)))
     for root, _dirs, files in walks:
         for f in files:
@@ -405,6 +452,7 @@ def inspect(path) -> tuple[object | None, dict | None, list[Damage]]:
         group = _zarr().open_group(str(path), mode="r", zarr_format=3)
     except Exception as exc:
         return None, None, damage + [Damage(f"cannot open ({one_line(exc, 80)})", fatal=True)]
+    assert attrs is not None  # (no root damage: _root_damage returned them)
     arrays, _values = _array_damage(group, path, attrs)
     return group, attrs, damage + arrays
 
@@ -420,6 +468,43 @@ def damage_message(path: Path, damage: list[Damage]) -> str:
         how = (f"run 'wordle-dp repair --store {path}' to re-mark the openers in the "
                "damaged parts as pending (readable results are kept), then resume")
     return f"result store {path} is damaged: {shown}; {how}"
+
+
+def _add_xarray_arrays(group, words: list[str], status: np.ndarray, total: np.ndarray,
+                       n_answers: int, length: int) -> None:
+    """The opener and pattern coordinates and the average array (every chunk)."""
+    from .feedback import to_text
+
+    g_n, n_p = len(words), 3**length
+    made = []
+    for name, shape, dtype, fill in (("opener", g_n, str, ""), ("pattern", n_p, str, ""),
+                                     ("average", g_n, "float64", float("nan"))):
+        if name not in group:
+            made.append(name)
+            group.create_array(name, shape=(shape,), chunks=(shape,), dtype=dtype,
+                               fill_value=fill, dimension_names=DIMS[name],
+                               attributes=ATTRS.get(name))
+    if "opener" in made:
+        group["opener"][...] = np.array(words, dtype=object)
+    if "pattern" in made:
+        group["pattern"][...] = np.array([to_text(c, length) for c in range(n_p)], dtype=object)
+    if "average" in made:
+        group["average"][...] = averages(status, total, n_answers)
+
+
+def _name_dimensions(path: Path, name: str) -> bool:
+    """Add dimension_names (and the attributes) to an array's zarr.json written
+    without them; atomically, like every metadata write. True when it changed."""
+    meta = path / name / "zarr.json"
+    doc = json.loads(meta.read_text())
+    if doc.get("dimension_names"):
+        return False
+    doc["dimension_names"] = list(DIMS[name])
+    doc["attributes"] = {**ATTRS.get(name, {}), **(doc.get("attributes") or {})}
+    tmp = meta.with_name(f".zarr.json.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(doc, indent=2))
+    os.replace(tmp, meta)
+    return True
 
 
 def decode_words(codes: np.ndarray) -> list[str]:
@@ -450,6 +535,8 @@ class Store:
         self.flush_seconds = 0.0
         self.flushed_records = 0
         self._mirror: dict[str, np.ndarray] | None = None  # the writer's copy
+        self._lock_fd: int | None = None  # the store folder, flock-ed while writing
+        self._average: bool | None = None  # whether the store has the average array
 
     # ---- opening -------------------------------------------------------------------
 
@@ -485,22 +572,16 @@ class Store:
     def _build(zarr, path, lists, mode, max_guesses, cutoff, solver_version, g_n, a_n,
                encode_words, objective="expected"):
         group = zarr.open_group(str(path), mode="w-", zarr_format=3)
-        group.create_array("status", shape=(g_n,), chunks=(g_n,), dtype="uint8", fill_value=0)
-        group.create_array("selected", shape=(g_n,), chunks=(g_n,), dtype="uint8",
-                           fill_value=0)
-        for name, (dtype, fill) in _FIELDS.items():
-            group.create_array(name, shape=(g_n,), chunks=(g_n,), dtype=dtype, fill_value=fill)
-        n_p, length = 3**lists.length, lists.length
-        group.create_array("second", shape=(g_n, n_p), chunks=(second_rows(n_p), n_p),
-                           dtype="int32", fill_value=-1)
-        w = group.create_array("words", shape=(g_n, length), chunks=(g_n, length),
-                               dtype="uint8")
-        w[...] = encode_words(lists.guesses)
-        aid = group.create_array("answer_ids", shape=(a_n,), chunks=(a_n,), dtype="int32")
-        aid[...] = lists.answer_guess_ids
+        for name, (shape, chunks, dtype, fill) in layout(g_n, a_n, lists.length).items():
+            group.create_array(name, shape=shape, chunks=chunks, dtype=dtype, fill_value=fill,
+                               dimension_names=DIMS[name], attributes=ATTRS.get(name))
+        group["words"][...] = encode_words(lists.guesses)
+        group["answer_ids"][...] = lists.answer_guess_ids
         for name, (_shape, _chunks, dtype, fill) in layout(g_n, a_n, lists.length).items():
             if name not in LIST_ARRAYS:  # every chunk on disk from the start
                 group[name][...] = np.full(group[name].shape, fill, dtype=dtype)
+        _add_xarray_arrays(group, list(lists.guesses), np.zeros(g_n, np.uint8),
+                           np.full(g_n, -1, np.int64), a_n, lists.length)
         prob = Problem.from_lists(lists, mode, max_guesses, objective)
         attrs = {
             "format": FORMAT,
@@ -564,6 +645,7 @@ class Store:
             st.check_problem(Problem.from_lists(lists, mode, max_guesses, objective))
             st.lock()
             st.write_every_chunk()
+            st.upgrade_layout()
             if st.words != list(lists.guesses):
                 raise StoreError(f"{path} holds another guess list")
             if cutoff is not None and (st.cutoff is None or float(cutoff) != float(st.cutoff)):
@@ -589,36 +671,94 @@ class Store:
     def lock(self) -> None:
         """Claim the store for this process: a second writer is refused.
 
-        An flock on <store>/writer.lock, held until the process ends (a kill -9
-        releases it too). Works on local file systems; on network file systems
-        without flock it is a no-op, so start only one run per store there.
+        An flock on the store's folder itself, held until the process ends (a kill
+        -9 releases it too): no lock file inside the store, which zarr would warn
+        about as an unknown object. Versions before this one locked
+        <store>/writer.lock: if one is there, it is checked too (a busy one means an
+        older version is writing) and then removed. Works on local file systems; on
+        network file systems without flock it is a no-op, so start only one run per
+        store there.
         """
         import fcntl
 
-        lock = self.path / "writer.lock"
-        if lock.is_dir():
-            raise StoreError(f"{lock} is a folder, not a lock file; remove it (rmdir) and "
+        legacy = self.path / "writer.lock"
+        if legacy.is_dir():
+            raise StoreError(f"{legacy} is a folder, not a lock file; remove it (rmdir) and "
                              "run again")
         try:
-            f = open(lock, "a+")
+            fd = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY)
         except OSError as exc:
-            raise StoreError(f"cannot open the lock file {lock}: "
+            raise StoreError(f"cannot open {self.path} to lock it: "
                              f"{exc.strerror or exc}") from None
         try:
-            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            f.seek(0)
-            who = f.read().strip() or "another process"
-            f.close()
-            raise StoreError(f"{self.path} is being written by {who}; only one run "
-                               "may write a store at a time") from None
+            os.close(fd)
+            raise StoreError(f"{self.path} is being written by {self._writer()}; only one "
+                             "run may write a store at a time") from None
         except OSError:  # no flock here (some network file systems)
+            os.close(fd)
             return
-        f.seek(0)
-        f.truncate()
-        f.write(f"pid {os.getpid()} on {os.uname().nodename}\n")
-        f.flush()
-        self._lock_file = f  # keep it open (and locked) while the store is in use
+        if legacy.is_file():
+            who = self._legacy_lock(legacy)
+            if who is not None:
+                os.close(fd)
+                raise StoreError(f"{self.path} is being written by {who} (an older "
+                                 "wordle-dp); only one run may write a store at a time")
+        self._lock_fd = fd  # keep it open (and locked) while the store is in use
+        self.group.attrs["writer"] = f"pid {os.getpid()} on {os.uname().nodename}"
+
+    @staticmethod
+    def _legacy_lock(legacy: Path) -> str | None:
+        """Who holds an older version's lock file; None when nobody does (the file is
+        then removed: zarr warns about files it does not know in a store)."""
+        import fcntl
+
+        try:
+            with open(legacy, "a+") as f:
+                try:
+                    fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    f.seek(0)
+                    return f.read().strip() or "another process"
+                legacy.unlink()
+        except OSError:  # no flock (network file systems), or gone meanwhile
+            pass
+        return None
+
+    def _writer(self) -> str:
+        """Who holds the lock, as that process wrote it into the root attributes."""
+        try:
+            doc = json.loads((self.path / "zarr.json").read_text())
+            who = doc["attributes"].get("writer")
+        except (OSError, ValueError, KeyError, AttributeError, TypeError):
+            who = None
+        return who if isinstance(who, str) and who else "another process"
+
+    def upgrade_layout(self) -> list[str]:
+        """Bring a store made before the xarray layout up to date, in place and
+        keeping every result: dimension names on every array, the opener and pattern
+        coordinates and the average array. One line per change (empty: none)."""
+        done = []
+        for name in layout(self.problem.n_guesses, self.problem.n_answers,
+                           self.problem.length):
+            if _name_dimensions(self.path, name):
+                done.append(name)
+        missing = [n for n in XARRAY_ARRAYS if n not in self.group]
+        if done or missing:
+            zarr = _zarr()
+            self.group = zarr.open_group(str(self.path), mode="r+", zarr_format=3)
+            snap = self.snapshot()
+            _add_xarray_arrays(self.group, self.words, snap.status, snap.fields["total"],
+                               self.problem.n_answers, self.problem.length)
+            self._mirror = None
+            self._average = None
+        out = []
+        if done:
+            out.append(f"named the dimensions of {len(done)} array(s)")
+        if missing:
+            out.append(f"added the array(s) {', '.join(missing)} (for xarray)")
+        return out
 
     def write_every_chunk(self) -> None:
         """Bring a store made before every chunk was written up to date: write its
@@ -637,10 +777,10 @@ class Store:
         self.group.attrs[EVERY_CHUNK] = True
 
     def unlock(self) -> None:
-        f = getattr(self, "_lock_file", None)
-        if f is not None:
-            f.close()
-            self._lock_file = None
+        fd = self._lock_fd
+        if fd is not None:
+            os.close(fd)
+            self._lock_fd = None
 
     def check_problem(self, prob: Problem) -> None:
         diff = self.problem.differences(prob)
@@ -725,6 +865,11 @@ class Store:
             self._mirror = {n: np.array(self.group[n][...]) for n in names}
         return self._mirror
 
+    def _has_average(self) -> bool:
+        if self._average is None:
+            self._average = "average" in self.group
+        return self._average
+
     def write(self, records: list[Record], run_info: dict | None = None) -> float:
         """Write a batch of finished openers; `status` last. Returns the seconds taken.
 
@@ -760,7 +905,11 @@ class Store:
                         changed = True
             if changed:
                 arr[lo:hi] = block
-        m["status"][idx] = np.array([r.status for r in records], dtype=np.uint8)
+        status = m["status"].copy()
+        status[idx] = np.array([r.status for r in records], dtype=np.uint8)
+        if self._has_average():  # (a store of the older layout lacks it: upgrade_layout)
+            self.group["average"][...] = averages(status, m["total"], self.problem.n_answers)
+        m["status"] = status
         self.group["status"][...] = m["status"]  # LAST: makes the batch visible
         if run_info is not None:
             self.group.attrs["run"] = run_info
@@ -1010,7 +1159,7 @@ def repair(path, lists=None) -> list[str]:
     check_folder(path)
     done: list[str] = []
     for d in _file_damage(path):  # FIFOs/devices/links in place of files, lock folder
-        rel = d.array[5:] if d.array.startswith("file:") else "writer.lock"
+        rel = d.array[5:] if d.array and d.array.startswith("file:") else "writer.lock"
         target = path / rel
         if target.is_dir() and not target.is_symlink():
             try:
@@ -1027,17 +1176,19 @@ def repair(path, lists=None) -> list[str]:
     zarr = _zarr()
     group = zarr.open_group(str(path), mode="r+", zarr_format=3)
     for d in root:  # a progress note that is not a mapping: reset it
+        assert d.array is not None  # ("attr:NAME": only notes are not fatal)
         group.attrs[d.array[5:]] = {}
         done.append(f"fixed: {d.what} (reset)")
     if root:
         attrs, _ = _root_damage(path)
+    assert attrs is not None  # fatal root damage was refused above
     st = Store(group, path, read_only=False)
     st.lock()
     try:
         damage, _values = _array_damage(group, path, attrs)
         if not damage:
             st.write_every_chunk()
-            return done
+            return done + st.upgrade_layout()
         n_g, n_a = attrs["n_guesses"], attrs["n_answers"]
         spec = layout(n_g, n_a, attrs.get("word_length", 5))
         if any(d.array in LIST_ARRAYS for d in damage):
@@ -1050,6 +1201,7 @@ def repair(path, lists=None) -> list[str]:
         lost = np.zeros(n_g, dtype=bool)
         status_lost = False
         for d in damage:
+            assert d.array is not None  # array damage always names its array
             shape, chunks, dtype, fill = spec[d.array]
             if d.whole:  # metadata, shape or dtype wrong: make the array again
                 node = path / d.array
@@ -1093,7 +1245,7 @@ def repair(path, lists=None) -> list[str]:
         hist = list(group.attrs.get("repairs", []) or [])[-20:]
         group.attrs["repairs"] = hist + [{"at": time.time(), "actions": done[-50:]}]
         st.write_every_chunk()
-        return done
+        return done + st.upgrade_layout()
     finally:
         st.unlock()
 

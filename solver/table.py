@@ -192,7 +192,7 @@ def load(path: Path, key: str, shape: tuple[int, int], dtype=np.uint8) -> np.nda
                                 shape=(rows * cols,))
     except (OSError, ValueError):
         return None
-    if hashlib.sha256(payload).digest() != digest:
+    if hashlib.sha256(np.asarray(payload).data).digest() != digest:
         return None
     return np.asarray(payload).reshape(rows, cols)
 

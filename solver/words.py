@@ -289,14 +289,14 @@ class WordLists:
             a_words = read_default(a_path, b.answers_sha256)
         if g_words is None:
             g_words = read_default(g_path, b.guesses_sha256)
-        lists = cls.from_words(a_words, g_words, str(a_path), str(g_path))
-        if lists.added_answers and not quiet:
+        loaded = cls.from_words(a_words, g_words, str(a_path), str(g_path))
+        if loaded.added_answers and not quiet:
             print(
-                f"note: {lists.added_answers} answer(s) missing from {g_path} "
+                f"note: {loaded.added_answers} answer(s) missing from {g_path} "
                 "were added to the guess list",
                 file=sys.stderr,
             )
-        return lists
+        return loaded
 
     @property
     def length(self) -> int:

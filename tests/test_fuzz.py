@@ -327,6 +327,15 @@ def _store_cases() -> list[Case]:
     ex = ["export", "--store", "{S}", "--csv"]
     out += [
         Case("export-into-store-metadata", [*ex, "{S}/zarr.json"], "inside the store"),
+        Case("export-no-output", ["export", "--store", "{S}"], "export needs --csv"),
+        Case("export-parquet-suffix", ["export", "--store", "{S}", "--parquet", "{T}/t.csv"],
+             "*.parquet"),
+        Case("export-parquet-stdout", ["export", "--store", "{S}", "--parquet", "-"],
+             "Parquet is binary"),
+        Case("export-parquet-into-store", ["export", "--store", "{S}", "--parquet",
+                                           "{S}/t.parquet"], "inside the store"),
+        Case("export-parquet-folder", ["export", "--store", "{S}", "--parquet", "{T}"],
+             "*.parquet"),
         Case("export-into-store-folder", [*ex, "{S}/status/x.csv"], "inside the store"),
         Case("export-dev-full", [*ex, "/dev/full"], "No space left"),
         Case("export-folder", [*ex, "{T}"], "folder"),
@@ -685,6 +694,12 @@ def _serve_cases() -> list[Case]:
         Case("serve-memo", [*serve, "--port", "0", "--memo-mb", "nan"], "--memo-mb"),
         Case("serve-mode", [*serve, "--port", "0", "--mode", "x"], "--mode"),
     ]
+    for v in [*BAD_INTS, "0", "257"]:
+        out.append(Case(f"serve-workers={v[:12]!r}", [*serve, "--port", "0", "--workers", v],
+                        "--workers"))
+    for v in ["0", "-1", "nan", "inf", "3601", "1e400", "ten", "", "1s"]:
+        out.append(Case(f"serve-request-seconds={v!r}",
+                        [*serve, "--port", "0", "--request-seconds", v], "--request-seconds"))
     return out
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -396,6 +397,20 @@ def test_play_quit(capsys, small, monkeypatch):
     assert rc == 0 and out.rstrip().endswith("quit")
 
 
+def test_play_prompt_fits_a_terminal_and_says_why_once(capsys, small, monkeypatch):
+    """The prompt stays under 80 characters (no wrapping on a standard terminal) and
+    the reason for the suggestion is said once, in the line above it."""
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    rc, out, _ = run(capsys, small, "play")
+    first, prompt = out.split("\n")[:2]
+    assert rc == 0 and "suggested opener" in first and "(optimal opener)" in first
+    assert out.count("optimal opener") == 1
+    prompt = prompt[:prompt.index("q quits: ") + len("q quits: ")]
+    assert prompt.startswith("guess 1: play ") and len(prompt) < 80, prompt
+
+
 def test_play_in_a_pseudo_terminal(small, tmp_path):
     """End to end in a real pty: prompts appear, Enter takes the suggestion."""
     import pty
@@ -434,3 +449,89 @@ def test_play_in_a_pseudo_terminal(small, tmp_path):
     text = buf.decode("utf-8", "replace")
     assert "(Enter = " in text  # it prompted: stdin was a terminal
     assert f"solved: {ans.upper()} in " in text
+
+
+def _in_pty(args: list[str], cache: str, cwd, timeout: float = 120) -> str:
+    """Run `wordle-dp ARGS` with a pseudo-terminal as stdin, stdout and stderr."""
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), WORDLE_DP_CACHE=cache)
+    proc = subprocess.Popen([sys.executable, "-m", "solver", *args], stdin=slave,
+                            stdout=slave, stderr=slave, env=env, cwd=cwd, close_fds=True)
+    os.close(slave)
+    buf = b""
+    deadline = time.time() + timeout
+    try:
+        while time.time() < deadline:
+            r, _, _ = select.select([master], [], [], 1.0)
+            if r:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                buf += chunk
+            if proc.poll() is not None and not r:
+                break
+    finally:
+        proc.kill() if proc.poll() is None else None
+        proc.wait()
+        os.close(master)
+    return buf.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("command", ["compare", "simulate"])
+def test_long_commands_show_progress_on_a_terminal(tmp_path, command):
+    """compare and simulate draw the shared progress line (games, ETA) on a terminal
+    once they run longer than a moment, erased before each result row; without a
+    terminal they print only the rows. (Big enough to last past the first quiet
+    0.25 s: 200 answers; for simulate, against the whole default guess list.)"""
+    words = WordLists.load(quiet=True).answers[:200]
+    a, g = tmp_path / "a.txt", tmp_path / "g.txt"
+    a.write_text("\n".join(words) + "\n")
+    g.write_text("\n".join(words) + "\n")
+    cache = str(tmp_path / "cache")
+    # simulate: the heuristics scan the whole default guess list at every position
+    what = (["compare", "--openers", words[0], words[1], "--guesses", str(g)]
+            if command == "compare" else ["simulate", "--strategy", "all"])
+    args = [*what, "--answers", str(a), "--cache-dir", cache]
+    text = _in_pty(args, cache, tmp_path)
+    assert re.search(rf"{command}: \d+/\d+ games \(\d+\.\d%\), \d+s elapsed, ETA ", text), text
+    assert "\r" in text  # redrawn in place
+    plain = subprocess.run([sys.executable, "-m", "solver", *args], capture_output=True,
+                           text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path)
+    assert plain.returncode == 0 and plain.stderr == ""
+    rows = plain.stdout.splitlines()
+    assert rows and rows[0] in text  # (later rows carry timings)
+
+
+def test_expected_and_eliminations_choose_the_same_guesses(small):
+    """As --help and the README say: the two heuristics play the same games."""
+    from solver.game.simulate import simulate
+    from solver.game.strategies import make_strategy
+
+    lists = small[0]
+    for mode in MODES:
+        solver = Solver(lists, mode=mode)
+        for cand in ("", "-cand"):
+            a = make_strategy("expected" + cand, solver)
+            b = make_strategy("eliminations" + cand, solver)
+            for opener in [None, *lists.guesses[:6]]:
+                ga, gb = simulate(solver, a, opener).games, simulate(solver, b, opener).games
+                assert ga == gb, (mode, cand, opener)
+
+
+def test_simulate_reports_every_game_to_progress(small):
+    from solver.game.simulate import simulate
+    from solver.game.strategies import make_strategy
+
+    lists = small[0]
+    seen = []
+    sim = simulate(Solver(lists), make_strategy("entropy", Solver(lists)), None,
+                   progress=lambda done, total: seen.append((done, total)))
+    n = len(lists.answers)
+    assert seen[-1] == (n, n) and len(seen) == n == len(sim.games)
+    assert [d for d, _ in seen] == list(range(1, n + 1))

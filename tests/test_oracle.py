@@ -133,3 +133,33 @@ def test_nyt20220215_easy_sample(opener, total):
 @pytest.mark.parametrize("opener,total", NYT_HARD, ids=_ids(NYT_HARD))
 def test_nyt20220215_hard_sample(opener, total):
     _check("nyt", "hard", opener, total)
+
+
+# The bounds a cutoff proves, against the published exact values: every random opener
+# of the NYT lists is refuted under a cutoff one past the best value, and the proven
+# bound (the strongest found, often far above the cutoff) must never pass its exact
+# value; an infeasible opener is never given a value. Cheap: bounds, not searches.
+BOUND_SAMPLE = 30
+
+
+def _bound_sample(name: str) -> tuple[int, list[tuple[str, int]]]:
+    rows = _read_totals(name)
+    best = min(t for _, t in rows if t != INFEASIBLE)
+    import random
+
+    return best, random.Random(20261124).sample(rows, BOUND_SAMPLE)
+
+
+@pytest.mark.parametrize("mode", ["easy", "hard"])
+def test_cutoff_bounds_never_pass_the_published_values(mode):
+    best, sample = _bound_sample(f"results_{mode}_nyt20220215")
+    s = _solver("nyt", mode)
+    for opener, total in sample:
+        r = s.solve(opener, cutoff=best + 1)
+        if total == INFEASIBLE:
+            assert r.status in ("infeasible", "lower_bound"), r.describe()
+        elif r.status == "exact":
+            assert r.total == total, r.describe()
+        else:
+            assert r.status == "lower_bound" and best + 1 <= r.total <= total, (
+                f"published {total}; {r.describe()}")

@@ -88,7 +88,7 @@ def test_status_is_written_last(tmp_path, lists, monkeypatch):
     monkeypatch.setattr(type(st.group["status"]), "__setitem__", spy)
     st.write([_rec(1)])
     assert order[-1] == "status" and order.count("status") == 1
-    assert set(order[:-1]) == set(S.FIELDS) | {"second"}
+    assert set(order[:-1]) == set(S.FIELDS) | {"second", "average"}
 
     def boom(arr, key, value):
         if arr.basename == "second":

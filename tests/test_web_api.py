@@ -5,6 +5,8 @@ rule, and the store that was written; bad input must give a 4xx JSON error."""
 
 from __future__ import annotations
 
+import json
+import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -16,7 +18,6 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from solver import Solver, game  # noqa: E402
 from solver.feedback import parse, score, to_text  # noqa: E402
-from solver.web import service as service_mod  # noqa: E402
 from solver.web.app import MAX_BODY, create_app  # noqa: E402
 from solver.web.service import Service  # noqa: E402
 from tests.web_helpers import STORE_BOUND, STORE_EXACT, make_store, small_problem  # noqa: E402
@@ -40,7 +41,7 @@ def ref(problem):
 @pytest.fixture(scope="module")
 def svc(problem):
     _, lists, table, _ = problem
-    s = Service(lists, table=table)
+    s = Service(lists, table=table, workers=1, quick_workers=1)
     yield s
     s.close()
 
@@ -53,7 +54,7 @@ def client(svc):
 @pytest.fixture(scope="module")
 def store_client(problem):
     d, lists, table, _ = problem
-    s = Service(lists, table=table, stores=[str(d / "s.zarr")])
+    s = Service(lists, table=table, stores=[str(d / "s.zarr")], workers=1, quick_workers=1)
     yield TestClient(create_app(s))
     s.close()
 
@@ -230,78 +231,69 @@ def test_start_search_reports_progress(client, ref):
     assert j["result"]["best"]["total"] == strict.total
 
 
-def test_cancel_queued_and_running_jobs(client, svc):
-    with svc.lock:  # the solver is busy: the first job runs but waits, the second queues
-        a = client.post("/api/jobs", json={"kind": "next", "mode": "hard"}).json()
-        t0 = time.monotonic()
-        while client.get(f"/api/jobs/{a['id']}").json()["state"] != "running":
-            assert time.monotonic() - t0 < 30
-            time.sleep(0.01)
-        b = client.post("/api/jobs", json={"kind": "next", "mode": "hard"}).json()
-        assert client.get(f"/api/jobs/{b['id']}").json()["state"] == "queued"
-        assert client.delete(f"/api/jobs/{b['id']}").json()["state"] == "cancelled"
-        client.delete(f"/api/jobs/{a['id']}")
-    assert _wait(client, a["id"])["state"] == "cancelled"
-    assert "result" not in client.get(f"/api/jobs/{a['id']}").json()
-    # the worker is free again
-    c = client.post("/api/jobs", json={"kind": "next", "position": "-"}).json()
-    assert _wait(client, c["id"])["state"] == "done"
-
-
-def test_full_queue_is_429(client, svc):
-    with svc.lock:
-        ids = [client.post("/api/jobs", json={"kind": "next"}).json()["id"]]
-        time.sleep(0.2)  # the first one is taken by the worker
-        for _ in range(service_mod.MAX_JOBS_QUEUED):
-            r = client.post("/api/jobs", json={"kind": "next"})
-            if r.status_code == 202:
-                ids.append(r.json()["id"])
-        r = client.post("/api/jobs", json={"kind": "next"})
-        assert r.status_code == 429 and "waiting" in r.json()["error"]
-        for jid in ids:
-            client.delete(f"/api/jobs/{jid}")
-
-
-def test_concurrent_requests_give_the_sequential_answers(problem, ref, monkeypatch):
-    """Many threads on one service (one shared memo per problem) at once: no two
-    may be inside the search kernel together, and every answer must equal the one
-    a lone solver gives."""
-    from types import SimpleNamespace
-
-    from solver.search import engine
-
+def test_identical_requests_share_one_computation_and_a_bounded_cache(problem):
+    """A second identical request is answered from the cache, a different one is
+    computed; the cache keeps only the most recently used `cache_entries` results."""
     _, lists, table, _ = problem
-    svc = Service(lists, table=table, max_solvers=2)
+    s = Service(lists, table=table, workers=1, quick_workers=1, cache_entries=2)
+    try:
+        c = TestClient(create_app(s))
+        stats = s.sched.state
+
+        def strategy(w):
+            r = c.get("/api/strategy", params={"opener": w})
+            assert r.status_code == 200
+            return r.json()
+
+        a, b, d = lists.guesses[20:23]
+        first = strategy(a)
+        assert stats()["stats"]["computed"] == 1
+        assert strategy(a) == first and stats()["stats"] == {
+            "computed": 1, "shared": 0, "cached": 1, "killed": 0, "promoted": 0}
+        strategy(b)
+        strategy(d)  # a is now the least recently used of three: dropped
+        assert stats()["cache_entries"] == 2
+        strategy(a)
+        assert stats()["stats"]["computed"] == 4
+        # a job on a cached result is done at once
+        j = c.post("/api/jobs", json={"kind": "strategy", "opener": d}).json()
+        assert j["state"] == "done" and j["result"]["total"] == strategy(d)["total"]
+    finally:
+        s.close()
+
+
+def test_cancel_a_finished_job_keeps_its_result(client, ref):
+    r = client.post("/api/jobs", json={"kind": "next", "position": "-"})
+    j = _wait(client, r.json()["id"])
+    assert j["state"] == "done"
+    again = client.delete(f"/api/jobs/{j['id']}").json()
+    assert again["state"] == "done" and again["result"] == j["result"]
+
+
+def test_per_client_job_limit(problem):
+    """A client may hold `jobs_per_client` unfinished jobs; finished ones do not
+    count. (Running and waiting jobs: tests/test_web_load.py, with slow searches.)"""
+    _, lists, table, _ = problem
+    s = Service(lists, table=table, workers=1, quick_workers=1, jobs_per_client=1)
+    try:
+        c = TestClient(create_app(s))
+        for w in lists.guesses[30:33]:  # each finishes before the next is asked
+            j = c.post("/api/jobs", json={"kind": "strategy", "opener": w}).json()
+            assert _wait(c, j["id"])["state"] == "done"
+    finally:
+        s.close()
+
+
+def test_concurrent_requests_give_the_sequential_answers(problem, ref):
+    """Many threads at once on one service (shared computations, the cache, several
+    worker processes): every answer equals the one a lone solver gives."""
+    _, lists, table, _ = problem
+    svc = Service(lists, table=table, workers=2)
     app = create_app(svc)
     openers = lists.guesses[10:18]
     want = {w: ref.solve(w).total for w in openers}
     hard = Solver(lists, mode="hard", table=table)
     want_hard = {w: hard.solve(w).total for w in openers[:4]}
-
-    inside, overlaps, entered, guard = [0], [0], [0], threading.Lock()
-    real = engine.kernel_set
-
-    def spy(kernel):  # a kernel, slowed so that unserialised callers would overlap
-        def run(*args):
-            with guard:
-                inside[0] += 1
-                entered[0] += 1
-                overlaps[0] += inside[0] > 1
-            try:
-                time.sleep(0.0002)  # releases the GIL: other threads get to run here
-                return kernel(*args)
-            finally:
-                with guard:
-                    inside[0] -= 1
-        return run
-
-    def spied(ctx):  # the service's solvers get spies in place of the kernels on ctx
-        k = real(ctx)
-        return SimpleNamespace(node=spy(k.node), class_bound=spy(k.class_bound),
-                               hard_child_constraint=k.hard_child_constraint,
-                               guess_classes=k.guess_classes, kind=k.kind)
-
-    monkeypatch.setattr(engine, "kernel_set", spied)
     start = threading.Barrier(8)
 
     def work(k):
@@ -324,12 +316,13 @@ def test_concurrent_requests_give_the_sequential_answers(problem, ref, monkeypat
     try:
         with ThreadPoolExecutor(8) as ex:
             results = list(ex.map(work, range(8)))
+        stats = svc.sched.state()["stats"]
     finally:
         svc.close()
-    assert entered[0] > 0 and overlaps[0] == 0
     for out in results:
         for mode, w, total in out:
             assert total == (want_hard[w] if mode == "hard" else want[w]), (mode, w)
+    assert stats["cached"] + stats["shared"] > 0  # the same strategies were asked 8 times
 
 
 def test_store_views(store_client, problem):
@@ -384,7 +377,8 @@ def test_start_move_comes_from_a_complete_matching_store(store_client, problem, 
     r = store_client.get("/api/next", params={"top": 2}).json()
     assert r["source"] == "engine" and r["best"]["total"] == ref.best(1)[0].total
     wrote = make_store(d / "full.zarr", lists, table, complete=True)
-    s = Service(lists, table=table, stores=[str(d / "full.zarr")])
+    s = Service(lists, table=table, stores=[str(d / "full.zarr")], workers=1,
+                quick_workers=1)
     try:
         c = TestClient(create_app(s))
         r = c.get("/api/next", params={"top": 2}).json()
@@ -499,3 +493,37 @@ def test_opening_search_on_big_lists_is_refused_at_once(client, monkeypatch):
         assert r.status_code == 400
         assert r.json()["error"].startswith("choosing the opener over 40 answers is a cluster")
     assert client.get("/api/next", params={"position": "aback:GBBBB"}).status_code == 200
+
+
+ABSOLUTE = re.compile(r"(?<![\w.:])/(?:[\w.-]+/)+[\w.-]*")  # /a/b..., not /api/... below
+
+
+def _paths(text: str) -> list[str]:
+    return [p for p in ABSOLUTE.findall(text) if not p.startswith("/api/")]
+
+
+def test_no_answer_names_a_server_path(client, store_client, problem):
+    """Issue 24: every error path, and every answer about lists and stores, names
+    lists and stores by name; the server's folders never appear."""
+    d, lists, _, _ = problem
+    assert lists.answers_source.startswith(str(d))  # the lists do live in a server folder
+    bodies = []
+    for path, params, status, _message in BAD:
+        r = client.get(path, params=params)
+        assert r.status_code == status
+        bodies.append(r.text)
+    for body in ({"kind": "strategy", "opener": "💩"}, {"kind": "next", "position": "x"},
+                 {"kind": "strategy", "opener": lists.guesses[5], "max_guesses": 2}):
+        r = client.post("/api/jobs", json=body)
+        bodies.append(r.text)
+        if r.status_code == 202:
+            bodies.append(json.dumps(_wait(client, r.json()["id"])))
+    bodies.append(client.get("/api/strategy", params={"opener": lists.guesses[5],
+                                                      "max_guesses": 2}).text)
+    for path in ("/api/info", "/api/stores", "/api/stores/s.zarr",
+                 "/api/stores/s.zarr/openers", "/api/stores/s.zarr/distribution",
+                 "/api/stores/none", "/api/workers"):
+        bodies.append(store_client.get(path).text)
+    text = "\n".join(bodies)
+    assert "guess list guesses.txt" in text and "no strategy solves every answer" in text
+    assert str(d) not in text and _paths(text) == [], _paths(text)

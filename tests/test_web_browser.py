@@ -5,6 +5,7 @@ Skips cleanly when the browser, its driver or Selenium is missing."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import threading
 import time
@@ -45,15 +46,12 @@ def problem(tmp_path_factory):
     return d, lists, table, wrote
 
 
-RUNNING: dict = {}
-
-
 @pytest.fixture(scope="module")
 def server(problem):
     import uvicorn
 
     d, lists, table, _ = problem
-    svc = Service(lists, table=table, stores=[str(d / "s.zarr")])
+    svc = Service(lists, table=table, stores=[str(d / "s.zarr")], workers=1, quick_workers=1)
     config = uvicorn.Config(create_app(svc), host="127.0.0.1", port=0, log_level="warning")
     srv = uvicorn.Server(config)
     t = threading.Thread(target=srv.run, daemon=True)
@@ -63,7 +61,6 @@ def server(problem):
         assert time.monotonic() - t0 < 60 and t.is_alive(), "server did not start"
         time.sleep(0.05)
     port = srv.servers[0].sockets[0].getsockname()[1]
-    RUNNING["service"] = svc  # tests hold its lock to make a search "long"
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     t.join(10)
@@ -80,6 +77,7 @@ def browser():
               "--window-size=1280,900"):
         opts.add_argument(a)
     opts.binary_location = CHROMIUM
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console
     try:
         drv = webdriver.Chrome(options=opts, service=DriverService(DRIVER))
     except WebDriverException as exc:
@@ -267,26 +265,195 @@ def test_page_feedback_rule_is_the_engine_rule(server, browser, problem):
     assert got == [colours_of(score(g, a), 5) for g, a in pairs]
 
 
-def test_a_long_search_shows_progress_and_cancels(server, browser, problem):
-    """While the solver is busy the page stays usable: the job shows its state and
-    elapsed time, Cancel ends it at once, and the page still takes input."""
-    _, lists, _, _ = problem
+@pytest.fixture(scope="module")
+def big_server():
+    """`wordle-dp serve` on the default lists (2315 answers): real slow searches."""
+    from tests.web_load import Server
+
+    with Server("--workers", "1") as s:
+        yield s
+
+
+def _console_errors(drv) -> list[str]:
+    return [e["message"] for e in drv.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def test_first_load_on_big_lists_asks_nothing_it_cannot_get(big_server, browser):
+    """On the default lists the opening move comes from the packaged easy book (the
+    proven best opener, no search); under a cap no book covers it is a cluster job and
+    the page says so itself (no 400 in the console). The footer names the lists by
+    name, size and short sha256, never by a server path."""
+    from selenium.webdriver.support.ui import Select
+
+    from solver.book import Book
+    from solver.words import WordLists
+
     drv = browser
-    drv.get(server + "/#play")
+    drv.get_log("browser")  # drop what earlier pages logged
+    drv.get(big_server.url + "/#play")
     drv.refresh()
-    _suggestion(drv)
-    with RUNNING["service"].lock:  # the solver is busy: the strategy job cannot finish
-        drv.get(server + f"/#strategy?opener={lists.guesses[4]}")
-        box = _wait(drv, lambda d: d.find_element(By.ID, "job-strategy").is_displayed()
-                    and d.find_element(By.ID, "job-strategy"))
-        first = box.text
-        assert "Cancel" in first
-        assert "waiting for the solver" in first or "searching" in first
-        _wait(drv, lambda d: d.find_element(By.ID, "job-strategy").text != first)  # polled
-        _click(drv, "#job-strategy .cancel")
-        assert not drv.find_element(By.ID, "job-strategy").is_displayed()
-        opener = drv.find_element(By.ID, "opener")
-        opener.clear()
-        opener.send_keys("abcde")  # the page still takes input
-        assert opener.get_attribute("value") == "abcde"
+    book = Book.find(WordLists.load(quiet=True), "easy", 6)
+    assert _suggestion(drv, "-") == book.words[int(book.snapshot().order()[0])]
+    assert _console_errors(drv) == []
+    foot = drv.find_element(By.ID, "footer").text
+    assert re.fullmatch(r"answers\.txt: 2315 words, sha256 [0-9a-f]{12} · guesses\.txt: "
+                        r"12972 words, sha256 [0-9a-f]{12} · wordle-dp \S+", foot), foot
+    Select(drv.find_element(By.ID, "cap")).select_by_value("5")  # no book for cap 5
+    msg = _wait(drv, lambda d: d.find_element(
+        By.CSS_SELECTOR, '#analysis-body[data-position="-"] .msg').text)
+    assert msg.startswith("Choosing the opener over 2315 answers is a cluster job")
+    assert _console_errors(drv) == []
+    # the first guess typed by the player is analysed as before
+    body = drv.find_element(By.TAG_NAME, "body")
+    body.send_keys("crane")
+    body.send_keys("\n")  # all grey: crane:BBBBB
+    assert _suggestion(drv, "crane:BBBBB")
+    assert _console_errors(drv) == []
+
+
+def test_a_long_search_shows_progress_and_cancels(big_server, browser):
+    """A strategy that takes minutes (qajaq) runs as a job: the page shows its
+    progress and a Cancel button, Cancel stops the search (the worker is free within
+    a second), and the page still takes input."""
+    from tests.web_load import busy, wait_until
+
+    drv = browser
+    drv.get("about:blank")  # a fresh page: only this test's job on the server
+    drv.get(big_server.url + "/#strategy?opener=qajaq")
+    box = _wait(drv, lambda d: d.find_element(By.ID, "job-strategy").is_displayed()
+                and d.find_element(By.ID, "job-strategy"))
+    assert "Cancel" in box.text
+    text = _wait(drv, lambda d: "feedback classes" in d.find_element(
+        By.ID, "job-strategy").text and d.find_element(By.ID, "job-strategy").text,
+        timeout=60)
+    assert re.search(r"\d+/\d+ feedback classes \d+\.\d s", text), text
+    assert busy(big_server.port) == 1
+    _click(drv, "#job-strategy .cancel")
+    assert not drv.find_element(By.ID, "job-strategy").is_displayed()
+    freed = wait_until(lambda: busy(big_server.port) == 0, 5)
+    assert freed is not None and freed < 1.5, freed
+    opener = drv.find_element(By.ID, "opener")
+    opener.clear()
+    opener.send_keys("abcde")  # the page still takes input
+    assert opener.get_attribute("value") == "abcde"
     assert not drv.find_elements(By.CSS_SELECTOR, "#strategy-out:not([hidden])")
+
+
+def test_strategy_view_opens_with_the_placeholder_word(server, browser, problem):
+    """Opened without an opener, the Strategy view shows the placeholder word's
+    strategy instead of an empty page."""
+    _, lists, table, _ = problem
+    drv = browser
+    drv.get("about:blank")  # a fresh page: no analysis of the start to take the opener from
+    drv.get(server + "/#strategy")
+    word = "salet" if "salet" in lists.guess_index else lists.answers[0]
+    total = _wait(drv, lambda d: d.find_element(By.ID, "st-total").text)
+    assert int(total) == Solver(lists, table=table).solve(word).total
+    assert drv.find_element(By.ID, "opener").get_attribute("value") == word
+
+
+PHONE = (390, 844)
+
+
+def test_phone_width_has_no_sideways_scrolling(server, browser, tmp_path):
+    """At 390 x 844 no view is wider than the screen and New game is in reach; the
+    screenshot of the play view is docs/web-phone.png (WORDLE_DP_SHOTS=DIR keeps one
+    per view)."""
+    import os
+
+    drv = browser
+    size = drv.get_window_size()
+    drv.set_window_size(*PHONE)
+    try:
+        for view in ("play", "strategy", "results"):
+            drv.get(server + f"/#{view}")
+            drv.refresh()
+            _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+            if view == "play":
+                _suggestion(drv)
+            elif view == "strategy":
+                _wait(drv, lambda d: d.find_element(By.ID, "st-total").text)
+            else:
+                _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#openers tbody tr"))
+            inner, scroll = drv.execute_script(
+                "return [window.innerWidth, document.documentElement.scrollWidth]")
+            assert inner <= PHONE[0] and scroll <= inner, (view, inner, scroll)
+            shots = os.environ.get("WORDLE_DP_SHOTS")
+            if shots:
+                drv.save_screenshot(os.path.join(shots, f"phone-{view}.png"))
+        drv.get(server + "/#play")
+        drv.refresh()
+        _suggestion(drv)
+        rect = drv.execute_script(
+            "const r = document.getElementById('btn-new').getBoundingClientRect();"
+            "return [r.left, r.right, r.top, r.bottom, window.innerWidth];")
+        left, right, _top, _bottom, inner = rect
+        assert 0 <= left and right <= inner, rect
+        assert drv.find_element(By.ID, "btn-new").is_displayed()
+        drv.save_screenshot(str(tmp_path / "phone-play.png"))
+        assert (tmp_path / "phone-play.png").stat().st_size > 10_000
+    finally:
+        drv.set_window_size(size["width"], size["height"])
+
+
+@pytest.fixture(scope="module")
+def server8(tmp_path_factory):
+    """A server on 8-letter lists (a sample of the built-in ones)."""
+    import random
+
+    import uvicorn
+
+    from solver.table import build_numpy
+    from solver.words import WordLists
+
+    real = WordLists.load(length=8, quiet=True)
+    rng = random.Random(8)
+    answers = sorted(rng.sample(real.answers, 30))
+    lists = WordLists.from_words(answers, sorted(set(rng.sample(real.guesses, 60)) | set(answers)))
+    svc = Service(lists, table=build_numpy(lists), workers=1, quick_workers=1)
+    config = uvicorn.Config(create_app(svc), host="127.0.0.1", port=0, log_level="warning")
+    srv = uvicorn.Server(config)
+    t = threading.Thread(target=srv.run, daemon=True)
+    t.start()
+    t0 = time.monotonic()
+    while not srv.started:
+        assert time.monotonic() - t0 < 60 and t.is_alive(), "server did not start"
+        time.sleep(0.05)
+    port = srv.servers[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}", lists
+    srv.should_exit = True
+    t.join(10)
+    svc.close()
+
+
+def test_an_eight_letter_board_fits_a_phone(server8, browser):
+    """Rows of 8 tiles; digits 1-8 cycle the tiles; the answer's colours come back
+    from the server; nothing wider than a 390-pixel screen."""
+    url, lists = server8
+    drv = browser
+    size = drv.get_window_size()
+    drv.set_window_size(*PHONE)
+    try:
+        drv.get(url + "/#play")
+        drv.refresh()
+        _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+        rows = drv.find_elements(By.CSS_SELECTOR, "#board .row")
+        assert rows and all(len(r.find_elements(By.CLASS_NAME, "tile")) == 8 for r in rows)
+        guess, answer = lists.answers[0], lists.answers[3]
+        for ch in guess:
+            drv.execute_script("key(arguments[0])", ch)
+        want = colours_of(score(guess, answer), 8)
+        for i, c in enumerate(want):
+            for _ in range(c):
+                drv.execute_script("key(arguments[0])", str((i + 1) % 10))
+        drv.execute_script("key('Enter')")
+        pos = f"{guess}:{to_text(score(guess, answer), 8)}"
+        _wait(drv, lambda d: d.find_elements(
+            By.CSS_SELECTOR, f'#analysis-body[data-position="{pos}"] .best'))
+        inner, scroll = drv.execute_script(
+            "return [window.innerWidth, document.documentElement.scrollWidth]")
+        assert inner <= PHONE[0] and scroll <= inner, (inner, scroll)
+        done = drv.find_elements(By.CSS_SELECTOR, "#board .row.done .tile")
+        assert [_colour(t) for t in done] == want
+    finally:
+        drv.set_window_size(size["width"], size["height"])

@@ -110,13 +110,18 @@ def register(sub) -> None:
     fmt.add_argument("--json", action="store_true", help="one JSON object per line")
     q.set_defaults(func=_cmd_query)
 
-    e = sub.add_parser("export", help="the whole table of a result store as CSV",
-                       description="Write every opener of a store (finished or not) as CSV.")
+    e = sub.add_parser("export", help="the whole table of a result store as CSV or Parquet",
+                       description="Write every opener of a store (finished or not) as CSV "
+                       "and/or Parquet (one row per opener, the same columns; Parquet keeps "
+                       "the types and needs the analysis extra: pip install -e "
+                       "'.[analysis]'). For xarray, see solver.dataset.open_dataset.")
     e.add_argument("--store", required=True, type=path_arg, metavar="PATH",
                    help="result store written by 'wordle-dp run'")
-    e.add_argument("--csv", required=True, type=path_arg, metavar="FILE",
-                   help="output file ('-': stdout); written to a temporary file and "
+    e.add_argument("--csv", type=path_arg, metavar="FILE",
+                   help="CSV file ('-': stdout); written to a temporary file and "
                    "renamed, never inside the store")
+    e.add_argument("--parquet", type=path_arg, metavar="FILE.parquet",
+                   help="Parquet file, written the same way")
     e.set_defaults(func=_cmd_export)
 
     rp = sub.add_parser(
@@ -244,7 +249,9 @@ def _cmd_query(args) -> int:
         return 0
     machine = args.json or args.csv
     p = store.problem
-    header = (f"{store.path}: {p.n_answers} answers x {p.n_guesses} guesses, {p.mode}, "
+    where = (f"opening book {Path(store.path).name}" if getattr(store, "source", "") == "book"
+             else store.path)
+    header = (f"{where}: {p.n_answers} answers x {p.n_guesses} guesses, {p.mode}, "
               f"max {p.max_guesses or 'no cap'}, objective {p.objective}"
               + (f", cutoff {store.cutoff}" if store.cutoff is not None else ""))
     print(header, file=sys.stderr if machine else sys.stdout)
@@ -294,12 +301,24 @@ def _inside(path: Path, folder: Path) -> bool:
 def _cmd_export(args) -> int:
     from ..store import ROW_KEYS, Store
 
+    if args.csv is None and args.parquet is None:
+        raise UsageError("export needs --csv FILE and/or --parquet FILE.parquet")
     store = Store.open(args.store, read_only=True)
-    target = None if args.csv == "-" else Path(args.csv)
-    if target is not None and _inside(target, store.path):
-        raise StoreError(f"--csv {args.csv} is inside the store it exports ({store.path}); "
-                         "write it somewhere else")
+    outs = [(opt, v) for opt, v in (("--csv", args.csv), ("--parquet", args.parquet))
+            if v is not None]
+    for opt, value in outs:
+        if value != "-" and _inside(Path(value), store.path):
+            raise StoreError(f"{opt} {value} is inside the store it exports ({store.path}); "
+                             "write it somewhere else")
+    if args.parquet == "-":
+        raise UsageError("--parquet -: Parquet is binary; name a file")
     check_output("--csv", args.csv)
+    check_output("--parquet", args.parquet, ".parquet")
+    if args.parquet is not None:
+        from ..dataset import _need
+
+        _need("pandas")  # refused before anything is written
+        _need("pyarrow")
     snap = store.snapshot()
     ranks = snap.ranks()
 
@@ -310,16 +329,23 @@ def _cmd_export(args) -> int:
             r = snap.row(i, ranks)
             w.writerow({k: ("" if r[k] is None else r[k]) for k in ROW_KEYS})
 
-    if target is None:
+    if args.csv == "-":
         write(sys.stdout)
-        return 0
-    try:
-        _write_atomically(target, write)
-    except OSError as exc:
-        raise UsageError(f"cannot write {args.csv}: {exc.strerror or exc}") from None
     c = snap.counts()
-    print(f"wrote {len(snap.status)} openers ({c['pending']} pending) to {args.csv}",
-          file=sys.stderr)
+    for opt, value in outs:
+        if value == "-":
+            continue
+        try:
+            if opt == "--csv":
+                _write_atomically(Path(value), write)
+            else:
+                from ..dataset import write_parquet
+
+                _write_atomically(Path(value), lambda f: write_parquet(store, f), binary=True)
+        except OSError as exc:
+            raise UsageError(f"cannot write {value}: {exc.strerror or exc}") from None
+        print(f"wrote {len(snap.status)} openers ({c['pending']} pending) to {value}",
+              file=sys.stderr)
     return 0
 
 

@@ -79,7 +79,7 @@ def float_range(lo: float, hi: float, lo_open: bool = False):
         t = text.strip()
         v = float(t) if _FLOAT.fullmatch(t) else None
         ok = v is not None and math.isfinite(v) and (v > lo if lo_open else v >= lo) and v <= hi
-        if not ok:
+        if v is None or not ok:
             low = f"above {_num(lo)} and at most" if lo_open else f"from {_num(lo)} to"
             raise argparse.ArgumentTypeError(
                 f"{quote(text)} is not a number {low} {_num(hi)}")

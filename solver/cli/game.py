@@ -27,6 +27,11 @@ from .common import (
 DEFAULT_OPENERS = ("salet", "crane", "trace")
 SCORE_KEYS = ("guess", "expected", "entropy", "worst", "patterns", "candidate",
               "eliminations", "letters")
+SAME_GUESSES = (
+    "expected and eliminations choose the same guess at every position: eliminations = "
+    "n - expected + [hit]/n, and the sums of squared class sizes all have the parity of "
+    "n, so two expected values differ by 0 or by at least 2/n, more than a hit adds "
+    "(ties go to candidates in both); both are kept, under the names players know.")
 SORTS = ("expected", "entropy", "worst", "patterns", "eliminations", "letters")
 
 
@@ -195,9 +200,15 @@ def _cmd_simulate(args) -> int:
     if args.opener is not None:  # an empty one too: it would mean the default
         start.check_guess(args.opener)
     sims = []
-    for s in strategies:
-        sim = simulate(solver, s, args.opener, start)
+    progress = _progress("simulate")
+    n = len(start.members)
+    for k, s in enumerate(strategies):
+        def step(done: int, _total: int, k: int = k, name: str = s.name) -> None:
+            progress(k * n + done, len(strategies) * n, name)
+
+        sim = simulate(solver, s, args.opener, start, step)
         sims.append(sim)
+        progress.clear()
         if args.json:
             print(json.dumps(sim.to_dict()), flush=True)
         else:
@@ -283,6 +294,14 @@ def _cmd_score(args) -> int:
 
 # ---- compare ------------------------------------------------------------------------
 
+def _progress(label: str):
+    """The shared progress line (solver/progress.py), on a terminal only: the rows
+    these commands print as they go are the progress a log gets."""
+    from ..progress import Progress
+
+    return Progress(label, sys.stderr if sys.stderr.isatty() else None, "games")
+
+
 def _cmd_compare(args) -> int:
     from ..game.simulate import simulate
     from ..game.strategies import HEURISTICS, make_strategy
@@ -294,8 +313,14 @@ def _cmd_compare(args) -> int:
              else [*HEURISTICS, "random"] + [f"{h}-cand" for h in HEURISTICS])
     strategies = [make_strategy(n, solver, None, args.seed) for n in names if n != "optimal"]
     rows = []
+    progress = _progress("compare")
+    n = len(lists.answers)
+    total = len(openers) * len(strategies) * n
+    done = 0
     for op in openers:
+        progress(done, total, f"{op}: exact optimum")
         opt = solver.solve(op)
+        progress.clear()
         cap = f"max {args.max_guesses or 'no cap'}"
         if not args.json:
             if opt.status == "exact":
@@ -307,7 +332,13 @@ def _cmd_compare(args) -> int:
             print(f"  {'strategy':<18} {'total':>6} {'mean':>7} {'over cap':>8} "
                   f"{'regret':>7} {'per game':>8}")
         for s in strategies:
-            sim = simulate(solver, s, op)
+            def step(games: int, _total: int, name: str = s.name, op: str = op,
+                     before: int = done) -> None:
+                progress(before + games, total, f"{op} {name}")
+
+            sim = simulate(solver, s, op, progress=step)
+            done += n
+            progress.clear()
             sim.optimum = opt.total if opt.status == "exact" else None
             row = sim.to_dict()
             row.setdefault("optimum", None)
@@ -397,7 +428,8 @@ def register(sub) -> None:
         description="Play every answer with each strategy and print the total, mean, "
         "standard deviation, histogram of guesses, games over the cap and time per game.",
         epilog="strategies: optimal, entropy, expected, eliminations, minimax, patterns, "
-        "letters, random, and NAME-cand (choose among candidates only); 'all' for every one",
+        "letters, random, and NAME-cand (choose among candidates only); 'all' for every one. "
+        + SAME_GUESSES,
     )
     s.add_argument("--strategy", default="optimal", metavar="S[,S...]",
                    help="strategy or comma-separated strategies (default optimal)")
@@ -431,7 +463,9 @@ def register(sub) -> None:
     m = sub.add_parser(
         "compare", help="heuristics against the exact optimum (regret)",
         description="For each opener, every heuristic's simulated total next to the exact "
-        "optimum from that opener, and the regret (extra guesses over all answers).",
+        "optimum from that opener, and the regret (extra guesses over all answers). On a "
+        "terminal a progress line shows the games played and an ETA.",
+        epilog=SAME_GUESSES,
     )
     m.add_argument("--openers", nargs="+", metavar="W",
                    help=f"openers (default {' '.join(DEFAULT_OPENERS)})")

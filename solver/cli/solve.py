@@ -104,7 +104,7 @@ def _cmd_lists(args) -> int:
     print(f"{'name':9s} {'letters':>7s} {'answers':>8s} {'guesses':>8s} {'patterns':>8s}  about")
     for r in rows:
         print(f"{r['name']:9s} {r['length']:7d} {r['answers']:8d} {r['guesses']:8d} "
-              f"{r['patterns']:8d}  {r['about'].split(':')[0]}")
+              f"{r['patterns']:8d}  {str(r['about']).split(':')[0]}")
     print("choose with --lists NAME or --length N; custom lists of 3 to 10 letters with "
           "--answers/--guesses (provenance: data/README.md)")
     return 0

@@ -4,11 +4,16 @@ and only when the command runs)."""
 from __future__ import annotations
 
 import argparse
+import signal
 import socket
 import sys
 
 from ..errors import UsageError, quote
 from .common import add_backend, add_lists, add_memo, add_problem, int_range, load_lists, path_arg
+
+# without the web framework: `serve --help` must not import it
+DEFAULT_REQUEST_SECONDS = 10.0
+MAX_REQUEST_SECONDS = 3600.0
 
 WEB_MAX_GUESSES = 20  # the web API's cap on --max-guesses (0 = no cap)
 
@@ -37,11 +42,30 @@ def register(sub) -> None:
                    "(default 127.0.0.1: this machine only)")
     s.add_argument("--port", type=int_range(0, 65535), default=8000, metavar="N",
                    help="port (0..65535, default 8000; 0 = any free port)")
+    s.add_argument("--workers", type=int_range(1, 256), default=None, metavar="N",
+                   help="worker processes for searches running at once (1..256; default: "
+                   "one per core); one more is always kept for quick answers")
+    s.add_argument("--request-seconds", type=seconds_arg, default=DEFAULT_REQUEST_SECONDS,
+                   metavar="S", help="how long a request waits for its answer (default 10); "
+                   "past that it answers 202 with a job to poll, or 503 when the client "
+                   "already has its limit of 4 jobs")
     add_lists(s)
     add_problem(s)
     add_backend(s)
     add_memo(s)
     s.set_defaults(func=_cmd_serve)
+
+
+def seconds_arg(text: str) -> float:
+    """argparse type for --request-seconds: a number of seconds in (0, 3600]."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not 0 < v <= MAX_REQUEST_SECONDS:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"{quote(text)} is not a number of seconds above 0 "
+                                         f"and at most {MAX_REQUEST_SECONDS:g}")
+    return v
 
 
 def _cmd_serve(args) -> int:
@@ -64,13 +88,27 @@ def _cmd_serve(args) -> int:
         service = Service(lists, stores=args.store, mode=args.mode,
                           max_guesses=args.max_guesses,
                           memo_entries=memo_entries_for(args.memo_mb),
-                          cache_dir=args.cache_dir, backend=args.backend)
+                          cache_dir=args.cache_dir, backend=args.backend,
+                          workers=args.workers, request_seconds=args.request_seconds)
     except BaseException:
         sock.close()
         raise
     app = create_app(service)
-    config = uvicorn.Config(app, log_level="warning")
-    server = uvicorn.Server(config)
+    # a request still open at a stop gets 2 s (those waiting on a search end at once:
+    # stopping cancels every search first)
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):  # SIGINT, SIGTERM
+            service.sched.close()
+            super().handle_exit(sig, frame)
+            if sig == signal.SIGTERM:  # a clean stop: uvicorn would re-raise it at the
+                # end and die by it, before the shared table is unlinked below
+                captured = getattr(self, "_captured_signals", None)
+                if isinstance(captured, list) and sig in captured:
+                    captured.remove(sig)
+
+    server = Server(config)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(f"wordle-dp: serving on http://{shown}:{port}/ (Ctrl-C stops)", flush=True)

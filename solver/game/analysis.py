@@ -153,7 +153,7 @@ def ranked_guesses(solver, position: Position, k: int, exclude: int = -1,
     members = pos.members
     n = len(members)
     gids = np.flatnonzero(pos.legal())
-    raw = scan(solver.table, members, gids, solver.variant.all_green, solver._class_cost)
+    raw = scan(solver.table, members, gids, solver.variant.all_green, solver.class_costs())
     lb = lower_bounds(raw, n)
     hit = raw[:, HIT] > 0
     keep = ((raw[:, PATTERNS] > 1) | hit) & (gids != exclude)

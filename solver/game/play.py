@@ -56,14 +56,18 @@ class Game:
             if self.opener:
                 return self.opener, "given opener"
             try:
-                best = analyse(self.solver, pos, top=0, store=self.store).best
-                if best.guess is not None:
-                    return best.guess, "optimal opener"
+                res = analyse(self.solver, pos, top=0, store=self.store)
+                if res.best.guess is not None:
+                    how = {"book": "proven best, from the opening book",
+                           "store": "proven best, from the store"}.get(res.source,
+                                                                        "optimal opener")
+                    return res.best.guess, how
             except UsageError:
                 pass
             g = make_strategy("entropy", self.solver).choose(pos)
             return (self.solver.lists.guesses[g],
-                    "highest entropy; the proven best opener needs --store or --opener")
+                    "highest entropy; the proven best opener needs --store, a book or "
+                    "--opener")
         best = analyse(self.solver, pos, top=0).best
         if best.guess is None:
             raise UsageError(f"{pos}: no strategy solves every candidate in the guesses left")
@@ -120,14 +124,15 @@ class Game:
                     return self.pos.guesses_made
                 self.report()
         while True:
-            guess, how = self.suggest()
+            guess, _how = self.suggest()
             pos = self.pos
             k = pos.guesses_made + 1
+            # under 80 characters; why this guess was said once, by announce or report
             if self.answer is not None:
-                prompt = f"guess {k} (Enter = {guess}, {how}; q quits): "
+                prompt = f"guess {k} (Enter = {guess}; q quits): "
             else:
-                prompt = (f"guess {k}: play {guess.upper()} ({how}), then type the feedback "
-                          f"(e.g. BBYBG), or 'WORD FEEDBACK' for another guess; q quits: ")
+                prompt = (f"guess {k}: play {guess.upper()}, type its feedback (BBYBG) or "
+                          "WORD FEEDBACK; q quits: ")
             line = self.ask(prompt) if self.ask else None
             if line is None or line.strip().lower() in ("q", "quit", "exit"):
                 if self.answer is not None and not self.reveal:

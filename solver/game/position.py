@@ -162,7 +162,7 @@ class Position:
         if not self.max_guesses and n >= UNCAPPED:
             raise UsageError(f"guess {n} ({w}): without a cap a position holds at most "
                              f"{UNCAPPED - 1} guesses (the search's depth limit)")
-        if self.mode == "hard":
+        if self.mode == "hard" and self.cons is not None:
             why = hard_violation(self.cons, w)
             if why:
                 raise UsageError(f"guess {n} ({w}) is not allowed in hard mode: {why}")
@@ -181,7 +181,8 @@ class Position:
             steps = str(self._with(w, pattern))
             raise UsageError(f"{steps}: all {self.max_guesses} guesses are used and the "
                              "game is not solved")
-        cons = constraint_after(self.cons, w, pattern) if self.mode == "hard" else None
+        cons = (constraint_after(self.cons, w, pattern)
+                if self.mode == "hard" and self.cons is not None else None)
         return Position(self.lists, self.mode, self.max_guesses,
                         self.history + ((w, pattern),), members, cons, self.objective)
 
@@ -246,7 +247,7 @@ class Position:
     def check_guess(self, word: str) -> int:
         """Guess id of `word` if it may be played now, else UsageError saying why."""
         w = self._word(word)
-        if self.mode == "hard":
+        if self.mode == "hard" and self.cons is not None:
             why = hard_violation(self.cons, w)
             if why:
                 raise UsageError(f"{w} is not allowed in hard mode: {why}")

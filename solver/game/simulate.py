@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -96,7 +97,7 @@ class Simulation:
                  f"histogram (guesses:games) {h}",
                  f"{self.cpu_seconds:.2f} s CPU, {1e3 * self.cpu_seconds / len(self.games):.3f} "
                  f"ms per game, {self.positions} positions decided"]
-        if self.optimum is not None:
+        if self.optimum is not None and self.regret is not None:
             lines.append(f"exact optimum from {self.opener}: {self.optimum}, regret "
                          f"{self.regret} guesses ({self.regret / len(self.games):+.4f} per game)")
         return "\n".join(lines)
@@ -108,9 +109,11 @@ class Simulation:
 
 
 def simulate(solver, strategy: Strategy, opener: str | None = None,
-             start: Position | None = None) -> Simulation:
+             start: Position | None = None,
+             progress: Callable[[int, int], None] | None = None) -> Simulation:
     """Play every candidate of `start` (default: every answer) with `strategy`,
-    its first guess forced to `opener` when given."""
+    its first guess forced to `opener` when given. `progress(games done, games)` is
+    called as games end (solver.progress.Progress draws it)."""
     lists = solver.lists
     table = solver.table
     pos0 = start if start is not None else Position.start(lists, solver.mode,
@@ -138,6 +141,8 @@ def simulate(solver, strategy: Strategy, opener: str | None = None,
             path = steps + [(word, p)]
             if p == all_green(lists.length):
                 games[lists.answers[int(sub[0])]] = path
+                if progress is not None:
+                    progress(len(games), len(pos0.members))
                 continue
             cons = constraint_after(pos.cons, word, p) if pos.cons is not None else None
             child = Position(lists, pos.mode, pos.max_guesses, pos.history + ((word, p),),

@@ -475,6 +475,14 @@ class Solver:
                 return "not_found", f"{limit}: none found within it{under}"
         return status, ""
 
+    def class_costs(self) -> np.ndarray:
+        """The engine's rough cost of a feedback class by its size: entry c is the
+        estimated total of a class of c answers (2c - 1 + c ln(c) / 4; 0 and 1 for
+        sizes 0 and 1). It only orders guesses, most promising first (`estimate`,
+        and the game layer's ranking of a position's guesses); it never prunes, so
+        any order gives the same exact values. Read-only, shared: do not modify."""
+        return self._class_cost
+
     def estimate(self, opener: str) -> float:
         """Cheap promise of an opener (smaller is better), from its partition alone."""
         gid = self._gid(opener)
@@ -587,7 +595,7 @@ class Solver:
             w = words[i]
             cut = None
             if len(found) >= top:
-                cut = found[top - 1].total + 1  # prove strictly worse, else solve exactly
+                cut = (found[top - 1].total or 0) + 1  # prove strictly worse, else solve exactly
             if cut is None or self.lower_bound(w) < cut:
                 r = self.solve(w, cutoff=cut)
                 if r.status == "exact":

@@ -138,6 +138,7 @@ def ctx_mismatch(ctx: Ctx) -> str | None:
     pattern = ctx.tbl.dtype if isinstance(ctx.tbl, np.ndarray) else np.uint8
     if np.dtype(pattern) not in (np.dtype(np.uint8), np.dtype(np.uint16)):
         return "tbl: expected a uint8 or uint16 table"
+    a: object
     for (name, dtype, ndim), a in zip(CTX_FIELDS, ctx, strict=True):
         want = field_dtype(dtype, pattern)
         if not isinstance(a, np.ndarray) or a.dtype != want or a.ndim != ndim:

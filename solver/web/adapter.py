@@ -37,10 +37,12 @@ def parse_position(text: str, lists, mode: str, max_guesses: int):
     return game.Position.parse(text or "-", lists, mode, max_guesses)
 
 
-def analyse(solver, pos, top: int = 5, store=None) -> dict:
+def analyse(solver, pos, top: int = 5, store=None,
+            progress: Callable[[int, int], None] | None = None) -> dict:
     """The next-guess analysis of a position, in `wordle-dp next --json` form plus
-    `source` (engine or store) and `note` when the game layer adds one."""
-    res = game.analyse(solver, pos, top=top, store=store)
+    `source` (engine or store) and `note` when the game layer adds one. `progress`
+    (guesses ranked, of) may raise Cancelled to stop between guesses."""
+    res = game.analyse(solver, pos, top=top, store=store, progress=progress)
     out = res.to_dict()
     out["source"] = res.source
     if res.note:

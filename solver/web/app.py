@@ -1,9 +1,10 @@
 """The HTTP layer: FastAPI routes over `Service` (see README, 'Web app').
 
-Routes declared with plain `def` run on FastAPI's thread pool, so engine work
-never runs on the event loop; the service's lock serialises solver use. Every
-error is JSON `{"error": "..."}` with a 4xx status (500 only for bugs, still
-without a traceback).
+No search runs in this process: the routes that need one hand it to the worker
+processes and wait for it without blocking the event loop, at most the request
+budget. Every error is JSON `{"error": "..."}` with a 4xx status (503 when the
+server cannot take the work; 500 only for bugs, still without a traceback), and
+no answer names a path on the server.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from fastapi import Body, FastAPI, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse
@@ -21,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import WordleDPError
-from .service import MAX_TOP, NotFound, QueueFull, Service
+from .service import MAX_TOP, Busy, NotFound, QueueFull, Service
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 16 * 1024  # bytes: every request body here is a few hundred bytes
@@ -29,7 +31,7 @@ MAX_POSITION = 400  # characters: 30 guesses of 'word:PATTERN,'
 log = logging.getLogger("wordle-dp.web")
 
 Mode = Literal["easy", "hard", "strict"]
-Cap = Annotated[int, Query(ge=0, le=20, description="guess cap; 0 = no cap")]
+Cap = Annotated[int | None, Query(ge=0, le=20, description="guess cap; 0 = no cap")]
 Position = Annotated[str, Query(max_length=MAX_POSITION,
                                 description="'-' or 'salet:BBYBG,drone:YBBBG'")]
 Word = Annotated[str, Query(min_length=1, max_length=20)]
@@ -109,7 +111,8 @@ def create_app(service: Service) -> FastAPI:
 
     @app.exception_handler(WordleDPError)
     async def user_error(_req: Request, exc: WordleDPError):
-        status = 404 if isinstance(exc, NotFound) else 429 if isinstance(exc, QueueFull) else 400
+        status = (404 if isinstance(exc, NotFound) else 429 if isinstance(exc, QueueFull)
+                  else 503 if isinstance(exc, Busy) else 400)
         return _err(status, str(exc))
 
     @app.exception_handler(RequestValidationError)
@@ -140,38 +143,43 @@ def create_app(service: Service) -> FastAPI:
         """Both word lists (the page checks typed guesses locally)."""
         return {"answers": svc.lists.answers, "guesses": svc.lists.guesses}
 
+    def client_of(request: Request) -> str:
+        return request.client.host if request.client else "?"
+
+    async def answer(request: Request, plan: tuple):
+        status, body = await svc.answer(plan, client_of(request), request.is_disconnected)
+        return body if status == 200 else JSONResponse(body, status_code=status)
+
     @app.get("/api/next")
-    def next_guess(position: Position = "-", mode: Mode | None = None,
-                   max_guesses: Cap = None, top: Annotated[int, Query(ge=0, le=MAX_TOP)] = 5
-                   ) -> dict:
-        """Optimal next guess from a position, with the `top` best alternatives."""
+    async def next_guess(request: Request, position: Position = "-", mode: Mode | None = None,
+                         max_guesses: Cap = None,
+                         top: Annotated[int, Query(ge=0, le=MAX_TOP)] = 5) -> dict:
+        """Optimal next guess from a position, with the `top` best alternatives. Past
+        the request budget: 202 with a job to poll."""
         m, c = problem(mode, max_guesses)
-        return svc.next(position, m, c, top)
+        return await answer(request, await run_in_threadpool(svc.plan_next, position, m, c,
+                                                             top))
 
     @app.get("/api/strategy")
-    def strategy(opener: Word, mode: Mode | None = None, max_guesses: Cap = None) -> dict:
-        """The optimal decision tree after an opener, its histogram and every game."""
+    async def strategy(request: Request, opener: Word, mode: Mode | None = None,
+                       max_guesses: Cap = None) -> dict:
+        """The optimal decision tree after an opener, its histogram and every game.
+        Past the request budget: 202 with a job to poll."""
         m, c = problem(mode, max_guesses)
-        return svc.strategy(opener, m, c)
+        return await answer(request, svc.plan_strategy(opener, m, c))
 
     @app.post("/api/jobs", status_code=202)
-    def submit(req: Annotated[JobRequest, Body()]) -> dict:
+    def submit(request: Request, req: Annotated[JobRequest, Body()]) -> dict:
         """Start a next-guess or strategy computation; poll GET /api/jobs/{id}."""
         m, c = problem(req.mode, req.max_guesses)
         if req.kind == "next":
-            svc.check_next(req.position, m, c)  # bad input fails now, not in the job
-            params = {"position": req.position, "mode": m, "max_guesses": c, "top": req.top}
-            job = svc.jobs.submit("next", params,
-                                  lambda j: svc.next(req.position, m, c, req.top, j))
+            plan = svc.plan_next(req.position, m, c, req.top)  # bad input fails now
         else:
             if not req.opener:
                 raise RequestValidationError([{"loc": ("body", "opener"),
                                                "msg": "required for kind 'strategy'"}])
-            svc.lists.guess_id(req.opener)
-            params = {"opener": req.opener, "mode": m, "max_guesses": c}
-            job = svc.jobs.submit("strategy", params,
-                                  lambda j: svc.strategy(req.opener, m, c, j))
-        return job.to_dict()
+            plan = svc.plan_strategy(req.opener, m, c)
+        return svc.submit(plan, client_of(request)).to_dict()
 
     @app.get("/api/jobs/{jid}")
     def job_state(jid: str) -> dict:
@@ -183,11 +191,17 @@ def create_app(service: Service) -> FastAPI:
 
     @app.delete("/api/jobs/{jid}")
     def job_cancel(jid: str) -> dict:
-        """Cancel a job (a running search stops at its next step)."""
+        """Cancel a job: its search stops (its worker is free within a second) unless
+        another client waits for the same computation."""
         job = svc.jobs.cancel(jid)
         if job is None:
             raise NotFound(f"no job {jid!r}")
         return job.to_dict()
+
+    @app.get("/api/workers")
+    def workers() -> dict:
+        """The worker processes (busy, lane, memory), queues and result cache."""
+        return svc.sched.state()
 
     @app.get("/api/stores")
     def stores() -> list[dict]:
@@ -199,7 +213,7 @@ def create_app(service: Service) -> FastAPI:
         return svc.store(sid).info()
 
     @app.get("/api/stores/{sid}/openers")
-    def openers(sid: str, q: Annotated[str, Query(max_length=5, pattern="^[A-Za-z]*$")] = "",
+    def openers(sid: str, q: Annotated[str, Query(max_length=10, pattern="^[A-Za-z]*$")] = "",
                 sort: SORTS = "total", desc: bool = False, status: STATUSES | None = None,
                 offset: Annotated[int, Query(ge=0)] = 0,
                 limit: Annotated[int, Query(ge=1, le=1000)] = 100) -> dict:

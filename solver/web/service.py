@@ -1,21 +1,22 @@
-"""What the web app serves, without the web framework: solvers, stores, jobs.
+"""What the web app serves, without the web framework: stores, jobs, answers.
 
-One `Service` per process. It owns the word lists, the pattern table and one
-`Solver` (with its memo) per problem (mode, cap), shared by every request. The
-numba memo is not thread-safe, so every use of a solver holds `Service.lock`;
-requests run on worker threads, never on the event loop. Long work runs as a
-`Job` on one background thread: clients poll its progress and may cancel it
-(checked between search steps: openers, feedback classes).
+One `Service` per server. It owns the word lists (named by file name only: no
+answer shows a server path), the result stores, and a `Scheduler` of worker
+processes that do every search (see `workers`). A request waits for its answer
+at most `request_seconds`; past that it becomes a job to poll (202), or 503 when
+its client may not hold another job. Identical requests share one computation,
+and finished results are kept in a bounded LRU cache.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import os
 import threading
 import time
-from collections import OrderedDict, deque
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -34,12 +35,18 @@ from ..store import (
 )
 from ..words import WordLists
 from . import adapter
+from .workers import QueueFull, Scheduler, SharedTables, Task, WorkerSpec
 
 MODES = ("easy", "hard", "strict")
 MAX_TOP = 50
-MAX_JOBS_QUEUED = 8
 JOB_KEEP_SECONDS = 600.0
 SNAPSHOT_MAX_AGE = 2.0  # seconds: a running store is re-read at most this often
+REQUEST_SECONDS = 10.0  # a request's budget before it becomes a job
+QUICK_WORKERS = 2  # worker processes kept for requests waiting for their answer
+JOBS_PER_CLIENT = 4  # jobs one client may have running or waiting
+JOB_LEASE_SECONDS = 120.0  # an unfinished job nobody asked about for this long is cancelled
+DEFAULT_OPENER = "salet"  # the Strategy view's placeholder word
+DISCONNECT_POLL = 0.25  # seconds between checks that a waiting client is still there
 
 
 # ------------------------------------------------------------------- stores
@@ -47,9 +54,11 @@ class StoreView:
     """A result store opened read-only, re-read at most every few seconds so the
     page follows an unfinished run."""
 
-    def __init__(self, sid: str, path: str | Path, lists: WordLists | None):
+    def __init__(self, sid: str, path, lists: WordLists | None):
+        """`path`: a store's folder, or an already open store or opening book."""
         self.id = sid
-        self.store = Store.open(path, read_only=True)
+        self.store = Store.open(path, read_only=True) if isinstance(path, str | Path) else path
+        self.kind = getattr(self.store, "source", "store")  # "store" or "book"
         p = self.store.problem
         self.matches = lists is not None and not p.differences(
             Problem.from_lists(lists, p.mode, p.max_guesses))
@@ -70,9 +79,14 @@ class StoreView:
 
     def info(self) -> dict:
         p = self.problem
-        prog = self.snapshot().progress()
+        snap = self.snapshot()
+        prog = snap.progress()
+        prog["store"] = self.id  # a name, never the server's path
+        edge = snap.frontier()
+        proven = int(((snap.status == EXACT) & (snap.fields["total"] < edge)).sum())
         return {
-            "id": self.id, "path": str(self.store.path), "mode": p.mode,
+            "id": self.id, "kind": self.kind, "mode": p.mode, "proves_best": _proves_best(snap),
+            "proven_ranks": proven,  # the best openers whose ranks are proven
             "max_guesses": p.max_guesses, "answers": p.n_answers, "guesses": p.n_guesses,
             "cutoff": self.store.cutoff, "matches_lists": self.matches, "progress": prog,
         }
@@ -111,6 +125,11 @@ class StoreView:
             order = np.lexsort((idx, -vals if desc else vals, group))
             idx = idx[order]
         page = idx[offset:offset + limit]
+        # a finished store (a book) shows a rank only where it is proven: below every
+        # stored lower bound (a running store's ranks are among the finished openers)
+        edge = snap.frontier()
+        if np.isfinite(edge):
+            ranks = np.where(f["total"] < edge, ranks, 0)
         return {"total_rows": len(idx), "offset": offset, "limit": limit,
                 "rows": [snap.row(int(i), ranks) for i in page]}
 
@@ -146,159 +165,181 @@ def _proves_best(snap) -> bool:
 
 
 # --------------------------------------------------------------------- jobs
-@dataclass
-class Job:
-    id: str
-    kind: str
-    params: dict
-    fn: Callable[[Job], dict]
-    state: str = "queued"  # queued, running, done, error, cancelled
-    progress: dict = field(default_factory=lambda: {"done": 0, "total": 0, "message": ""})
-    result: dict | None = None
-    error: str | None = None
-    created: float = field(default_factory=time.time)
-    started: float | None = None
-    finished: float | None = None
-    cancel_event: threading.Event = field(default_factory=threading.Event)
-
-    def check(self) -> None:
-        if self.cancel_event.is_set():
-            raise adapter.Cancelled()
-
-    def report(self, done: int, total: int, message: str = "") -> None:
-        self.progress = {"done": done, "total": total, "message": message}
-
-    def to_dict(self) -> dict:
-        now = time.time()
-        elapsed = None
-        if self.started is not None:
-            elapsed = round((self.finished or now) - self.started, 3)
-        out = {"id": self.id, "kind": self.kind, "params": self.params, "state": self.state,
-               "progress": self.progress, "elapsed": elapsed}
-        if self.state == "done":
-            out["result"] = self.result
-        if self.state == "error":
-            out["error"] = self.error
-        return out
-
-
-class JobQueue:
-    """Jobs run one at a time on one thread (they would serialise on the solver
-    lock anyway). Finished jobs are kept for a while for their clients to read."""
-
-    def __init__(self):
-        self._jobs: OrderedDict[str, Job] = OrderedDict()
-        self._pending: deque[Job] = deque()
-        self._cv = threading.Condition()
-        self._ids = itertools.count(1)
-        self._thread: threading.Thread | None = None
-        self._stop = False
-
-    def submit(self, kind: str, params: dict, fn: Callable[[Job], dict]) -> Job:
-        with self._cv:
-            self._expire()
-            if len(self._pending) >= MAX_JOBS_QUEUED:
-                raise QueueFull(f"{len(self._pending)} jobs are waiting; try again later")
-            job = Job(f"j{next(self._ids)}", kind, params, fn)
-            self._jobs[job.id] = job
-            self._pending.append(job)
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._work, name="wordle-dp-jobs",
-                                                daemon=True)
-                self._thread.start()
-            self._cv.notify()
-            return job
-
-    def get(self, jid: str) -> Job | None:
-        with self._cv:
-            return self._jobs.get(jid)
-
-    def cancel(self, jid: str) -> Job | None:
-        with self._cv:
-            job = self._jobs.get(jid)
-            if job is None:
-                return None
-            job.cancel_event.set()
-            if job.state == "queued":
-                self._pending.remove(job)
-                job.state = "cancelled"
-                job.finished = time.time()
-            return job
-
-    def close(self) -> None:
-        with self._cv:
-            self._stop = True
-            for job in self._pending:
-                job.cancel_event.set()
-            self._cv.notify_all()
-
-    def _expire(self) -> None:
-        old = time.time() - JOB_KEEP_SECONDS
-        for jid in [j for j, job in self._jobs.items()
-                    if job.finished is not None and job.finished < old]:
-            del self._jobs[jid]
-
-    def _work(self) -> None:
-        while True:
-            with self._cv:
-                while not self._pending and not self._stop:
-                    self._cv.wait()
-                if self._stop:
-                    return
-                job = self._pending.popleft()
-                job.state = "running"
-                job.started = time.time()
-            try:
-                job.check()
-                result = job.fn(job)
-                state, job.result = "done", result
-            except adapter.Cancelled:
-                state = "cancelled"
-            except WordleDPError as exc:
-                state, job.error = "error", str(exc)
-            except Exception as exc:  # a bug: report it without a traceback
-                state, job.error = "error", f"internal error: {type(exc).__name__}"
-            if job.cancel_event.is_set():
-                state = "cancelled"  # a result that came too late is dropped
-            job.finished = time.time()
-            job.state = state
-
-
-class QueueFull(WordleDPError):
-    """Too many jobs waiting."""
-
-
 class NotFound(UsageError):
     """An unknown store or job id."""
 
 
+class Busy(WordleDPError):
+    """No answer within the budget and no job possible: HTTP 503."""
+
+
+@dataclass(eq=False)
+class Job:
+    """One client's handle on a task (the task may be shared with others)."""
+
+    id: str
+    client: str
+    task: Task
+    created: float = field(default_factory=time.monotonic)
+    cancelled: bool = False
+    seen: float = field(default_factory=time.monotonic)  # last asked about
+
+    @property
+    def state(self) -> str:
+        return "cancelled" if self.cancelled else self.task.state
+
+    @property
+    def final(self) -> bool:
+        return self.cancelled or self.task.final
+
+    def to_dict(self) -> dict:
+        t = self.task
+        out = {"id": self.id, "kind": t.kind, "params": _public(t.params),
+               "state": self.state, "progress": t.progress, "elapsed": t.elapsed()}
+        if self.state == "done":
+            out["result"] = t.result
+        if self.state == "error":
+            out["error"] = t.error
+        return out
+
+
+def _public(params: dict) -> dict:
+    return {k: v for k, v in params.items() if k != "store"}  # a store is a server path
+
+
+class JobBoard:
+    """Jobs by id, with a limit per client on those running or waiting."""
+
+    def __init__(self, sched: Scheduler, per_client: int = JOBS_PER_CLIENT,
+                 lease: float = JOB_LEASE_SECONDS):
+        self.sched = sched
+        self.per_client = per_client
+        self.lease = lease
+        self._jobs: OrderedDict[str, Job] = OrderedDict()
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        threading.Thread(target=self._sweep, name="wordle-dp-job-lease", daemon=True).start()
+
+    def _sweep(self) -> None:
+        """Cancel the jobs of clients that left without a word (a closed page, a
+        script that died): they would hold a worker for nobody."""
+        while not self._stop.wait(min(5.0, self.lease / 4)):
+            now = time.monotonic()
+            with self._lock:
+                stale = [j for j in self._jobs.values()
+                         if not j.final and now - j.seen > self.lease]
+            for job in stale:
+                self.cancel(job.id)
+
+    def close(self) -> None:
+        self._stop.set()
+
+    def _admit(self, client: str) -> Job:
+        """A new job id for `client`, or QueueFull when it holds too many."""
+        self._expire()
+        mine = sum(1 for j in self._jobs.values() if j.client == client and not j.final)
+        if mine >= self.per_client:
+            raise QueueFull(f"you have {mine} jobs running or waiting (the limit per client); "
+                            "cancel one or wait for it")
+        return Job(f"j{next(self._ids)}", client, None)  # type: ignore[arg-type]
+
+    def submit(self, client: str, key: tuple, kind: str, params: dict) -> Job:
+        with self._lock:
+            job = self._admit(client)
+            job.task = self.sched.submit(key, kind, params, "background", job)
+            self._jobs[job.id] = job
+            return job
+
+    def adopt(self, client: str, task: Task) -> Job:
+        """A job for a task a request started and stopped waiting for."""
+        with self._lock:
+            job = self._admit(client)
+            job.task = task
+            with self.sched.cv:
+                task.holders.add(job)
+            self._jobs[job.id] = job
+        self.sched.to_background(task)
+        return job
+
+    def get(self, jid: str) -> Job | None:
+        with self._lock:
+            job = self._jobs.get(jid)
+            if job is not None:
+                job.seen = time.monotonic()
+            return job
+
+    def cancel(self, jid: str) -> Job | None:
+        with self._lock:
+            job = self._jobs.get(jid)
+        if job is None:
+            return None
+        if not job.final:
+            job.cancelled = True
+            self.sched.release(job.task, job)
+        return job
+
+    def _expire(self) -> None:
+        old = time.monotonic() - JOB_KEEP_SECONDS
+        for jid in [j for j, job in self._jobs.items()
+                    if job.final and (job.task.finished or job.created) < old]:
+            del self._jobs[jid]
+
+
 # ------------------------------------------------------------------ service
+def _named(lists: WordLists) -> WordLists:
+    """The lists with their sources as file names: messages never show a path."""
+    return replace(lists, answers_source=Path(str(lists.answers_source)).name,
+                   guesses_source=Path(str(lists.guesses_source)).name)
+
+
 class Service:
-    """Solvers, stores and jobs of one server process."""
+    """Stores, jobs and worker processes of one server."""
 
     def __init__(self, lists: WordLists, table: np.ndarray | None = None,
                  stores: list[str] | tuple[str, ...] = (), mode: str = "easy",
                  max_guesses: int = 6, memo_entries: int | None = None,
-                 max_solvers: int = 3, cache_dir=None, backend: str = "auto"):
+                 cache_dir=None, backend: str = "auto", workers: int | None = None,
+                 request_seconds: float = REQUEST_SECONDS,
+                 jobs_per_client: int = JOBS_PER_CLIENT, cache_entries: int = 32,
+                 max_queued: int = 32, quick_slice: float = 3.0,
+                 quick_workers: int = QUICK_WORKERS):
         from ..table import get_table
 
         if mode not in MODES:
             raise UsageError(f"unknown mode {mode!r} (easy, hard or strict)")
-        self.lists = lists
+        self.lists = _named(lists)
         if table is None:
             table, _ = get_table(lists, backend, cache_dir)
         self.table = table
         self.mode = mode
         self.max_guesses = max_guesses
-        self.memo_entries = memo_entries
-        self.max_solvers = max_solvers
-        self.lock = threading.Lock()
-        self._solvers: OrderedDict[tuple[str, int], object] = OrderedDict()
+        self.request_seconds = request_seconds
         self.stores: dict[str, StoreView] = {}
         for path in stores:
             sid = self._store_id(Path(path).name)
             self.stores[sid] = StoreView(sid, path, lists)
-        self.jobs = JobQueue()
+        # the packaged opening books of these lists, read like stores (the page's
+        # first move and its Results view come from them when no store covers them)
+        from ..book import Book
+
+        for m in MODES:
+            book = Book.find(lists, m, max_guesses)
+            if book is not None and self._store_for(m, max_guesses) is None:
+                sid = self._store_id(f"book-{m}-{max_guesses}")
+                self.stores[sid] = StoreView(sid, book, lists)
+        self.tables = SharedTables(table)
+        spec = WorkerSpec(self.lists.answers, self.lists.guesses, self.lists.answers_source,
+                          self.lists.guesses_source, self.tables.name, self.tables.shape,
+                          self.tables.dtype, memo_entries, (mode, max_guesses))
+        try:
+            self.sched = Scheduler(spec, workers or default_workers(), reserve=quick_workers,
+                                   quick_slice=quick_slice,
+                                   cache_entries=cache_entries, max_queued=max_queued)
+        except BaseException:
+            self.tables.close()
+            raise
+        self.jobs = JobBoard(self.sched, jobs_per_client)
 
     def _store_id(self, name: str) -> str:
         base = "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "store"
@@ -306,21 +347,6 @@ class Service:
         while sid in self.stores:
             sid, n = f"{base}-{n}", n + 1
         return sid
-
-    # -- solvers (call with self.lock held)
-    def _solver(self, mode: str, cap: int):
-        from ..search import Solver
-
-        key = (mode, cap)
-        s = self._solvers.get(key)
-        if s is None:
-            kw = {} if self.memo_entries is None else {"memo_entries": self.memo_entries}
-            s = Solver(self.lists, mode=mode, max_guesses=cap, table=self.table, **kw)
-            self._solvers[key] = s
-            while len(self._solvers) > self.max_solvers:
-                self._solvers.popitem(last=False)  # least recently used
-        self._solvers.move_to_end(key)
-        return s
 
     def _store_for(self, mode: str, cap: int) -> StoreView | None:
         for sv in self.stores.values():
@@ -332,31 +358,38 @@ class Service:
         from .. import __version__
 
         lst = self.lists
+
+        def about(words: list[str], name: str, sha: str) -> dict:
+            return {"name": name, "words": len(words), "sha256": sha}
+
         return {
             "version": __version__,
-            "answers": len(lst.answers), "guesses": len(lst.guesses),
-            "answers_source": str(lst.answers_source), "guesses_source": str(lst.guesses_source),
+            "answers": len(lst.answers), "guesses": len(lst.guesses), "length": lst.length,
+            "answers_source": lst.answers_source, "guesses_source": lst.guesses_source,
             "answers_sha256": lst.answers_sha256, "guesses_sha256": lst.guesses_sha256,
+            "lists": {"answers": about(lst.answers, lst.answers_source, lst.answers_sha256),
+                      "guesses": about(lst.guesses, lst.guesses_source, lst.guesses_sha256)},
             "mode": self.mode, "max_guesses": self.max_guesses, "modes": list(MODES),
-            "stores": [{"id": s.id, "path": str(s.store.path), "mode": s.problem.mode,
-                        "max_guesses": s.problem.max_guesses, "matches_lists": s.matches}
+            "opening_search_limit": adapter.EMPTY_EXACT_LIMIT,
+            "default_opener": self.default_opener(),
+            "request_seconds": self.request_seconds,
+            "workers": self.sched.workers, "jobs_per_client": self.jobs.per_client,
+            "stores": [{"id": s.id, "kind": s.kind, "mode": s.problem.mode,
+                        "max_guesses": s.problem.max_guesses, "matches_lists": s.matches,
+                        "proves_best": s.matches and _proves_best(s.snapshot())}
                        for s in self.stores.values()],
         }
 
-    # -- the next guess
-    def next(self, position: str, mode: str, cap: int, top: int,
-             job: Job | None = None) -> dict:
-        """`wordle-dp next --json` for a position (plus `source`, `note`)."""
-        check = job.check if job is not None else adapter._noop
-        pos, searched = self.check_next(position, mode, cap)
-        if searched:
-            return self._search_start(pos, top, job)
-        sv = self._store_for(mode, cap)
-        with self.lock:
-            check()
-            solver = self._solver(mode, cap)
-            return adapter.analyse(solver, pos, top, store=sv.store if sv else None)
+    def default_opener(self) -> str:
+        """The word the Strategy view shows before one is chosen: the proven best
+        opener of the served mode when a store or book proves it, else a placeholder."""
+        sv = self._store_for(self.mode, self.max_guesses)
+        if sv is not None and _proves_best(sv.snapshot()):
+            return sv.snapshot().best(1)[0]["opener"]
+        return DEFAULT_OPENER if DEFAULT_OPENER in self.lists.guess_index else (
+            self.lists.answers[0])
 
+    # -- what a request asks, checked before any search
     def check_next(self, position: str, mode: str, cap: int):
         """Validate a next-guess request before any search: (position, whether the
         opening move must be searched). Refuses the opening search on big lists."""
@@ -370,30 +403,72 @@ class Service:
                 "--store S, then serve --store S); type your first guess instead")
         return pos, searched
 
-    def _search_start(self, pos, top: int, job: Job | None) -> dict:
-        """The opening move without a complete store: opener by opener, with
-        progress and cancellation between openers (small lists only, as `next`)."""
-        n = len(self.lists.answers)
-        check = job.check if job is not None else adapter._noop
-        report = job.report if job is not None else None
-        with self.lock:
-            solver = self._solver(pos.mode, pos.max_guesses)
-            picks = adapter.best_openers(solver, top + 1, check, report)
-        best = picks[0] if picks else {"guess": None, "total": None, "average": None,
-                                       "status": "infeasible"}
-        return {"position": "-", "candidates": n,
-                "words": list(self.lists.answers) if n <= 20 else None,
-                "best": best, "alternatives": [{k: p[k] for k in ("guess", "total", "status")}
-                                               for p in picks[1:]],
-                "mode": pos.mode, "max_guesses": pos.max_guesses, "source": "engine"}
+    def plan_next(self, position: str, mode: str, cap: int, top: int) -> tuple:
+        """(key, kind, params) of a next-guess request; bad input raises here."""
+        pos, searched = self.check_next(position, mode, cap)
+        sv = self._store_for(mode, cap)
+        store = None if sv is None or searched else str(sv.store.path)  # a book's file too
+        params = {"position": str(pos), "mode": mode, "max_guesses": cap, "top": top,
+                  "store": store}
+        return ("next", str(pos), mode, cap, top, store), "next", params
 
-    # -- strategy
-    def strategy(self, opener: str, mode: str, cap: int, job: Job | None = None) -> dict:
-        self.lists.guess_id(opener)  # unknown words fail before taking the lock
-        check = job.check if job is not None else adapter._noop
-        with self.lock:
-            return adapter.strategy(self._solver(mode, cap), opener, check,
-                                    job.report if job is not None else None)
+    def plan_strategy(self, opener: str, mode: str, cap: int) -> tuple:
+        word = self.lists.guesses[self.lists.guess_id(opener)]
+        params = {"opener": word, "mode": mode, "max_guesses": cap}
+        return ("strategy", word, mode, cap), "strategy", params
+
+    # -- answering
+    async def answer(self, plan: tuple, client: str, disconnected) -> tuple[int, dict]:
+        """Wait for a computation at most `request_seconds`: (200, result), or (202,
+        job) past the budget. `disconnected()` (awaitable) says the client left: its
+        computation is then dropped (stopped unless someone else waits for it)."""
+        key, kind, params = plan
+        res = self.sched.cached(key)
+        if res is not None:
+            return 200, res
+        token = object()
+        loop = asyncio.get_running_loop()
+        done = asyncio.Event()
+        task = self.sched.submit(key, kind, params, "quick", token)
+        with self.sched.cv:  # woken by the slot's thread the moment the task ends
+            task.on_done.append(lambda: loop.call_soon_threadsafe(done.set))
+            if task.final:
+                done.set()
+        deadline = time.monotonic() + self.request_seconds
+        try:
+            while not done.is_set():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                try:
+                    await asyncio.wait_for(done.wait(), min(left, DISCONNECT_POLL))
+                except TimeoutError:
+                    if await disconnected():
+                        return 499, {"error": "the client closed the connection"}
+            if task.done_event.is_set():
+                return 200, self._outcome(task)
+            try:
+                job = self.jobs.adopt(client, task)
+            except QueueFull as exc:
+                raise Busy(f"no answer within {self.request_seconds:g} s, and {exc}") from None
+            body = job.to_dict()
+            body["message"] = (f"still computing after {self.request_seconds:g} s: poll "
+                               f"/api/jobs/{job.id} (DELETE it to cancel)")
+            return 202, body
+        finally:
+            self.sched.release(task, token)
+
+    @staticmethod
+    def _outcome(task: Task) -> dict:
+        if task.state == "done":
+            return task.result  # type: ignore[return-value]
+        if task.state == "error":
+            raise UsageError(task.error or "error")
+        raise Busy("the computation was cancelled (the server is stopping)")
+
+    def submit(self, plan: tuple, client: str) -> Job:
+        key, kind, params = plan
+        return self.jobs.submit(client, key, kind, params)
 
     def store(self, sid: str) -> StoreView:
         sv = self.stores.get(sid)
@@ -402,4 +477,15 @@ class Service:
         return sv
 
     def close(self) -> None:
+        """Cancel every job and end the worker processes."""
         self.jobs.close()
+        self.sched.close()
+        self.tables.close()
+
+
+def default_workers() -> int:
+    """Background searches at once: one per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)

@@ -33,11 +33,14 @@ async function api(path, opts = {}) {
 // ------------------------------------------------------------------ state
 const S = {
   info: null, guesses: new Set(), answers: [], mode: "easy", cap: 6, top: 8,
-  rows: [], cur: { letters: "", colours: [0, 0, 0, 0, 0] }, analysis: null, solved: false,
+  rows: [], cur: { letters: "", colours: [] }, analysis: null, solved: false,
   secret: null, fixedSecret: null,  // Play: the hidden answer; Assist: null
   strategy: null, store: null, sort: "total", desc: false, offset: 0, limit: 100,
 };
 const PAT = "BYG";
+// letters per word: the served lists' (3 to 10), from /api/info
+const L = () => (S.info ? S.info.length : 5);
+const greys = () => new Array(L()).fill(0);
 const patText = (cols) => cols.map((c) => PAT[c]).join("");
 const position = () => S.rows.map((r) => `${r.word}:${patText(r.colours)}`).join(",") || "-";
 const maxRows = () => (S.cap > 0 ? S.cap : Math.max(6, S.rows.length + 1));
@@ -85,9 +88,12 @@ class JobRunner {
     const frac = p.total ? p.done / p.total : null;
     const bar = el("div", { class: "bar" + (frac == null ? " indet" : "") }, el("i"));
     if (frac != null) bar.firstChild.style.width = `${(100 * frac).toFixed(1)}%`;
-    const what = job.state === "queued" ? "waiting for the solver…" :
+    const what = job.state === "queued" ? "waiting for a free worker…" :
       (p.total ? `${p.done}/${p.total} ${p.message || ""}` : "searching…");
-    const secs = job.elapsed != null ? ` ${job.elapsed.toFixed(1)} s` : "";
+    let secs = job.elapsed != null ? ` ${job.elapsed.toFixed(1)} s` : "";
+    if (job.elapsed && p.total && p.done > 0 && p.done < p.total) {
+      secs += `, about ${Math.ceil(job.elapsed * (p.total - p.done) / p.done)} s left`;
+    }
     this.box.replaceChildren(el("span", { class: "spin" }), el("span", { text: what + secs }), bar,
       el("button", { text: "Cancel", class: "cancel", onclick: () => this.cancel() }));
     this.box.hidden = false;
@@ -103,7 +109,7 @@ function tile(letter, colour, extra = "") {
 }
 function wordTiles(word, cols) {
   const w = el("div", { class: "word" });
-  for (let i = 0; i < 5; i++) w.append(tile(word[i], cols ? cols[i] : null));
+  for (let i = 0; i < word.length; i++) w.append(tile(word[i], cols ? cols[i] : null));
   return w;
 }
 const colsOf = (text) => [...text].map((c) => PAT.indexOf(c));
@@ -117,12 +123,12 @@ function patIcon(text) {
 // The feedback rule (as solver/feedback.py): greens first, then yellows left to
 // right while the answer has unmatched copies of the letter.
 function feedback(guess, answer) {
-  const cols = [0, 0, 0, 0, 0], left = {};
-  for (let i = 0; i < 5; i++) {
+  const cols = new Array(guess.length).fill(0), left = {};
+  for (let i = 0; i < guess.length; i++) {
     if (guess[i] === answer[i]) cols[i] = 2;
     else left[answer[i]] = (left[answer[i]] || 0) + 1;
   }
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < guess.length; i++) {
     if (cols[i] !== 2 && left[guess[i]] > 0) { cols[i] = 1; left[guess[i]]--; }
   }
   return cols;
@@ -133,14 +139,15 @@ const playJob = new JobRunner($("#job-play"));
 function renderBoard() {
   const board = $("#board");
   board.replaceChildren();
+  board.style.setProperty("--len", L());
   S.rows.forEach((r, ri) => {
     const row = el("div", { class: "row done", "data-row": ri });
-    for (let i = 0; i < 5; i++) row.append(tile(r.word[i], r.colours[i]));
+    for (let i = 0; i < L(); i++) row.append(tile(r.word[i], r.colours[i]));
     board.append(row);
   });
   if (!S.solved && S.rows.length < maxRows()) {
     const row = el("div", { class: "row current", "data-row": S.rows.length });
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < L(); i++) {
       const ch = S.cur.letters[i];
       const t = tile(ch, ch ? S.cur.colours[i] : null, ch ? "" : "empty");
       t.dataset.i = i;
@@ -151,12 +158,12 @@ function renderBoard() {
   }
   for (let k = board.children.length; k < maxRows(); k++) {
     const row = el("div", { class: "row future" });
-    for (let i = 0; i < 5; i++) row.append(tile("", null));
+    for (let i = 0; i < L(); i++) row.append(tile("", null));
     board.append(row);
   }
   renderKeyboard();
   $("#btn-undo").disabled = S.rows.length === 0;
-  $("#btn-submit").disabled = S.solved || S.cur.letters.length !== 5;
+  $("#btn-submit").disabled = S.solved || S.cur.letters.length !== L();
 }
 
 function renderKeyboard() {
@@ -192,7 +199,7 @@ function cycle(i) {
 
 function setGuess(word) {
   if (S.solved) return;
-  S.cur = { letters: word.slice(0, 5), colours: [0, 0, 0, 0, 0] };
+  S.cur = { letters: word.slice(0, L()), colours: greys() };
   say("");
   renderBoard();
 }
@@ -203,9 +210,10 @@ function key(k) {
   if (k === "Backspace") {
     S.cur.letters = S.cur.letters.slice(0, -1);
     S.cur.colours[S.cur.letters.length] = 0;
-  } else if (/^[1-5]$/.test(k)) {
-    return cycle(Number(k) - 1);
-  } else if (/^[a-z]$/i.test(k) && S.cur.letters.length < 5) {
+  } else if (/^[0-9]$/.test(k)) {  // the digit of a tile (0: the tenth)
+    const i = (Number(k) + 9) % 10;
+    return i < L() ? cycle(i) : undefined;
+  } else if (/^[a-z]$/i.test(k) && S.cur.letters.length < L()) {
     S.cur.letters += k.toLowerCase();
   } else return;
   say("");
@@ -214,11 +222,11 @@ function key(k) {
 
 function submitRow() {
   const w = S.cur.letters;
-  if (w.length !== 5) { say("Type five letters first.", "err"); return; }
+  if (w.length !== L()) { say(`Type ${L()} letters first.`, "err"); return; }
   if (!S.guesses.has(w)) { say(`${w.toUpperCase()} is not in the guess list.`, "err"); return; }
   if (S.secret) S.cur.colours = feedback(w, S.secret);
   S.rows.push({ word: w, colours: S.cur.colours.slice() });
-  S.cur = { letters: "", colours: [0, 0, 0, 0, 0] };
+  S.cur = { letters: "", colours: greys() };
   if (S.rows[S.rows.length - 1].colours.every((c) => c === 2)) {
     S.solved = true;
     playJob.cancel();
@@ -232,6 +240,14 @@ function submitRow() {
   analyse();
 }
 
+// The opening move is known or searched in seconds: a store for this problem proves
+// the best opener, or the lists are small enough to search.
+function openingKnown() {
+  const i = S.info;
+  return i.answers <= i.opening_search_limit || i.stores.some((st) =>
+    st.proves_best && st.mode === S.mode && st.max_guesses === S.cap);
+}
+
 function analyse() {
   const body = $("#analysis-body");
   if (S.cap > 0 && S.rows.length >= S.cap) {
@@ -239,8 +255,17 @@ function analyse() {
     body.replaceChildren(el("p", { class: "msg err", text: `No guesses left (cap ${S.cap}).${reveal}` }));
     return;
   }
-  body.classList.add("stale");
   const pos = position();
+  if (pos === "-" && !openingKnown()) {  // the server would refuse it: say so, ask nothing
+    playJob.cancel();
+    body.classList.remove("stale");
+    body.dataset.position = pos;
+    body.replaceChildren(el("p", { class: "msg info", text: `Choosing the opener over ${S.info.answers} answers ` +
+      "is a cluster job (wordle-dp run, then serve --store; or an opening book: wordle-dp book " +
+      "build): type your first guess." }));
+    return;
+  }
+  body.classList.add("stale");
   body.dataset.position = "";  // what the panel shows (scripts and tests wait on it)
   playJob.run({ kind: "next", position: pos, mode: S.mode, max_guesses: S.cap, top: S.top },
     (res) => {
@@ -302,7 +327,7 @@ function renderAnalysis(res) {
 }
 
 function newGame() {
-  S.rows = []; S.solved = false; S.cur = { letters: "", colours: [0, 0, 0, 0, 0] };
+  S.rows = []; S.solved = false; S.cur = { letters: "", colours: greys() };
   if (S.secret !== null) S.secret = S.fixedSecret || S.answers[Math.floor(Math.random() * S.answers.length)];
   say(S.secret ? "Guess the hidden answer." : ""); renderBoard(); analyse();
 }
@@ -325,7 +350,7 @@ document.querySelectorAll("#game-kind button").forEach((b) => b.addEventListener
 document.addEventListener("keydown", (ev) => {
   if (currentView() !== "play" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName)) return;
-  if (ev.key === "Enter" || ev.key === "Backspace" || /^[a-zA-Z1-5]$/.test(ev.key)) {
+  if (ev.key === "Enter" || ev.key === "Backspace" || /^[a-zA-Z0-9]$/.test(ev.key)) {
     ev.preventDefault();
     if (ev.key === "Enter" && document.activeElement.tagName === "BUTTON") document.activeElement.blur();
     key(ev.key);
@@ -412,7 +437,7 @@ $("#path-answer").addEventListener("input", () => {
   const a = $("#path-answer").value.trim().toLowerCase();
   const out = $("#path-out");
   out.replaceChildren();
-  if (!S.strategy || a.length < 5) return;
+  if (!S.strategy || a.length < L()) return;
   const steps = S.strategy.games[a];
   if (!steps) { out.append(el("p", { class: "msg err", text: `${a.toUpperCase()} is not an answer.` })); return; }
   const p = el("div", { class: "path" });
@@ -431,7 +456,8 @@ async function loadStores() {
   const stores = S.info.stores;
   $("#results-empty").hidden = stores.length > 0;
   $("#results-out").hidden = stores.length === 0;
-  sel.replaceChildren(...stores.map((s) => el("option", { value: s.id, text: s.id })));
+  sel.replaceChildren(...stores.map((s) => el("option", { value: s.id,
+    text: s.kind === "book" ? `opening book (${s.mode}, max ${s.max_guesses})` : s.id })));
   if (stores.length && !S.store) S.store = stores[0].id;
   if (S.store) sel.value = S.store;
 }
@@ -457,15 +483,17 @@ function renderProgress(info) {
   S.storeInfo = info;
   const p = info.progress;
   $("#store-desc").textContent = `${info.answers} answers × ${info.guesses} guesses · ${info.mode}` +
-    ` · cap ${info.max_guesses || "none"}` + (info.cutoff != null ? ` · cutoff ${info.cutoff}` : "") +
-    ` · ${info.path}`;
+    ` · cap ${info.max_guesses || "none"}` + (info.cutoff != null ? ` · cutoff ${info.cutoff}` : "");
   const frac = p.selected ? p.done / p.selected : 0;
   const counts = el("div", { class: "counts" });
   for (const [k, v] of Object.entries(p.counts)) if (v) counts.append(el("span", { class: `badge ${k}`, text: `${v} ${k.replace("_", " ")}` }));
   const run = p.run || {};
   const bar = el("div", { class: "pbar" }, el("i"));
   bar.firstChild.style.width = `${(100 * frac).toFixed(1)}%`;
-  const state = run.state ? `run ${run.state}` + (run.updated_at ? `, updated ${Math.max(0, Date.now() / 1000 - run.updated_at).toFixed(0)} s ago` : "") : "";
+  const state = info.kind === "book"
+    ? `opening book built ${String(run.built_at || "").slice(0, 10)}; ranks proven for the ` +
+      `${info.proven_ranks} best openers (every other opener has a proven bound above them)`
+    : run.state ? `run ${run.state}` + (run.updated_at ? `, updated ${Math.max(0, Date.now() / 1000 - run.updated_at).toFixed(0)} s ago` : "") : "";
   $("#progress").replaceChildren(
     el("div", { id: "progress-text" }, el("b", { text: `${p.done} / ${p.selected}` }), ` selected openers done (${(100 * frac).toFixed(1)}%)`),
     bar, counts,
@@ -571,7 +599,9 @@ function route() {
     if (params.get("mode") || params.get("cap")) {
       setProblem(params.get("mode") || S.mode, params.has("cap") ? Number(params.get("cap")) : S.cap);
     }
-    const opener = params.get("opener") || $("#opener").value || (S.analysis && S.rows.length === 0 && S.analysis.best ? S.analysis.best.guess : "");
+    const opener = params.get("opener") || $("#opener").value ||
+      (S.analysis && S.rows.length === 0 && S.analysis.best ? S.analysis.best.guess : "") ||
+      S.info.default_opener;  // never an empty view
     if (opener && (!S.strategy || S.strategy.opener !== opener || S.strategy.mode !== S.mode || S.strategy.max_guesses !== S.cap)) showStrategy(opener);
   } else if (view === "play") {
     const ans = (params.get("answer") || "").toLowerCase();
@@ -591,11 +621,20 @@ $("#cap").addEventListener("change", (ev) => {
   if (currentView() === "strategy" && $("#opener").value) showStrategy($("#opener").value);
 });
 window.addEventListener("hashchange", route);
+// Leaving the page (closing it, reloading) cancels its jobs: nobody will read them.
+window.addEventListener("pagehide", () => {
+  for (const r of [playJob, stratJob]) {
+    if (r.id) fetch(`/api/jobs/${r.id}`, { method: "DELETE", keepalive: true });
+  }
+});
 
 async function init() {
   try {
     const [info, words] = await Promise.all([api("/api/info"), api("/api/words")]);
     S.info = info;
+    S.cur.colours = greys();
+    for (const id of ["#opener", "#path-answer", "#q"]) $(id).maxLength = info.length;
+    $("#last-digit").textContent = String(info.length % 10);  // the tenth tile is 0
     S.guesses = new Set(words.guesses);
     S.answers = words.answers;
     $("#answers-list").replaceChildren(...words.answers.map((w) => el("option", { value: w })));
@@ -603,7 +642,9 @@ async function init() {
       $("#cap").append(el("option", { value: info.max_guesses, text: info.max_guesses }));
     }
     setProblem(info.mode, info.max_guesses, false);
-    $("#footer").textContent = `${info.answers} answers (${info.answers_source}) · ${info.guesses} guesses · wordle-dp ${info.version}`;
+    const list = (l) => `${l.name}: ${l.words} words, sha256 ${l.sha256.slice(0, 12)}`;
+    $("#footer").textContent = `${list(info.lists.answers)} · ${list(info.lists.guesses)} · wordle-dp ${info.version}`;
+    $("#opener").placeholder = info.default_opener;
   } catch (e) {
     $("#analysis-body").replaceChildren(el("p", { class: "msg err", text: `Server not reachable: ${e.message}` }));
     return;

@@ -1,0 +1,103 @@
+"""What one worker process of the web app computes (see `workers`).
+
+An `Engine` holds the solvers (one per problem: mode and cap, the most recently
+used few, each with its memo) and the result stores one process reads. It runs one
+computation at a time, named by a kind and a dict of plain parameters, so the
+request that asks and the process that answers share nothing but the pattern table.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..words import WordLists
+from . import adapter
+
+Report = Callable[[int, int, str], None]  # (done, total, what is counted)
+KINDS = ("next", "strategy")
+
+
+class Engine:
+    """Solvers and stores of one process; `run` computes one request."""
+
+    def __init__(self, lists: WordLists, table: np.ndarray, table_t: np.ndarray | None = None,
+                 memo_entries: int | None = None, max_solvers: int = 3):
+        self.lists = lists
+        self.table = table
+        self.table_t = table_t
+        self.memo_entries = memo_entries
+        self.max_solvers = max_solvers
+        self._solvers: OrderedDict[tuple[str, int], object] = OrderedDict()
+        self._stores: dict[str, object] = {}
+
+    def solver(self, mode: str, cap: int):
+        """The solver of a problem, made on first use (the least recently used of
+        more than `max_solvers` is dropped with its memo)."""
+        from ..search import Solver
+
+        key = (mode, cap)
+        s = self._solvers.get(key)
+        if s is None:
+            kw: dict[str, Any] = ({} if self.memo_entries is None
+                                  else {"memo_entries": self.memo_entries})
+            s = Solver(self.lists, mode=mode, max_guesses=cap, table=self.table,
+                       table_t=self.table_t, **kw)
+            self._solvers[key] = s
+            while len(self._solvers) > self.max_solvers:
+                self._solvers.popitem(last=False)
+        self._solvers.move_to_end(key)
+        return s
+
+    def _store(self, path: str | None):
+        """The store or opening book (a .npz file) at `path`, opened once."""
+        if path is None:
+            return None
+        from ..book import Book
+        from ..store import Store
+
+        if path not in self._stores:
+            self._stores[path] = (Book.read(path, self.lists) if path.endswith(".npz")
+                                  else Store.open(path, read_only=True))
+        return self._stores[path]
+
+    def run(self, kind: str, params: dict, check: adapter.Check = adapter._noop,
+            report: Report | None = None) -> dict:
+        """One computation: `next` (position, mode, max_guesses, top, store: the path
+        of a store proving the opening move, or None) or `strategy` (opener, mode,
+        max_guesses). `check()` raises adapter.Cancelled to stop between steps."""
+        mode, cap = params["mode"], params["max_guesses"]
+        solver = self.solver(mode, cap)
+        if kind == "strategy":
+            return adapter.strategy(solver, params["opener"], check, report)
+        if kind != "next":
+            raise ValueError(f"unknown kind {kind!r}")
+        pos = adapter.parse_position(params["position"], self.lists, mode, cap)
+        store = self._store(params.get("store"))
+        if not pos.history and store is None:
+            return self._search_start(solver, pos, params["top"], check, report)
+
+        def step(done: int, total: int) -> None:  # the game layer's progress: may raise
+            check()
+            if report is not None:
+                report(done, total, "guesses ranked")
+
+        return adapter.analyse(solver, pos, params["top"], store=store, progress=step)
+
+    def _search_start(self, solver, pos, top: int, check: adapter.Check,
+                      report: Report | None) -> dict:
+        """The opening move without a complete store: opener by opener, with progress
+        and cancellation between openers (small lists only: the caller refuses big
+        ones)."""
+        n = len(self.lists.answers)
+        picks = adapter.best_openers(solver, top + 1, check, report)
+        best = picks[0] if picks else {"guess": None, "total": None, "average": None,
+                                       "status": "infeasible"}
+        return {"position": "-", "candidates": n,
+                "words": list(self.lists.answers) if n <= 20 else None,
+                "best": best, "alternatives": [{k: p[k] for k in ("guess", "total", "status")}
+                                               for p in picks[1:]],
+                "mode": pos.mode, "max_guesses": pos.max_guesses, "source": "engine"}

@@ -1,0 +1,109 @@
+"""The web app with the opening book and at other word lengths: on the default lists
+the page starts from the packaged book (the first move in milliseconds, the book in
+the Results view with only its proven ranks, the Strategy view on the proven best
+opener); on 6-letter lists the API and the board speak 6 letters."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from solver import Solver  # noqa: E402
+from solver.book import Book, book_path  # noqa: E402
+from solver.feedback import score, to_text  # noqa: E402
+from solver.table import build_numpy  # noqa: E402
+from solver.web.app import create_app  # noqa: E402
+from solver.web.service import Service  # noqa: E402
+from solver.words import WordLists  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def default_client():
+    if not book_path("easy", 6).is_file():
+        pytest.skip("no packaged easy book")
+    lists = WordLists.load(quiet=True)
+    svc = Service(lists, workers=1, quick_workers=1)
+    yield TestClient(create_app(svc)), Book.find(lists, "easy", 6)
+    svc.close()
+
+
+def test_the_first_move_comes_from_the_book(default_client):
+    client, book = default_client
+    info = client.get("/api/info").json()
+    books = [s for s in info["stores"] if s["kind"] == "book"]
+    assert [(b["id"], b["mode"], b["proves_best"]) for b in books][:1] == [
+        ("book-easy-6", "easy", True)]
+    first = book.words[int(book.snapshot().order()[0])]
+    assert info["default_opener"] == first
+    r = client.get("/api/next", params={"position": "-", "top": 3})
+    assert r.status_code == 200, r.text
+    d = r.json()
+    assert d["source"] == "book" and d["best"]["guess"] == first
+    assert d["best"]["total"] == int(book.total[book.index_of(first)])
+    assert len(d["alternatives"]) == 3
+    assert "/" not in r.text.replace("\\/", "")  # no server path in the answer
+
+
+def test_the_results_view_shows_the_book_with_proven_ranks(default_client):
+    client, book = default_client
+    s = client.get("/api/stores/book-easy-6").json()
+    assert s["kind"] == "book" and s["proven_ranks"] == book.info["top"]
+    rows = client.get("/api/stores/book-easy-6/openers",
+                      params={"status": "exact", "limit": 1000}).json()["rows"]
+    ranked = [r for r in rows if r["rank"]]
+    assert len(ranked) == book.info["top"]
+    assert max(r["total"] for r in ranked) < min(r["total"] for r in rows if not r["rank"])
+
+
+def _answer(client, path: str, params: dict) -> dict:
+    """A GET's answer, following a 202 (past the request budget: a worker's first
+    search compiles kernels, and the machine may be loaded) to its job's result."""
+    import time
+
+    r = client.get(path, params=params)
+    assert r.status_code in (200, 202), r.text
+    if r.status_code == 200:
+        return r.json()
+    job = r.json()["id"]
+    for _ in range(1500):
+        j = client.get(f"/api/jobs/{job}").json()
+        if j["state"] in ("done", "error", "cancelled"):
+            assert j["state"] == "done", j
+            return j["result"]
+        time.sleep(0.2)
+    raise AssertionError(f"{path} {params}: no answer")
+
+
+@pytest.fixture(scope="module")
+def six(tmp_path_factory):
+    real = WordLists.load(length=6, quiet=True)
+    rng = random.Random(6)
+    answers = sorted(rng.sample(real.answers, 40))
+    guesses = sorted(set(rng.sample(real.guesses, 90)) | set(answers))
+    lists = WordLists.from_words(answers, guesses)
+    table = build_numpy(lists)
+    svc = Service(lists, table=table, workers=1, quick_workers=1)
+    yield TestClient(create_app(svc)), lists, table
+    svc.close()
+
+
+def test_six_letters_through_the_api(six):
+    client, lists, table = six
+    info = client.get("/api/info").json()
+    assert info["length"] == 6
+    opener, answer = lists.answers[0], lists.answers[5]
+    pos = f"{opener}:{to_text(score(opener, answer), 6)}"
+    d = _answer(client, "/api/next", {"position": pos, "top": 2})
+    want = Solver(lists, table=table)
+    members = [a for a in lists.answers if score(opener, a) == score(opener, answer)]
+    assert d["candidates"] == len(members) and answer in d["words"]
+    assert d["best"]["status"] == "exact"
+    r = client.get("/api/next", params={"position": f"{opener}:BBBBB"})
+    assert r.status_code == 400 and "must have 6 marks" in r.json()["error"]
+    st = _answer(client, "/api/strategy", {"opener": opener})
+    assert st["total"] == want.solve(opener).total, st
+    assert all(len(step.split(":")[1]) == 6 for g in st["games"].values() for step in g)
