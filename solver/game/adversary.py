@@ -131,6 +131,7 @@ class AdversaryResult:
                     f"{self.seconds:.2f} s]")
         if self.guesses == 0:
             return f"{head}\nwon"
+        assert self.guesses is not None and self.line is not None  # a win was found
         lines = [head,
                  f"fewest guesses that beat it: {self.guesses} more (exact; the game ends at "
                  f"guess {self.made + self.guesses}) [{self.nodes} nodes, "

@@ -224,6 +224,7 @@ def analyse(solver, position: Position, top: int = 5, store=None,
         ranked = ranked_guesses(solver, pos, top + 1, progress=progress)
         if not ranked:
             return Analysis(pos, Choice(None, None, "infeasible"), [])
+        assert ranked[0].total is not None  # ranked guesses are feasible
         best = _smallest_worst(solver, pos, ranked[0].total, ranked[0].status)
         res = Analysis(pos, best, [c for c in ranked if c.guess != best.guess][:top])
         res.seconds = time.perf_counter() - t0
@@ -253,6 +254,7 @@ def _stored_tie_break(solver, pos: Position, best: Choice) -> Choice:
     has it."""
     from .objective import guess_height
 
+    assert best.total is not None  # a stored guess has its total
     choice = _smallest_worst(solver, pos, best.total, best.status)
     if choice.guess == best.guess:
         return choice
