@@ -52,6 +52,10 @@ def _cmd_solve(args) -> int:
 
     if args.adversary:
         return variants.solve_adversary(args)
+    from . import boards
+
+    if boards.wanted(args):
+        return boards.solve_boards(args)
     lists = load_lists(args)
     for w in args.words:
         lists.guess_id(w)  # validate every opener before any long work
@@ -151,7 +155,11 @@ def register(sub) -> None:
     add_backend(s)
     add_memo(s)
     add_objective(s)
+    from .boards import add_boards
     from .variants import add_adversary
+
+    add_boards(s, "the exact expected number of guesses to solve every board after each "
+               "opener, on small lists (else refused, saying why)")
 
     add_adversary(s, "the fewest guesses that beat it after each opener, and a winning "
                   "line (exact)")

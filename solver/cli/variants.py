@@ -26,7 +26,7 @@ def _adversary_checks(args) -> None:
                          "is already a worst case: the fewest guesses)")
     if getattr(args, "beam", None):
         raise UsageError("--beam does not apply to --adversary (its search is exact)")
-    if getattr(args, "boards", 1) != 1:
+    if (getattr(args, "boards", None) or 1) != 1:
         raise UsageError("--adversary plays one board (not --boards "
                          f"{args.boards})")
     if getattr(args, "store", None) or getattr(args, "book", None):

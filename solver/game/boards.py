@@ -142,22 +142,28 @@ class BoardsPosition:
                 raise UsageError(f"position step {quote(step)} must be GUESS:F1/F2/... with "
                                  f"{k} feedbacks (e.g. salet:" + "/".join(["BBYBG"] * min(k, 3))
                                  + ("/..." if k > 3 else "") + ")")
-            parts = pats.split("/")
-            if len(parts) != k:
-                raise UsageError(f"position step {quote(step)}: {len(parts)} feedback(s) for "
-                                 f"{k} boards (one per board, '-' for a solved board)")
-            codes: list[int | None] = []
-            for i, t in enumerate(parts):
-                if t.strip() == "-":
-                    codes.append(None)
-                    continue
-                try:
-                    codes.append(parse_pattern(t, lists.length))
-                except PatternError as exc:
-                    raise PatternError(f"position step {quote(step)}, board {i + 1}: "
-                                       f"{exc}") from None
+            codes = pos.parse_codes(pats, step)
             pos = pos.play(word, tuple(codes))
         return pos
+
+    def parse_codes(self, pats: str, step: str | None = None) -> tuple[int | None, ...]:
+        """One guess's feedbacks 'F1/F2/...' (one per board, '-' for a solved board)."""
+        k = self.boards
+        where = f"position step {quote(step)}" if step else f"feedback {quote(pats)}"
+        parts = pats.split("/")
+        if len(parts) != k:
+            raise UsageError(f"{where}: {len(parts)} feedback(s) for {k} boards (one per "
+                             "board, '/' between them, '-' for a solved board)")
+        codes: list[int | None] = []
+        for i, t in enumerate(parts):
+            if t.strip() == "-":
+                codes.append(None)
+                continue
+            try:
+                codes.append(parse_pattern(t, self.lists.length))
+            except PatternError as exc:
+                raise PatternError(f"{where}, board {i + 1}: {exc}") from None
+        return tuple(codes)
 
     # ---- views ---------------------------------------------------------------
 

@@ -52,7 +52,7 @@ def check_size(n_answers: int, boards: int, limit: int = EXACT_TUPLES) -> int:
         raise UsageError(
             f"the exact value of {boards} boards on {n_answers} answers is out of reach here: "
             f"{n} ordered tuples of distinct answers, the exact search takes at most {limit} "
-            f"(e.g. 2 boards of {_max_answers(boards, limit)} answers); for heuristics use "
+            f"(e.g. {boards} boards of {_max_answers(boards, limit)} answers); for heuristics use "
             f"'simulate --boards {boards}' (the mean of a strategy, an upper bound on the "
             "optimum over the tuples it plays)")
     return n
@@ -60,7 +60,7 @@ def check_size(n_answers: int, boards: int, limit: int = EXACT_TUPLES) -> int:
 
 def _max_answers(boards: int, limit: int) -> int:
     n = boards
-    while math.perm(n + 1, 2 if boards == 2 else boards) <= limit:
+    while math.perm(n + 1, boards) <= limit:
         n += 1
     return n
 
