@@ -10,8 +10,9 @@ board; a board whose feedback is all green is solved.
 
 with V = 0 once every board is solved and None (infeasible) when b guesses do not
 suffice. As in tests/brute.py, a guess that leaves T in one class and solves no
-board is skipped (the opener excepted): it leaves the same state with a guess fewer. `lex` minimises the
-pair (total, height) instead, the worst case breaking ties in the total.
+board is skipped (the opener excepted): it leaves the same state with a guess
+fewer. `lex` minimises the pair (total, height), the worst case breaking ties in the
+total.
 """
 
 from __future__ import annotations
