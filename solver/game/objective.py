@@ -92,12 +92,23 @@ def guess_height(solver, gid: int, members: np.ndarray, budget: int, cons, total
 
 def set_height(solver, members: np.ndarray, budget: int, cons, total: int) -> tuple[int, int]:
     """(c, guess id): the smallest worst case among the strategies of optimal `total`
-    for the set, and a first guess of one of them."""
+    for the set, and a first guess of one of them. Caps below `budget` are searched
+    with a cutoff of total + 1: a capped optimum is never below `total`, so it either
+    equals `total` (exact, under the cutoff) or is refuted as soon as it passes it,
+    which is cheap (as in guess_height; 1.4x less CPU for `next` than full capped
+    solves on salet's classes)."""
     members = np.ascontiguousarray(members, np.int32)
-    for c in range(_first_cap(solver, members, None), budget + 1):
-        v, g, status = solver.set_value(members, c, cons)
-        if v is not None and _relabel(solver, status) == "exact" and v == total:
-            return c, int(g)
+    first = _first_cap(solver, members, None)
+    if not solver.beam:  # a beam proves nothing: every cap searched in full below
+        for c in range(first, budget):
+            v, _flags, _h, g = solver._solve_set(members, c, solver._cons_for(cons), total + 1)
+            if v == total and g >= 0:
+                return c, int(g)
+        first = budget
+    for c in range(first, budget + 1):
+        v2, g2, status = solver.set_value(members, c, cons)
+        if v2 is not None and _relabel(solver, status) == "exact" and v2 == total:
+            return c, int(g2)
     raise ValueError("the optimal total is not reached within the budget")  # pragma: no cover
 
 
