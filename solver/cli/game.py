@@ -412,7 +412,7 @@ def register(sub) -> None:
                            "and up to K other guesses that win as fast")
     n.add_argument("--strategy", choices=("auto", "optimal", "entropy", "expected",
                                           "minimax"), default=None,
-                   help="with --boards: auto (exact on small positions, else entropy), "
+                   help="with --boards: auto (exact where it takes seconds, else entropy), "
                    "optimal (exact only) or a heuristic")
     boards.add_boards(n, "POSITION gives K feedbacks per guess, 'salet:BBBBB/BYBBG/-/GGGGG' "
                       "('-' for a board solved earlier; K is read from it when not given); "
