@@ -203,6 +203,11 @@ def test_next_play_simulate_compare_boards(capsys, small, monkeypatch, tmp_path)
     solved = frozenset(i for i, w in enumerate((a, b)) if w == g)
     assert d["tuples"] == len(tuples)
     assert (d["best"]["total"], d["best"]["worst"]) == brute.lex(tuples, solved, 6)
+    assert d["tuples_exact"] is True
+    rc, out, _ = _run(capsys, small, "next", "-", "--boards", "9", "--json")
+    d9 = json.loads(out)  # 9 boards: counted as the product of the sizes, said so
+    assert rc == 0 and d9["tuples_exact"] is False and d9["tuples"] >= 362880
+    assert d9["best"]["status"] == "heuristic"
     rc, out, _ = _run(capsys, small, "next", pos, "--strategy", "minimax")
     assert rc == 0 and "heuristic (not exact)" in out
     # play with the answers given: it plays to the end without prompts

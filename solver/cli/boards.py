@@ -172,11 +172,14 @@ def next_boards(args) -> int:
         best, alts, how = _advise(args, lists, table, pos, args.top,
                                   getattr(args, "strategy", None) or "auto")
         out.update(tuples=pos.tuples, best=best, alternatives=alts, status=how)
+    out["tuples_exact"] = len(pos.open) <= 8  # above: the product of the sizes, a bound
     if args.json:
         print(json.dumps(out))
         return 0
     print(f"position {pos} ({args.boards} boards, max {variant.max_guesses or 'no cap'}): "
-          + ("every board solved" if pos.done else f"{out['tuples']} answer tuples"))
+          + ("every board solved" if pos.done else f"{out['tuples']} answer tuples"
+             if out["tuples_exact"] else f"at most {out['tuples']} answer tuples (the "
+             "product of the boards' candidates; counted exactly up to 8 open boards)"))
     print("\n".join(board_lines(pos)))
     if pos.done:
         return 0
@@ -311,8 +314,15 @@ def _sims(args, lists, variant, start, names, games: int):
     if opener and n_tuples <= EXACT_TUPLES and not sampled and exact is not None:
         r = exact.solve(opener)
         optimum = r["average"]
-    for s in strategies:
-        sim = simulate_boards(start, s, tuples, sampled, n_tuples, args.seed, opener)
+    from ..progress import Progress
+
+    progress = Progress("simulate", sys.stderr if sys.stderr.isatty() else None, "games")
+    for k, s in enumerate(strategies):
+        def step(done: int, total: int, k: int = k, name: str = s.name) -> None:
+            progress(k * total + done, len(strategies) * total, name)
+
+        sim = simulate_boards(start, s, tuples, sampled, n_tuples, args.seed, opener, step)
+        progress.clear()
         sim.optimum = optimum
         yield sim
 

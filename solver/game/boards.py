@@ -548,12 +548,18 @@ def play_game(start: BoardsPosition, strategy: BoardsStrategy, answers: tuple[st
 
 def simulate_boards(start: BoardsPosition, strategy: BoardsStrategy,
                     tuples: list[tuple[str, ...]], sampled: bool, n_tuples: int, seed: int,
-                    opener: str | None = None) -> BoardsSimulation:
+                    opener: str | None = None, progress=None) -> BoardsSimulation:
+    """Play every tuple with `strategy` (past the cap); `progress(done, total)` after
+    each game."""
     c0 = time.process_time()
     free = BoardsPosition(start.lists, Variant.of(start.lists, "easy", 0,
                                                   boards=start.boards),
                           start.history, start.members, start.solved)
-    games = [(t, play_game(free, strategy, t, opener)) for t in tuples]
+    games = []
+    for t in tuples:
+        games.append((t, play_game(free, strategy, t, opener)))
+        if progress is not None:
+            progress(len(games), len(tuples))
     return BoardsSimulation(strategy.name, start.boards, start.variant.max_guesses, opener,
                             games, sampled, n_tuples, seed, time.process_time() - c0)
 
