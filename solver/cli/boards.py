@@ -15,9 +15,6 @@ from .common import int_range, load_lists
 
 MAX_BOARDS = 32
 DEFAULT_GAMES = 1000
-EXACT_NEXT = 400  # tuples at a position up to which --strategy optimal values it (3 boards at most)
-AUTO_WORK = 100_000  # tuples x guesses up to which auto is exact: 70 tuples of 3 boards
-# with the 12972 default guesses took 65 s CPU, 30 answers x 110 guesses 2 s
 
 
 def add_boards(p, what: str) -> None:
@@ -113,51 +110,9 @@ def infer_boards(args) -> None:
                              f"several boards are 2 to {MAX_BOARDS}")
 
 
-def _advise(args, lists, table, pos, top: int, strategy: str, fallback: bool = False):
-    """(best, alternatives, how): the next guess at a multi-board position. Exact
-    (BoardsExact) with --strategy optimal up to 3 open boards and EXACT_NEXT tuples,
-    and with auto where the work is small too (tuples x guesses <= AUTO_WORK: seconds);
-    else the heuristic, labelled so.
-    `fallback`: where no strategy meets the cap any more, the heuristic (play plays on
-    past the cap) instead of (None, [], 'infeasible')."""
-    from ..game.boards import BoardsHeuristic
-    from ..search.engine import UNCAPPED_DEPTH
-
-    sets = tuple(pos.members[i] for i in pos.open)
-    n = pos.tuples
-    left = (pos.variant.max_guesses or UNCAPPED_DEPTH) - pos.guesses_made
-    small = len(sets) <= 3 and n <= EXACT_NEXT
-    if strategy == "auto":
-        small = small and n * len(lists.guesses) <= AUTO_WORK
-    if strategy == "optimal" and not small:
-        raise UsageError(f"{pos}: {len(sets)} open boards and {n} answer tuples; the exact "
-                         f"next guess is offered up to 3 open boards and {EXACT_NEXT} tuples "
-                         "(use --strategy entropy, expected or minimax)")
-    if strategy in ("auto", "optimal") and small:
-        ex = _exact(args, lists, table, pos.variant.max_guesses)
-        r = ex.value(sets, left)
-        if r is None and not fallback:
-            return None, [], "infeasible"
-        if r is not None:
-            return {"guess": lists.guesses[r[2]], "status": "exact", "total": r[0],
-                "average": round(r[0] / n, 6), "worst": r[1]}, [], "exact"
-    measure = "entropy" if strategy in ("auto", "optimal") else strategy
-    h = BoardsHeuristic(table, lists, measure)
-    for i in pos.open:  # the rule: a board with one candidate left is guessed now
-        if len(pos.members[i]) == 1:
-            g = lists.answers[pos.members[i][0]]
-            return {"guess": g, "status": "heuristic",
-                    "why": f"board {i + 1} has one candidate left"}, [], "heuristic"
-    ranked = h.ranked(pos, top + 1)
-    if not ranked:
-        raise UsageError(f"{pos}: no guess splits or solves an open board")
-    rows = [{"guess": lists.guesses[g], "status": "heuristic", measure: round(v, 6),
-             "candidate": c} for g, v, c in ranked]
-    return rows[0], rows[1:], "heuristic"
-
-
 def next_boards(args) -> int:
     from ..game.boards import BoardsPosition, board_lines
+    from ..game.boards_next import advise
 
     lists, variant, _start = _setup(args)
     pos = BoardsPosition.parse(args.position, lists, variant)
@@ -169,8 +124,8 @@ def next_boards(args) -> int:
         out.update(tuples=1, best=None, alternatives=[], status="solved")
     else:
         table = _table(args, lists)
-        best, alts, how = _advise(args, lists, table, pos, args.top,
-                                  getattr(args, "strategy", None) or "auto")
+        best, alts, how = advise(lists, table, pos, args.top,
+                                 getattr(args, "strategy", None) or "auto")
         out.update(tuples=pos.tuples, best=best, alternatives=alts, status=how)
     out["tuples_exact"] = len(pos.open) <= 8  # above: the product of the sizes, a bound
     if args.json:
@@ -205,6 +160,7 @@ def next_boards(args) -> int:
 def play_boards(args) -> int:
     from ..errors import PatternError
     from ..game.boards import board_lines, tiles
+    from ..game.boards_next import advise
 
     lists, variant, pos = _setup(args)
     k = args.boards
@@ -238,7 +194,7 @@ def play_boards(args) -> int:
         if pos.guesses_made == 0 and args.opener:
             suggestion = lists.guesses[lists.guess_id(args.opener)]
         else:
-            best, _alts, how = _advise(args, lists, table, pos, 0, "auto", fallback=True)
+            best, _alts, how = advise(lists, table, pos, 0, "auto", fallback=True)
             suggestion = best["guess"] if best else None
         n = pos.guesses_made + 1
         if auto:
