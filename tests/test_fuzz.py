@@ -811,6 +811,7 @@ def _variant_cases() -> list[Case]:
                                     "zzzzz"], "not in the guess list"),
         Case("boards-strategy", ["simulate", *two, "--strategy", "bogus"], "unknown strategy"),
         Case("boards-strategy-empty", ["simulate", *two, "--strategy", ","], "at least one"),
+        Case("boards-strategy-blank", ["simulate", *two, "--strategy", ""], "at least one"),
         Case("boards-simulate-position", ["simulate", *two, "--position", "salet:BBBBB"],
              "--position is not offered"),
         Case("boards-simulate-opener", ["simulate", *two, "--opener", "zzzzz"],

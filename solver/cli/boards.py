@@ -289,7 +289,8 @@ def simulate_boards_cmd(args) -> int:
     check_output("--csv", args.csv)
     check_output("--plot", args.plot, ".png")
     lists, variant, start = _setup(args)
-    names = [s.strip() for s in (args.strategy or "entropy").split(",") if s.strip()]
+    text = "entropy" if args.strategy is None else args.strategy
+    names = [s.strip() for s in text.split(",") if s.strip()]
     if names == ["all"]:
         names = strategy_names()[:-1]
     if not names:

@@ -207,7 +207,7 @@ def _cmd_simulate(args) -> int:
     check_output("--csv", args.csv)  # before the games: they may take a while
     check_output("--plot", args.plot, ".png")
     lists, solver = _setup(args)
-    names = _strategies(args.strategy or "optimal")
+    names = _strategies("optimal" if args.strategy is None else args.strategy)
     store = _store(args, lists)
     strategies = [make_strategy(n, solver, store, args.seed) for n in names]  # validate
     start = _position(args, lists)
