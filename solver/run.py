@@ -84,6 +84,12 @@ def _setup_rank0(cfg: RunConfig):
     if cfg.split == "all" and cfg.cutoff is not None:
         raise ValueError("--split all values openers exactly, so it does not go with "
                          "--cutoff (a cutoff run values every opener whole)")
+    if cfg.objective == "worst" and cfg.cutoff is not None:
+        raise ValueError("--cutoff is a total: the worst-case objective ranks by the worst "
+                         "case first and takes no cutoff")
+    if cfg.objective == "worst" and cfg.split == "all":
+        raise ValueError("--split all sums class values of the expected objective; the "
+                         "worst-case objective values openers whole")
     if cfg.memo_mb is not None and not (cfg.memo_mb > 0 and math.isfinite(cfg.memo_mb)):
         raise ValueError("--memo-mb must be a number above 0")
     lists = WordLists.load(cfg.answers, cfg.guesses, quiet=cfg.quiet, lists=cfg.lists,
@@ -91,7 +97,7 @@ def _setup_rank0(cfg: RunConfig):
     chosen = select_openers(cfg.openers, lists)
     check_fits(lists)  # before a store is made for lists whose table cannot exist
     store, created = Store.open_or_create(cfg.store, lists, cfg.mode, cfg.max_guesses,
-                                          cfg.cutoff, __version__)
+                                          cfg.cutoff, __version__, cfg.objective)
     if not created and store.solver_version and store.solver_version != __version__:
         print(f"note: {cfg.store} was started by wordle-dp {store.solver_version}, this is "
               f"{__version__}", file=sys.stderr)

@@ -523,13 +523,14 @@ def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: lis
                                           dict[int, list[int]], list]:
     """Rank 0's plan: the Work queue for the openers `queue` (in `order`'s order),
     the class checkpoint (None when nothing may be split: under a cutoff, with
-    --split off, or an engine without class_value), the queue in the order used,
+    --split off, the worst-case objective, or an engine without class_value), the
+    queue in the order used,
     the openers split, the bundles (opener -> its bundle) and the records of split
     openers that the checkpoint already completes."""
     n_p = 3**lists.length
     work = Work(cfg.mode, len(lists.answers), table, n_p)
     classes = None
-    if cfg.cutoff is None and cfg.split != "off" and callable(
+    if cfg.cutoff is None and cfg.split != "off" and cfg.objective == "expected" and callable(
             getattr(engine, "class_value", None)):
         # the predicted costs order the work (openers and classes on one scale) and
         # choose which openers go out as classes (run_split)

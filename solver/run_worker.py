@@ -43,6 +43,10 @@ class Worker:
             self.solver = cfg.solver_factory(lists, cfg.mode, cfg.max_guesses, table)
         else:
             self.solver = default_factory(lists, cfg.mode, cfg.max_guesses, table, memo_mb)
+        if cfg.objective == "worst":
+            from .game.objective import WorstSolver
+
+            self.solver = WorstSolver(self.solver)
         self.lists = lists
         self.cutoff = cfg.cutoff
         self.rank = rank

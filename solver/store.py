@@ -33,8 +33,11 @@ consolidated metadata (hence consolidated=False).
 
 Attributes: format, answers_sha256, guesses_sha256, n_answers, n_guesses,
 word_length (absent in stores made before other lengths were played: 5), mode,
-max_guesses, cutoff, solver_version, created_at, 'run' (progress of the last run,
-rewritten on every flush) and 'writer' (who last took the writer lock).
+max_guesses, objective (absent in stores made before issue 18: expected; worst: the
+depth column is the fewest guesses that solve every answer and total the smallest
+total within them, and openers rank by depth, then total), cutoff, solver_version,
+created_at, 'run' (progress of the last run, rewritten on every flush) and 'writer'
+(who last took the writer lock).
 
 Every chunk of every array is written, even one equal to the fill value (zarr's
 default would leave it out), so a missing chunk file always means damage: zarr
@@ -67,6 +70,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import StoreError, one_line, quote
+from .variant import OBJECTIVES
 from .words import kind_of, read_regular
 
 FORMAT = "wordle-dp-store/1"
@@ -107,12 +111,14 @@ class Problem:
     mode: str
     max_guesses: int
     length: int = 5  # letters per word
+    objective: str = "expected"  # or worst (Variant.objective)
 
     @classmethod
-    def from_lists(cls, lists, mode: str, max_guesses: int) -> Problem:
+    def from_lists(cls, lists, mode: str, max_guesses: int,
+                   objective: str = "expected") -> Problem:
         return cls(
             lists.answers_sha256, lists.guesses_sha256, len(lists.answers),
-            len(lists.guesses), mode, int(max_guesses), lists.length,
+            len(lists.guesses), mode, int(max_guesses), lists.length, objective,
         )
 
     @property
@@ -140,6 +146,8 @@ class Problem:
         if self.max_guesses != other.max_guesses:
             out.append(f"max_guesses (store: {self.max_guesses}, requested: "
                        f"{other.max_guesses})")
+        if self.objective != other.objective:
+            out.append(f"objective (store: {self.objective}, requested: {other.objective})")
         return out
 
 
@@ -264,6 +272,8 @@ def _check_attrs(a) -> list[str]:
         bad.append(f"mode is {quote(a.get('mode'))}")
     if not _is_int(a.get("max_guesses")) or not 0 <= a["max_guesses"] <= 1000:
         bad.append(f"max_guesses is {quote(a.get('max_guesses'))}")
+    if a.get("objective", "expected") not in OBJECTIVES:
+        bad.append(f"objective is {quote(a.get('objective'))}")
     c = a.get("cutoff")
     if c is not None and (not isinstance(c, int | float) or isinstance(c, bool)
                           or not np.isfinite(c) or c <= 0):
@@ -515,6 +525,7 @@ class Store:
         self.problem = Problem(
             a["answers_sha256"], a["guesses_sha256"], int(a["n_answers"]),
             int(a["n_guesses"]), a["mode"], int(a["max_guesses"]), int(a.get("word_length", 5)),
+            a.get("objective", "expected"),
         )
         self.cutoff = a.get("cutoff")
         self.solver_version = a.get("solver_version")
@@ -531,7 +542,7 @@ class Store:
 
     @classmethod
     def create(cls, path, lists, mode: str, max_guesses: int, cutoff=None,
-               solver_version: str | None = None) -> Store:
+               solver_version: str | None = None, objective: str = "expected") -> Store:
         """Create a new empty store for a problem (every opener pending).
 
         It is built in a temporary folder beside `path` and renamed into place when
@@ -549,7 +560,7 @@ class Store:
         shutil.rmtree(path, ignore_errors=True)
         try:
             group = cls._build(zarr, path, lists, mode, max_guesses, cutoff, solver_version,
-                               g_n, a_n, encode_words)
+                               g_n, a_n, encode_words, objective)
             os.replace(path, final)  # a folder may replace an empty folder
         except BaseException:
             shutil.rmtree(path, ignore_errors=True)
@@ -559,7 +570,7 @@ class Store:
 
     @staticmethod
     def _build(zarr, path, lists, mode, max_guesses, cutoff, solver_version, g_n, a_n,
-               encode_words):
+               encode_words, objective="expected"):
         group = zarr.open_group(str(path), mode="w-", zarr_format=3)
         for name, (shape, chunks, dtype, fill) in layout(g_n, a_n, lists.length).items():
             group.create_array(name, shape=shape, chunks=chunks, dtype=dtype, fill_value=fill,
@@ -571,7 +582,7 @@ class Store:
                 group[name][...] = np.full(group[name].shape, fill, dtype=dtype)
         _add_xarray_arrays(group, list(lists.guesses), np.zeros(g_n, np.uint8),
                            np.full(g_n, -1, np.int64), a_n, lists.length)
-        prob = Problem.from_lists(lists, mode, max_guesses)
+        prob = Problem.from_lists(lists, mode, max_guesses, objective)
         attrs = {
             "format": FORMAT,
             "answers_sha256": prob.answers_sha256,
@@ -581,6 +592,7 @@ class Store:
             "mode": prob.mode,
             "max_guesses": prob.max_guesses,
             "word_length": prob.length,
+            "objective": prob.objective,
             "cutoff": cutoff,
             "solver_version": solver_version,
             "created_at": time.time(),
@@ -610,7 +622,8 @@ class Store:
 
     @classmethod
     def open_or_create(cls, path, lists, mode: str, max_guesses: int, cutoff=None,
-                       solver_version: str | None = None) -> tuple[Store, bool]:
+                       solver_version: str | None = None,
+                       objective: str = "expected") -> tuple[Store, bool]:
         """Open an existing store after checking it is for this problem, else create.
 
         Returns (store, created). A store for another problem definition raises a
@@ -629,7 +642,7 @@ class Store:
             check_folder(path)
         if present and ((path / "zarr.json").exists() or (path / "status").exists()):
             st = cls.open(path, read_only=False)
-            st.check_problem(Problem.from_lists(lists, mode, max_guesses))
+            st.check_problem(Problem.from_lists(lists, mode, max_guesses, objective))
             st.lock()
             st.write_every_chunk()
             st.upgrade_layout()
@@ -646,7 +659,7 @@ class Store:
             raise StoreError(f"{path} exists and is not a wordle-dp result store")
         existed = path.exists()
         try:
-            st = cls.create(path, lists, mode, max_guesses, cutoff, solver_version)
+            st = cls.create(path, lists, mode, max_guesses, cutoff, solver_version, objective)
             st.lock()
         except OSError as exc:
             if not existed:  # leave nothing half-made behind
@@ -967,12 +980,20 @@ class Snapshot:
         rank. Lower bounds (cut off by --cutoff) and infeasible openers get no rank.
         A rank is the opener's rank among all openers only below `frontier()`.
         """
-        total = self.fields["total"]
+        total = self._key()
         ok = (self.status == EXACT) | (self.status == UPPER_BOUND)
         out = np.zeros(len(total), dtype=np.int64)
         vals = np.sort(total[ok])
         out[ok] = np.searchsorted(vals, total[ok], side="left") + 1
         return out
+
+    def _key(self) -> np.ndarray:
+        """What openers rank by: the total, or under the worst-case objective the
+        depth first and then the total (one int64: depth * 2**40 + total)."""
+        total = self.fields["total"]
+        if getattr(self.store.problem, "objective", "expected") != "worst":
+            return total
+        return self.fields["depth"].astype(np.int64) * (1 << 40) + total
 
     def frontier(self) -> float:
         """The total below which the ranking is proven: the least stored lower bound
@@ -1015,11 +1036,12 @@ class Snapshot:
             "mpi_rank": num("rank", int),
             "finished_at": None if num("finished_at", float) is None
             else round(float(f["finished_at"][i]), 3),
+            "objective": getattr(self.store.problem, "objective", "expected"),
         }
 
     def order(self) -> np.ndarray:
         """Indices of exact/upper-bound openers, best (smallest total) first."""
-        total = self.fields["total"]
+        total = self._key()
         ok = np.flatnonzero((self.status == EXACT) | (self.status == UPPER_BOUND))
         return ok[np.lexsort((ok, total[ok]))]
 
@@ -1030,7 +1052,7 @@ class Snapshot:
 
 FIELDS = tuple(_FIELDS)
 ROW_KEYS = ("opener", "index", "status", "total", "average", "rank", "depth", "cpu_seconds",
-            "wall_seconds", "nodes", "mpi_rank", "finished_at")
+            "wall_seconds", "nodes", "mpi_rank", "finished_at", "objective")
 
 
 def describe_progress(p: dict) -> str:
@@ -1090,7 +1112,8 @@ def merge(out_path, in_paths, quiet: bool = False) -> dict:
     cutoffs = [s.cutoff for s in ins if s.cutoff is not None]
     out, _ = Store.open_or_create(out_path, lists, first.problem.mode,
                                   first.problem.max_guesses,
-                                  max(cutoffs) if cutoffs else None, first.solver_version)
+                                  max(cutoffs) if cutoffs else None, first.solver_version,
+                                  first.problem.objective)
     cur = out.snapshot()
     status = cur.status.copy()
     total = cur.fields["total"].copy()

@@ -766,9 +766,84 @@ def _book_cases() -> list[Case]:
     return out
 
 
+def _variant_cases() -> list[Case]:
+    """Issue 18: several boards (--boards), the adversary and --objective worst."""
+    lists = ["--answers", "{A}", "--guesses", "{G}", "--cache-dir", "{C}"]
+    cmds = {
+        "solve": ["solve", "salet", *lists],
+        "next": ["next", "-", *lists],
+        "play": ["play", "--answer", "cigar,rebut", *lists],
+        "simulate": ["simulate", *lists],
+        "compare": ["compare", *lists],
+    }
+    out = []
+    for v in [*BAD_INTS, "0", "33"]:
+        for cmd, argv in cmds.items():
+            out.append(Case(f"boards={v[:12]!r}-{cmd}", [*argv, "--boards", v], "--boards"))
+    for v in BAD_INTS:
+        out.append(Case(f"games={v[:12]!r}", [*cmds["simulate"], "--boards", "2", "--games",
+                                               v], "--games"))
+    two = [*lists, "--boards", "2"]
+    out += [
+        Case("boards-hard-solve", ["solve", "salet", *two, "--mode", "hard"], "easy mode"),
+        Case("boards-strict-next", ["next", "-", *two, "--mode", "strict"], "easy mode"),
+        Case("boards-worst", ["solve", "salet", *two, "--objective", "worst"], "not offered"),
+        Case("boards-adversary", ["next", "-", *two, "--adversary"], "plays one board"),
+        Case("boards-beam", ["solve", "salet", *two, "--beam", "3"], "--beam"),
+        Case("boards-too-many", ["solve", "salet", *lists, "--boards", "9"],
+             "need 9 distinct answers"),
+        Case("boards-store", ["next", "-", *two, "--store", "{S}"], "no --store"),
+        Case("boards-opener", ["solve", "zzzzz", *two], "not in the guess list"),
+        Case("boards-position-count", ["next", "salet:BBBBB/BBBBB/BBBBB", *two],
+             "3 feedback(s) for 2 boards"),
+        Case("boards-position-pattern", ["next", "salet:BBBBB/BBQBB", *lists], "board 2"),
+        Case("boards-position-both-solved", ["next", "cigar:GGGGG/GGGGG", *lists],
+             "cannot both be solved"),
+        Case("boards-position-solved-needs-dash",
+             ["next", "cigar:GGGGG/BBBBB,salet:BBBBB/BBBBB", *lists], "give '-'"),
+        Case("boards-position-no-fit", ["next", "salet:GGGGY/BBBBB", *lists],
+             "no answer fits"),
+        Case("boards-position-huge", ["next", "salet:" + "BBBBB/" * 40 + "BBBBB", *lists],
+             "several boards are 2 to 32"),
+        Case("boards-position-cap", ["next", "salet:BBBBB/BYBBB", *two, "--max-guesses",
+                                     "1"], "all 1 guesses are used"),  # humph, cigar
+        Case("boards-answer-count", ["play", "--answer", "cigar", *two], "1 word(s)"),
+        Case("boards-answer-same", ["play", "--answer", "cigar,cigar", *two], "must all differ"),
+        Case("boards-answer-unknown", ["play", "--answer", "cigar,zzzzz", *two],
+             "not in the answer list"),
+        Case("boards-play-opener", ["play", "--answer", "cigar,rebut", *two, "--opener",
+                                    "zzzzz"], "not in the guess list"),
+        Case("boards-strategy", ["simulate", *two, "--strategy", "bogus"], "unknown strategy"),
+        Case("boards-strategy-empty", ["simulate", *two, "--strategy", ","], "at least one"),
+        Case("boards-strategy-blank", ["simulate", *two, "--strategy", ""], "at least one"),
+        Case("boards-simulate-position", ["simulate", *two, "--position", "salet:BBBBB"],
+             "--position is not offered"),
+        Case("boards-simulate-opener", ["simulate", *two, "--opener", "zzzzz"],
+             "not in the guess list"),
+        Case("boards-compare-plot", ["compare", *two, "--plot", "{T}/x.png"], "--plot"),
+        Case("boards-next-strategy", ["next", "-", *two, "--strategy", "bogus"], "--strategy"),
+        Case("games-one-board", ["simulate", *lists, "--games", "5"], "applies to --boards"),
+        Case("strategy-one-board", ["next", "-", *lists, "--strategy", "entropy"],
+             "applies to --boards"),
+        Case("adversary-hard", ["solve", "salet", *lists, "--adversary", "--mode", "hard"],
+             "easy mode only"),
+        Case("adversary-position", ["next", "salet:Q", *lists, "--adversary"], "salet"),
+        Case("adversary-answer", ["play", *lists, "--adversary", "--answer", "cigar"],
+             "no hidden answer"),
+        Case("worst-beam", ["solve", "salet", *lists, "--objective", "worst", "--beam", "2"],
+             "exclude each other"),
+        Case("objective-bogus", ["solve", "salet", *lists, "--objective", "best"],
+             "--objective"),
+    ]
+    for name, pos, needle in [("empty-step", "salet:", "GUESS:F1/F2"),
+                              ("no-colon", "salet", "GUESS:F1/F2")]:
+        out.append(Case(f"boards-position-{name}", ["next", pos, *two], needle))
+    return out
+
+
 CASES: list[Case] = (_list_cases() + _number_cases() + _store_cases() + _misc_cases()
                      + _game_number_cases() + _subprocess_cases() + _tolerated_cases()
-                     + _game_cases() + _serve_cases() + _book_cases())
+                     + _game_cases() + _serve_cases() + _book_cases() + _variant_cases())
 
 
 # ----------------------------------------------------------------- harness

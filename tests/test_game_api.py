@@ -149,11 +149,13 @@ def test_analysis_json_schema_and_known_value():
     res = analyse(solver, Position.parse("salet:BBBBB", lists), top=3)
     d = res.to_dict()
     assert list(d) == ["position", "candidates", "words", "best", "alternatives", "mode",
-                       "max_guesses"]
+                       "max_guesses", "objective"]
     assert d["candidates"] == 221 and d["words"] is None
     assert d["best"]["total"] == 609 and d["best"]["status"] == "exact"
     assert d["best"]["average"] == round(609 / 221, 6)
-    assert set(d["best"]) == {"guess", "total", "average", "status"}
+    # worst: the smallest worst case among the guesses of total 609 (issue 18's tie-break)
+    assert set(d["best"]) == {"guess", "total", "average", "status", "worst"}
+    assert d["best"]["worst"] == 4 and d["objective"] == "expected"
     assert len(d["alternatives"]) == 3
     assert all(set(a) == {"guess", "total", "status"} for a in d["alternatives"])
     assert all(a["total"] >= 609 for a in d["alternatives"])

@@ -527,3 +527,36 @@ def test_no_answer_names_a_server_path(client, store_client, problem):
     text = "\n".join(bodies)
     assert "guess list guesses.txt" in text and "no strategy solves every answer" in text
     assert str(d) not in text and _paths(text) == [], _paths(text)
+
+
+def test_boards_next_and_its_errors(client, problem):
+    """Several boards (issue 18): /api/boards answers what `next --boards` answers
+    (the same game-layer call), marks solved boards, and refuses bad positions."""
+    from solver.feedback import score, to_text
+    from solver.game.boards import BoardsPosition, boards_variant
+
+    _, lists, table, _ = problem
+    a, b = lists.answers[0], lists.answers[3]
+    g = lists.guesses[1]
+    pos = f"{g}:{to_text(score(g, a), 5)}/{to_text(score(g, b), 5)},{a}:GGGGG/" + to_text(
+        score(a, b), 5)
+    r = client.get("/api/boards", params={"position": pos, "boards": 2})
+    if r.status_code == 202:
+        r_json = _wait(client, r.json()["id"])["result"]
+    else:
+        assert r.status_code == 200
+        r_json = r.json()
+    assert r_json["boards"] == 2 and r_json["max_guesses"] == 7
+    assert r_json["board"][0]["solved"] == 2 and r_json["board"][1]["solved"] is None
+    want = BoardsPosition.parse(pos, lists, boards_variant(lists, 2))
+    assert r_json["board"][1]["words"] == want.candidates(1)[:20]
+    if len(want.members[1]) == 1:
+        assert r_json["best"]["guess"] == b
+    assert r_json["best"]["status"] in ("exact", "heuristic")
+    for params, status, needle in [
+        ({"position": "salet:BBBBB", "boards": 2}, 400, "1 feedback(s) for 2 boards"),
+        ({"position": "-", "boards": 33}, 422, "boards"),
+        ({"position": f"{a}:GGGGG/GGGGG", "boards": 2}, 400, "cannot both be solved"),
+    ]:
+        r = client.get("/api/boards", params=params)
+        assert r.status_code == status and needle in r.json()["error"], r.json()

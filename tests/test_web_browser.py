@@ -460,3 +460,53 @@ def test_an_eight_letter_board_fits_a_phone(server8, browser):
         assert len(tiles) == 8 and len({t.location["y"] for t in tiles}) == 1
     finally:
         drv.set_window_size(size["width"], size["height"])
+
+
+def test_quordle_in_assist_mode_by_tile_clicks(server, browser, problem):
+    """Several boards (issue 18): four boards, each row's colours set by clicking each
+    open board's tiles; the candidates the page shows are the position's, solved
+    boards are marked, and the game ends when every board is solved."""
+    from solver.feedback import colours_of, score
+    from solver.game.boards import BoardsPosition, boards_variant
+
+    _, lists, _table, _ = problem
+    drv = browser
+    secrets = [lists.answers[i] for i in (2, 9, 14, 21)]
+    drv.get(server + "/#boards?k=4")
+    _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+    pos = BoardsPosition.start(lists, boards_variant(lists, 4))
+    for _turn in range(12):
+        _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take")
+              or "Every board solved" in d.find_element(By.ID, "boards-advice").text)
+        if pos.done:
+            break
+        guess = drv.find_element(By.ID, "boards-take").text.lower()
+        _click(drv, "#boards-take")
+        codes = pos.feedback(guess, tuple(secrets))
+        for i, code in enumerate(codes):
+            if code is None:
+                continue
+            cols = colours_of(code, 5)
+            tiles = drv.find_elements(By.CSS_SELECTOR,
+                                      f'.bcard[data-board="{i}"] .row.current .tile')
+            assert len(tiles) == 5
+            for j, c in enumerate(cols):
+                for _ in range(c):
+                    _click(drv, f'.bcard[data-board="{i}"] .row.current '
+                                f'.tile:nth-child({j + 1})')
+        _click(drv, "#boards-enter")
+        pos = pos.play(guess, codes, check_cap=False)
+        want = str(pos)
+        _wait(drv, lambda d, want=want: d.execute_script("return bPosition()") == want)
+        _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take")
+              or "Every board solved" in d.find_element(By.ID, "boards-advice").text)
+        for i in range(4):
+            card = drv.find_element(By.CSS_SELECTOR, f'.bcard[data-board="{i}"]')
+            solved = "solved" in card.get_attribute("class").split()
+            assert solved == (pos.solved[i] is not None)
+            if not solved:
+                n = len(pos.members[i])
+                assert f"{n} candidate" in card.find_element(By.TAG_NAME, "h3").text
+    assert pos.done
+    assert "Every board solved" in drv.find_element(By.ID, "boards-advice").text
+    assert all(score(s, s) == 242 for s in secrets)

@@ -16,6 +16,7 @@ from .common import (
     INT62_MAX,
     SECONDS_MAX,
     add_lists,
+    add_objective,
     add_problem,
     float_range,
     int_range,
@@ -45,6 +46,7 @@ def register(sub) -> None:
                    "'.txt'); a bare word is always a word, never a file")
     add_lists(r)
     add_problem(r)
+    add_objective(r)
     r.add_argument("--cutoff", type=int_range(1, INT62_MAX), metavar="X",
                    help="openers whose total cannot be below X (a total number of guesses "
                    "over all answers, e.g. 7921) are stored as lower_bound: much faster, "
@@ -178,7 +180,8 @@ def _cmd_run(args) -> int:
         store=args.store, answers=args.answers, guesses=args.guesses, lists=args.lists,
         length=args.length,
         cache_dir=args.cache_dir, openers=args.openers, mode=args.mode,
-        max_guesses=args.max_guesses, cutoff=cutoff, no_cutoff=args.no_cutoff, time_limit=tl,
+        max_guesses=args.max_guesses, objective=args.objective, cutoff=cutoff,
+        no_cutoff=args.no_cutoff, time_limit=tl,
         retry_failed=args.retry_failed, quiet=args.quiet, shard=shard, grace=args.grace,
         flush_seconds=args.flush_seconds, progress_seconds=args.progress_seconds,
         memo_mb=args.memo_mb, split=args.split,
@@ -200,6 +203,8 @@ def _fmt_row(row: dict) -> str:
     else:
         rel = {"lower_bound": ">= ", "upper_bound": "<= "}.get(st, "")
         value = f"{rel}{row['total']} ({rel}{row['average']:.4f} avg)"
+        if row.get("objective") == "worst" and row["depth"] is not None:
+            value = f"within {row['depth']} guesses, {value}"
     rank = f"#{row['rank']}" if row["rank"] else "-"
     extra = ""
     if row["cpu_seconds"] is not None:
@@ -262,7 +267,7 @@ def _cmd_query(args) -> int:
     where = (f"opening book {Path(store.path).name}" if getattr(store, "source", "") == "book"
              else store.path)
     header = (f"{where}: {p.n_answers} answers x {p.n_guesses} guesses, {p.mode}, "
-              f"max {p.max_guesses or 'no cap'}"
+              f"max {p.max_guesses or 'no cap'}, objective {p.objective}"
               + (f", cutoff {store.cutoff}" if store.cutoff is not None else ""))
     print(header, file=sys.stderr if machine else sys.stdout)
     print("progress: " + describe_progress(prog), file=sys.stderr if machine else sys.stdout)

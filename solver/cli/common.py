@@ -119,6 +119,15 @@ def add_lists(p: argparse.ArgumentParser) -> None:
     )
 
 
+class _Given(argparse.Action):
+    """Stores the value and notes that the option was given (`<dest>_given`): several
+    boards default their cap to boards + 5, not to the option's default."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, values)
+        setattr(namespace, self.dest + "_given", True)
+
+
 def add_problem(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("problem")
     g.add_argument(
@@ -128,8 +137,18 @@ def add_problem(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument(
         "--max-guesses", type=int_range(0, MAX_GUESSES_LIMIT), default=6, metavar="N",
+        action=_Given,
         help=f"every answer must be solved by guess N; 0 = no cap (0..{MAX_GUESSES_LIMIT}, "
         "default: 6)",
+    )
+
+
+def add_objective(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--objective", choices=("expected", "worst"), default="expected",
+        help="expected: the smallest expected number of guesses (ties: the smaller worst "
+        "case); worst: first the fewest guesses that solve every answer, then the "
+        "smallest total within them (default: expected)",
     )
 
 

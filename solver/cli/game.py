@@ -9,12 +9,14 @@ import time
 
 from ..errors import UsageError
 from ..output import check_output, write_output
+from . import variants
 from .common import (
     INT32_MAX,
     SEED_MAX,
     add_backend,
     add_lists,
     add_memo,
+    add_objective,
     add_problem,
     int_range,
     load_lists,
@@ -45,6 +47,8 @@ def _store(args, lists=None):
         from ..store import Store
 
         return Store.open(args.store, read_only=True)
+    if getattr(args, "objective", "expected") != "expected" and not getattr(args, "book", None):
+        return None  # the packaged books hold the expected objective's values
     if lists is not None and hasattr(args, "book") and not getattr(args, "no_book", False):
         from .book import load_book
 
@@ -56,7 +60,7 @@ def _position(args, lists):
     from ..game import Position
 
     return Position.parse(getattr(args, "position", "-") or "-", lists, args.mode,
-                          args.max_guesses)
+                          args.max_guesses, getattr(args, "objective", "expected"))
 
 
 def _common(p, store: bool = False) -> None:
@@ -81,11 +85,22 @@ def _cmd_next(args) -> int:
     from ..game import analyse
     from ..game.analysis import opening
 
+    if args.adversary:
+        return variants.next_adversary(args)
+    from . import boards
+
+    boards.infer_boards(args)
+    if boards.wanted(args):
+        return boards.next_boards(args)
+    if args.strategy is not None:
+        raise UsageError("--strategy applies to --boards (one board's next guess is exact)")
+
     lists = load_lists(args)
     pos = _position(args, lists)
     store = _store(args, lists)
     # the start, from a store or the book: no solver (no table to load)
-    res = opening(pos, args.top, store) if store is not None else None
+    res = opening(pos, args.top, store) if store is not None and pos.objective == "expected" \
+        else None
     if res is None:
         res = analyse(make_solver(args, lists), pos, top=args.top, store=store)
     if args.json:
@@ -130,6 +145,13 @@ def _cmd_play(args) -> int:
     import random
 
     from ..game.play import Game
+
+    if args.adversary:
+        return variants.play_adversary(args)
+    from . import boards
+
+    if boards.wanted(args):
+        return boards.play_boards(args)
 
     lists, solver = _setup(args)
     answer = args.answer  # Game checks it (ASCII before case folding)
@@ -176,11 +198,16 @@ def _strategies(text: str) -> list[str]:
 def _cmd_simulate(args) -> int:
     from ..game.simulate import simulate
     from ..game.strategies import make_strategy
+    from . import boards
 
+    if boards.wanted(args):
+        return boards.simulate_boards_cmd(args)
+    if args.games is not None:
+        raise UsageError("--games applies to --boards (one board plays every answer)")
     check_output("--csv", args.csv)  # before the games: they may take a while
     check_output("--plot", args.plot, ".png")
     lists, solver = _setup(args)
-    names = _strategies(args.strategy)
+    names = _strategies("optimal" if args.strategy is None else args.strategy)
     store = _store(args, lists)
     strategies = [make_strategy(n, solver, store, args.seed) for n in names]  # validate
     start = _position(args, lists)
@@ -294,7 +321,15 @@ def _progress(label: str):
 def _cmd_compare(args) -> int:
     from ..game.simulate import simulate
     from ..game.strategies import HEURISTICS, make_strategy
+    from . import boards
 
+    if boards.wanted(args):
+        if args.plot:
+            raise UsageError("--plot is not offered by compare --boards (simulate --boards "
+                             "--plot draws the histograms)")
+        return boards.compare_boards(args)
+    if args.games is not None:
+        raise UsageError("--games applies to --boards (one board plays every answer)")
     check_output("--plot", args.plot, ".png")
     lists, solver = _setup(args)
     openers = [lists.guesses[lists.guess_id(w)] for w in (args.openers or DEFAULT_OPENERS)]
@@ -355,6 +390,8 @@ def _cmd_compare(args) -> int:
 
 def register(sub) -> None:
     """Add next/tree/play/simulate/score/compare to the CLI's subparsers."""
+    from . import boards
+
     n = sub.add_parser(
         "next", help="optimal next guess from a position, with exact totals",
         description="The optimal next guess at POSITION with its exact total (further "
@@ -369,6 +406,17 @@ def register(sub) -> None:
     n.add_argument("--top", type=int_range(0, INT32_MAX), default=5, metavar="K",
                    help="alternatives to value exactly (default 5)")
     n.add_argument("--json", action="store_true", help="one JSON object")
+    add_objective(n)
+    variants.add_adversary(n, "POSITION is its guesses (GUESS or GUESS:PATTERN, the replies "
+                           "checked); the fewest further guesses that beat it, a winning line "
+                           "and up to K other guesses that win as fast")
+    n.add_argument("--strategy", choices=("auto", "optimal", "entropy", "expected",
+                                          "minimax"), default=None,
+                   help="with --boards: auto (exact where it takes seconds, else entropy), "
+                   "optimal (exact only) or a heuristic")
+    boards.add_boards(n, "POSITION gives K feedbacks per guess, 'salet:BBBBB/BYBBG/-/GGGGG' "
+                      "('-' for a board solved earlier; K is read from it when not given); "
+                      "exact on small positions, else the heuristic, labelled")
     _common(n, store=True)
     n.set_defaults(func=_cmd_next)
 
@@ -385,6 +433,7 @@ def register(sub) -> None:
     t.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     t.add_argument("--out", type=path_arg, metavar="FILE", help="write to FILE (default: "
                    "stdout; written to a temporary file and renamed)")
+    add_objective(t)
     _common(t, store=True)
     t.set_defaults(func=_cmd_tree)
 
@@ -402,6 +451,10 @@ def register(sub) -> None:
                    help=f"seed for --random (0..{SEED_MAX})")
     p.add_argument("--opener", metavar="W", help="first guess to suggest (default: the "
                    "store's best, the exact best on small lists, else highest entropy)")
+    variants.add_adversary(p, "type guesses, it answers; each turn suggests a guess of a "
+                           "fastest win (exact)")
+    boards.add_boards(p, "--answer w1,w2,... (K words) or --random hides them, else type "
+                      "the K feedbacks the game showed")
     _common(p, store=True)
     p.set_defaults(func=_cmd_play)
 
@@ -413,8 +466,10 @@ def register(sub) -> None:
         "letters, random, and NAME-cand (choose among candidates only); 'all' for every one. "
         + SAME_GUESSES,
     )
-    s.add_argument("--strategy", default="optimal", metavar="S[,S...]",
-                   help="strategy or comma-separated strategies (default optimal)")
+    s.add_argument("--strategy", default=None, metavar="S[,S...]",
+                   help="strategy or comma-separated strategies (default optimal; with "
+                   "--boards: entropy, expected, minimax, NAME-pure without the "
+                   "one-candidate rule, optimal on small lists; default entropy)")
     s.add_argument("--opener", metavar="W", help="first guess (default: the strategy's own)")
     s.add_argument("--position", default="-", metavar="P", help="simulate the candidates "
                    "of this position instead of every answer")
@@ -424,6 +479,10 @@ def register(sub) -> None:
     s.add_argument("--csv", type=path_arg, metavar="FILE",
                    help="every game: strategy, answer, guesses, steps ('-': stdout)")
     s.add_argument("--plot", type=path_arg, metavar="FILE.png", help="histograms side by side")
+    s.add_argument("--games", type=int_range(1, 10**7), default=None, metavar="N",
+                   help="with --boards: a seeded random sample of N answer tuples, or every "
+                   "tuple when there are at most N (default 1000)")
+    boards.add_boards(s, "the mean guesses to solve every board, histogram and failure rate")
     _common(s, store=True)
     s.set_defaults(func=_cmd_simulate)
 
@@ -457,5 +516,8 @@ def register(sub) -> None:
                    help=f"seed of the random strategy (0..{SEED_MAX}, default 0)")
     m.add_argument("--json", action="store_true", help="one JSON object per row")
     m.add_argument("--plot", type=path_arg, metavar="FILE.png", help="regret bars")
+    m.add_argument("--games", type=int_range(1, 10**7), default=None, metavar="N",
+                   help="with --boards: answer tuples per heuristic (default 1000)")
+    boards.add_boards(m, "the heuristics side by side on the same sample of answer tuples")
     _common(m)
     m.set_defaults(func=_cmd_compare)

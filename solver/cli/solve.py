@@ -15,6 +15,7 @@ from .common import (
     add_backend,
     add_lists,
     add_memo,
+    add_objective,
     add_problem,
     int_range,
     load_lists,
@@ -47,10 +48,25 @@ def _cmd_table(args) -> int:
 
 
 def _cmd_solve(args) -> int:
+    from . import variants
+
+    if args.adversary:
+        return variants.solve_adversary(args)
+    from . import boards
+
+    if boards.wanted(args):
+        return boards.solve_boards(args)
     lists = load_lists(args)
     for w in args.words:
         lists.guess_id(w)  # validate every opener before any long work
+    if args.objective == "worst" and args.beam:
+        raise UsageError("--beam and --objective worst exclude each other (a beam proves "
+                         "no cap infeasible)")
     solver = make_solver(args, lists)
+    if args.objective == "worst":
+        from ..game.objective import WorstSolver
+
+        solver = WorstSolver(solver)
     for w in args.words:
         print_result(solver.solve(w, progress=None if args.quiet else sys.stderr), args.json)
     return 0
@@ -129,13 +145,24 @@ def register(sub) -> None:
         "(which proves nothing about the opener).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="output fields (--json): opener, status, total, answers, average, depth, "
-        "seconds, nodes, mode, max_guesses (and note, when there is one)",
+        "seconds, nodes, mode, max_guesses (and note, when there is one; objective under "
+        "--objective worst, where depth is the fewest guesses that solve every answer and "
+        "total the smallest total within them)",
     )
     s.add_argument("words", nargs="+", metavar="WORD", help="opening guess(es)")
     add_lists(s)
     add_problem(s)
     add_backend(s)
     add_memo(s)
+    add_objective(s)
+    from .boards import add_boards
+    from .variants import add_adversary
+
+    add_boards(s, "the exact expected number of guesses to solve every board after each "
+               "opener, on small lists (else refused, saying why)")
+
+    add_adversary(s, "the fewest guesses that beat it after each opener, and a winning "
+                  "line (exact)")
     s.add_argument("--beam", type=int_range(1, INT32_MAX), metavar="N",
                    help="only the N most promising guesses per position: fast, reported "
                    "as upper_bound (or not_found), never exact")

@@ -26,14 +26,19 @@ EMPTY_EXACT_LIMIT = 400  # answers: above this the opener needs a store (BENCHMA
 @dataclass
 class Choice:
     """One guess at a position: its exact total (None when infeasible) and status
-    (exact, infeasible, solved)."""
+    (exact, infeasible, solved); `worst`, when known, the most further guesses any
+    answer needs under the strategy behind the total (objective.py)."""
 
     guess: str | None
     total: int | None
     status: str
+    worst: int | None = None
 
     def to_dict(self) -> dict:
-        return {"guess": self.guess, "total": self.total, "status": self.status}
+        d = {"guess": self.guess, "total": self.total, "status": self.status}
+        if self.worst is not None:
+            d["worst"] = self.worst
+        return d
 
 
 @dataclass
@@ -59,16 +64,20 @@ class Analysis:
         pos = self.position
         words = pos.candidates if self.candidates <= WORDS_SHOWN else None
         avg = self.average
+        best = {"guess": self.best.guess, "total": self.best.total,
+                "average": None if avg is None else round(avg, 6),
+                "status": self.best.status}
+        if self.best.worst is not None:
+            best["worst"] = self.best.worst
         return {
             "position": str(pos),
             "candidates": self.candidates,
             "words": words,
-            "best": {"guess": self.best.guess, "total": self.best.total,
-                     "average": None if avg is None else round(avg, 6),
-                     "status": self.best.status},
+            "best": best,
             "alternatives": [a.to_dict() for a in self.alternatives],
             "mode": pos.mode,
             "max_guesses": pos.max_guesses,
+            "objective": pos.objective,
         }
 
     def describe(self) -> str:
@@ -91,14 +100,23 @@ class Analysis:
         else:
             src = {"store": " (from the result store)", "book": " (from the book)"}.get(
                 self.source, "")
-            lines.append(f"best: {b.guess}  total {b.total} ({b.total / n:.4f} more guesses "
-                         f"on average), {b.status}{src}")
+            worst = "" if b.worst is None else (
+                f", every candidate within {b.worst} more guess{'es' if b.worst != 1 else ''}")
+            if pos.objective == "worst":
+                lines.append(f"best (worst case first): {b.guess}  every candidate within "
+                             f"{b.worst} more guesses, total {b.total} ({b.total / n:.4f} "
+                             f"on average) within that, {b.status}{src}")
+            else:
+                lines.append(f"best: {b.guess}  total {b.total} ({b.total / n:.4f} more guesses "
+                             f"on average){worst}, {b.status}{src}")
         if self.alternatives:
             lines.append("alternatives:")
             for a in self.alternatives:
                 val = "infeasible" if a.total is None else (
                     f"total {a.total} ({a.total / n:.4f})  +{a.total - b.total}"
                     if b.total is not None else f"total {a.total}")
+                if a.worst is not None:
+                    val = f"within {a.worst}, {val}"
                 lines.append(f"  {a.guess}  {val}  {a.status}")
         if self.note:
             lines.append(f"note: {self.note}")
@@ -184,10 +202,16 @@ def analyse(solver, position: Position, top: int = 5, store=None,
     pos = position
     if pos.solved:
         return Analysis(pos, Choice(None, 0, "solved"), [])
+    if pos.objective == "worst":
+        from .objective import analyse_worst
+
+        return analyse_worst(solver, pos, top, store, allow_empty, progress)
     if store is not None:
         _check_store(store, pos)
         res = _from_store(solver, pos, top, store)
         if res is not None:
+            if pos.history and res.best.total is not None:
+                res.best = _stored_tie_break(solver, pos, res.best)
             res.seconds = time.perf_counter() - t0
             return res
     if not pos.history:
@@ -200,17 +224,44 @@ def analyse(solver, position: Position, top: int = 5, store=None,
         ranked = ranked_guesses(solver, pos, top + 1, progress=progress)
         if not ranked:
             return Analysis(pos, Choice(None, None, "infeasible"), [])
-        res = Analysis(pos, ranked[0], ranked[1:])
+        assert ranked[0].total is not None  # ranked guesses are feasible
+        best = _smallest_worst(solver, pos, ranked[0].total, ranked[0].status)
+        res = Analysis(pos, best, [c for c in ranked if c.guess != best.guess][:top])
         res.seconds = time.perf_counter() - t0
         return res
     total, g, status = solver.set_value(pos.members, pos.budget, pos.cons)
     if total is None:
         return Analysis(pos, Choice(None, None, status), [])
-    best = Choice(solver.lists.guesses[g], total, status)
+    best = _smallest_worst(solver, pos, total, status)
     alts = ranked_guesses(solver, pos, top, exclude=g, progress=progress) if top else []
     res = Analysis(pos, best, alts)
     res.seconds = time.perf_counter() - t0
     return res
+
+
+def _smallest_worst(solver, pos: Position, total: int, status: str) -> Choice:
+    """Among the guesses of optimal `total`, one whose strategy has the smallest worst
+    case (the expected objective's tie-break, exact: objective.set_height)."""
+    from .objective import set_height
+
+    worst, g = set_height(solver, pos.members, pos.budget, pos.cons, total)
+    return Choice(solver.lists.guesses[g], total, status, worst)
+
+
+def _stored_tie_break(solver, pos: Position, best: Choice) -> Choice:
+    """A stored second guess was chosen among equal totals without the tie-break:
+    kept when its smallest worst case is the position's, else replaced by one that
+    has it."""
+    from .objective import guess_height
+
+    assert best.total is not None  # a stored guess has its total
+    choice = _smallest_worst(solver, pos, best.total, best.status)
+    if choice.guess == best.guess:
+        return choice
+    gid = solver.lists.guess_index[best.guess]
+    if guess_height(solver, gid, pos.members, pos.budget, pos.cons, best.total) == choice.worst:
+        return Choice(best.guess, best.total, best.status, choice.worst)
+    return choice
 
 
 def _check_store(store, pos: Position) -> None:
@@ -225,6 +276,9 @@ def _check_store(store, pos: Position) -> None:
         diff.append(f"mode (store: {p.mode}, requested: {pos.mode})")
     if p.max_guesses != pos.max_guesses:
         diff.append(f"max_guesses (store: {p.max_guesses}, requested: {pos.max_guesses})")
+    if getattr(p, "objective", "expected") != pos.objective:
+        diff.append(f"objective (store: {getattr(p, 'objective', 'expected')}, requested: "
+                    f"{pos.objective})")
     if diff:
         raise StoreError(f"{store.path} holds results for another problem: different "
                          + "; ".join(diff))

@@ -17,7 +17,7 @@ from ..feedback import colours_of, pattern_rows, to_text
 from ..feedback import parse as parse_pattern
 from ..search.engine import MODES as ENGINE_MODES
 from ..search.engine import UNCAPPED_DEPTH as UNCAPPED  # the engine's depth for "no cap"
-from ..variant import Variant
+from ..variant import OBJECTIVES, Variant
 from ..words import WordLists, encode_words
 
 MODES = tuple(ENGINE_MODES)
@@ -94,7 +94,8 @@ def legal_mask(lists: WordLists, mode: str, cons: Constraint | None,
 @dataclass(frozen=True)
 class Position:
     """History of (guess, pattern code); `members` are the ids of the answers still
-    possible; `cons` the hard-mode constraint (None in the other modes)."""
+    possible; `cons` the hard-mode constraint (None in the other modes); `objective`
+    what the analysis optimises (Variant.objective: expected, or worst first)."""
 
     lists: WordLists
     mode: str
@@ -102,24 +103,28 @@ class Position:
     history: tuple[tuple[str, int], ...]
     members: np.ndarray = field(repr=False, compare=False)
     cons: Constraint | None = field(repr=False, compare=False)
+    objective: str = "expected"
 
     @classmethod
-    def start(cls, lists: WordLists, mode: str = "easy", max_guesses: int = 6) -> Position:
+    def start(cls, lists: WordLists, mode: str = "easy", max_guesses: int = 6,
+              objective: str = "expected") -> Position:
         if mode not in MODES:
             raise UsageError(f"unknown mode {mode!r} (easy, hard or strict)")
         if max_guesses < 0:
             raise UsageError("max_guesses must be >= 0 (0 = no cap)")
+        if objective not in OBJECTIVES:
+            raise UsageError(f"unknown objective {objective!r} (expected or worst)")
         cons = no_constraint(lists.length) if mode == "hard" else None
         return cls(lists, mode, max_guesses, (),
-                   np.arange(len(lists.answers), dtype=np.int32), cons)
+                   np.arange(len(lists.answers), dtype=np.int32), cons, objective)
 
     @classmethod
     def parse(cls, text: str, lists: WordLists, mode: str = "easy",
-              max_guesses: int = 6) -> Position:
+              max_guesses: int = 6, objective: str = "expected") -> Position:
         """Read a position; UsageError/PatternError (one line) for unknown words,
         malformed patterns, illegal guesses, histories no answer fits, or more
         guesses than the cap."""
-        pos = cls.start(lists, mode, max_guesses)
+        pos = cls.start(lists, mode, max_guesses, objective)
         s = text.strip()
         if s in ("", "-"):
             return pos
@@ -179,19 +184,20 @@ class Position:
         cons = (constraint_after(self.cons, w, pattern)
                 if self.mode == "hard" and self.cons is not None else None)
         return Position(self.lists, self.mode, self.max_guesses,
-                        self.history + ((w, pattern),), members, cons)
+                        self.history + ((w, pattern),), members, cons, self.objective)
 
     def _with(self, w: str, pattern: int) -> Position:
         """This position with one more step, unchecked (for messages)."""
         return Position(self.lists, self.mode, self.max_guesses,
-                        self.history + ((w, pattern),), self.members, self.cons)
+                        self.history + ((w, pattern),), self.members, self.cons,
+                        self.objective)
 
     # ---- views -------------------------------------------------------------------
 
     @property
     def variant(self) -> Variant:
-        """The game this position belongs to (word length, mode, cap)."""
-        return Variant.of(self.lists, self.mode, self.max_guesses)
+        """The game this position belongs to (word length, mode, cap, objective)."""
+        return Variant.of(self.lists, self.mode, self.max_guesses, objective=self.objective)
 
     @property
     def length(self) -> int:

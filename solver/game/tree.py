@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..errors import UsageError
 from ..feedback import all_green, to_text
+from .objective import guess_height, guess_worst
 from .position import Position
 
 
@@ -21,6 +22,7 @@ class Tree:
     max_guesses: int
     games: dict[str, list[tuple[str, int]]]
     prior: int = 0  # guesses already made at the position
+    objective: str = "expected"  # expected (ties: smaller worst case), or worst first
 
     @property
     def total(self) -> int:
@@ -44,6 +46,7 @@ class Tree:
             "opener": self.opener,
             "mode": self.mode,
             "max_guesses": self.max_guesses,
+            "objective": self.objective,
             "total": self.total,
             "average": round(self.average, 6),
             "histogram": {str(k): v for k, v in self.histogram.items()},
@@ -77,7 +80,7 @@ class Tree:
         """One line per answer: answer, guesses needed, then guess:PATTERN steps."""
         lines = [f"# {self.opener} from {self.position}: total {self.total} over "
                  f"{len(self.games)} answers ({self.average:.4f} avg), {self.mode}, max "
-                 f"{self.max_guesses or 'no cap'}; histogram "
+                 f"{self.max_guesses or 'no cap'}, objective {self.objective}; histogram "
                  + " ".join(f"{k}:{v}" for k, v in self.histogram.items())]
         for a, steps in self.games.items():
             lines.append(f"{a} {self.prior + len(steps)} "
@@ -89,23 +92,38 @@ def tree(solver, opener: str, position: Position | None = None, store=None,
          progress=None) -> Tree:
     """The optimal strategy starting with `opener` (from the start, or from
     `position`): UsageError when the opener cannot be played there or no strategy
-    meets the cap. With a result `store` or book of the same problem that holds the
-    opener's exact value, the tree starts from its second guesses (the opener's
-    search is skipped)."""
+    meets the cap. Under the expected objective, of the strategies of optimal total
+    one of the smallest worst case; under `position.objective` worst, one of the
+    fewest guesses in the worst case and the smallest total within it (objective.py).
+    With a result `store` or book of the same problem that holds the opener's exact
+    value, the tree starts from its second guesses when they can be those of such a
+    strategy (no smaller worst case exists)."""
     lists = solver.lists
     pos = position if position is not None else Position.start(
         lists, solver.mode, solver.max_guesses)
     gid = pos.check_guess(opener)
     if pos.solved:
         raise UsageError(f"{pos} is already solved")
-    second = _stored_second(store, pos, lists.guesses[gid]) if store is not None else None
-    if second is None:
-        total, status = solver.guess_value(gid, pos.members, pos.budget, pos.cons,
-                                           progress=progress)
-        if total is None:
-            raise UsageError(f"{lists.guesses[gid]}: no strategy solves every answer within "
-                             f"{solver.max_guesses} guesses")
-    root = solver.subtree(gid, pos.members, pos.budget, pos.cons, second=second)
+    # the cap the strategy is built under: the smallest worst case among the optimal
+    # totals (expected), or the fewest guesses at all (worst); see objective.py
+    if pos.objective == "worst":
+        height, total, _status = guess_worst(solver, gid, pos.members, pos.budget, pos.cons)
+        second = None
+    else:
+        second = _stored_second(store, pos, lists.guesses[gid]) if store is not None else None
+        if second is not None:  # exact in the store: its total, no search
+            total = int(store.snapshot().row(store.index_of(lists.guesses[gid]))["total"])
+        else:
+            total, _status = solver.guess_value(gid, pos.members, pos.budget, pos.cons,
+                                                progress=progress)
+        height = None if total is None else guess_height(solver, gid, pos.members,
+                                                         pos.budget, pos.cons, total)
+        if height is not None and height < pos.budget:
+            second = None  # the stored second guesses were chosen under the full cap
+    if total is None:
+        raise UsageError(f"{lists.guesses[gid]}: no strategy solves every answer within "
+                         f"{solver.max_guesses} guesses")
+    root = solver.subtree(gid, pos.members, height, pos.cons, second=second)
     games: dict[str, list[tuple[str, int]]] = {}
     table = solver.table
 
@@ -122,7 +140,7 @@ def tree(solver, opener: str, position: Position | None = None, store=None,
     walk(root, pos.members, [])
     games = {a: games[a] for a in sorted(games)}
     return Tree(lists.guesses[gid], str(pos), solver.mode, solver.max_guesses, games,
-                len(pos.history))
+                len(pos.history), pos.objective)
 
 
 def _stored_second(store, pos: Position, opener: str) -> dict[int, int] | None:

@@ -160,6 +160,17 @@ def create_app(service: Service) -> FastAPI:
         return await answer(request, await run_in_threadpool(svc.plan_next, position, m, c,
                                                              top))
 
+    @app.get("/api/boards")
+    async def boards_next(request: Request, position: Position = "-",
+                          boards: Annotated[int, Query(ge=2, le=32)] = 4,
+                          max_guesses: Cap = None,
+                          top: Annotated[int, Query(ge=0, le=MAX_TOP)] = 3) -> dict:
+        """Several boards (issue 18): the next guess at a position of `boards` boards
+        ('salet:BBBBB/BYBBG/-/GGGGG,...', one feedback per board, '-' once solved;
+        easy mode, cap boards + 5 unless given). Past the request budget: 202."""
+        return await answer(request, await run_in_threadpool(svc.plan_boards, position,
+                                                             boards, max_guesses, top))
+
     @app.get("/api/strategy")
     async def strategy(request: Request, opener: Word, mode: Mode | None = None,
                        max_guesses: Cap = None) -> dict:

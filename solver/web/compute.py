@@ -69,6 +69,8 @@ class Engine:
         """One computation: `next` (position, mode, max_guesses, top, store: the path
         of a store proving the opening move, or None) or `strategy` (opener, mode,
         max_guesses). `check()` raises adapter.Cancelled to stop between steps."""
+        if kind == "boards":
+            return self._boards(params)
         mode, cap = params["mode"], params["max_guesses"]
         solver = self.solver(mode, cap)
         if kind == "strategy":
@@ -86,6 +88,25 @@ class Engine:
                 report(done, total, "guesses ranked")
 
         return adapter.analyse(solver, pos, params["top"], store=store, progress=step)
+
+    def _boards(self, params: dict) -> dict:
+        """The next guess at a several-board position (game/boards_next.py): each
+        board's candidates (up to 20 words shown), solved boards, the suggestion."""
+        from ..game.boards import BoardsPosition, boards_variant
+        from ..game.boards_next import advise
+
+        variant = boards_variant(self.lists, params["boards"], params["max_guesses"])
+        pos = BoardsPosition.parse(params["position"], self.lists, variant)
+        boards = [{"solved": pos.solved[i], "candidates": len(pos.members[i]),
+                   "words": pos.candidates(i)[:20]} for i in range(pos.boards)]
+        out = {"position": str(pos), "boards": pos.boards, "max_guesses": variant.max_guesses,
+               "board": boards, "done": pos.done}
+        if pos.done:
+            return {**out, "best": None, "alternatives": [], "status": "solved"}
+        best, alts, how = advise(self.lists, self.table, pos, params["top"], "auto",
+                                 fallback=True)
+        return {**out, "tuples": pos.tuples, "tuples_exact": len(pos.open) <= 8,
+                "best": best, "alternatives": alts, "status": how}
 
     def _search_start(self, solver, pos, top: int, check: adapter.Check,
                       report: Report | None) -> dict:

@@ -412,6 +412,17 @@ class Service:
                   "store": store}
         return ("next", str(pos), mode, cap, top, store), "next", params
 
+    def plan_boards(self, position: str, boards: int, cap: int | None, top: int) -> tuple:
+        """(key, kind, params) of a several-board next guess (issue 18; easy mode, cap
+        boards + 5 unless given); bad input raises here."""
+        from ..game.boards import BoardsPosition, boards_variant
+
+        variant = boards_variant(self.lists, boards, cap)
+        pos = BoardsPosition.parse(position, self.lists, variant)
+        params = {"position": str(pos), "boards": boards,
+                  "max_guesses": variant.max_guesses, "top": top}
+        return (("boards", str(pos), boards, variant.max_guesses, top), "boards", params)
+
     def plan_strategy(self, opener: str, mode: str, cap: int) -> tuple:
         word = self.lists.guesses[self.lists.guess_id(opener)]
         params = {"opener": word, "mode": mode, "max_guesses": cap}

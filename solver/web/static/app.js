@@ -577,6 +577,158 @@ $("#prev").addEventListener("click", () => { S.offset = Math.max(0, S.offset - S
 $("#next").addEventListener("click", () => { S.offset += S.limit; loadTable(); });
 $("#store-select").addEventListener("change", (ev) => { S.store = ev.target.value; S.offset = 0; refreshResults(); });
 
+// ------------------------------------------------------------------ several boards
+// Issue 18: k boards at once (easy mode, cap k + 5). Rows: {word, codes: [per board
+// colours or null once the board was solved]}; the server's /api/boards reads
+// `word:F1/F2/...` per guess ('-' for a solved board).
+const B = { k: 4, kind: "assist", rows: [], cur: [], secrets: null, res: null, seq: 0 };
+const bSolvedAt = (i) => {
+  const r = B.rows.findIndex((row) => row.codes[i] && row.codes[i].every((c) => c === 2));
+  return r < 0 ? null : r + 1;
+};
+const bPosition = () => B.rows.map((r) =>
+  `${r.word}:${r.codes.map((c) => (c ? patText(c) : "-")).join("/")}`).join(",") || "-";
+const bOpen = (i, upto) => { const s = bSolvedAt(i); return s == null || s > upto; };
+const bSay = (text, kind = "") => { $("#boards-msg").textContent = text; $("#boards-msg").className = `msg ${kind}`; };
+
+function renderBoards() {
+  const grid = $("#boards-grid");
+  grid.replaceChildren();
+  const word = $("#boards-guess").value.trim().toLowerCase();
+  for (let i = 0; i < B.k; i++) {
+    const solved = bSolvedAt(i);
+    const info = B.res && B.res.board ? B.res.board[i] : null;
+    const head = el("h3", {}, el("span", { text: `Board ${i + 1}` }),
+      el("span", { class: "st", text: solved ? `solved at guess ${solved}` :
+        (info ? `${info.candidates} candidate${info.candidates === 1 ? "" : "s"}` : "") }));
+    const card = el("div", { class: "bcard" + (solved ? " solved" : ""), "data-board": i }, head);
+    card.style.setProperty("--len", L());
+    B.rows.forEach((r, ri) => {
+      if (!r.codes[i]) return;  // solved earlier: no tiles
+      const row = el("div", { class: "row done" });
+      for (let j = 0; j < L(); j++) row.append(tile(r.word[j], r.codes[i][j]));
+      card.append(row);
+    });
+    if (!solved && B.kind === "assist" && word.length === L()) {
+      const row = el("div", { class: "row current" });
+      for (let j = 0; j < L(); j++) {
+        const t = tile(word[j], B.cur[i][j]);
+        t.addEventListener("click", () => { B.cur[i][j] = (B.cur[i][j] + 1) % 3; renderBoards(); });
+        row.append(t);
+      }
+      card.append(row);
+    }
+    if (!solved && info && info.words.length) {
+      card.append(el("div", { class: "cands", text: info.words.join(" ") +
+        (info.candidates > info.words.length ? " …" : "") }));
+    }
+    grid.append(card);
+  }
+  $("#boards-undo").disabled = B.rows.length === 0;
+}
+
+function renderBoardsAdvice() {
+  const box = $("#boards-advice");
+  const r = B.res;
+  if (!r) { box.replaceChildren(el("p", { class: "muted", text: "…" })); return; }
+  if (r.done) {
+    box.replaceChildren(el("p", { class: "msg ok", text: `Every board solved in ${B.rows.length} guesses` +
+      (B.rows.length > r.max_guesses ? ` (${B.rows.length - r.max_guesses} over the cap of ${r.max_guesses})` : "") }));
+    return;
+  }
+  const b = r.best;
+  const kids = [el("h2", { text: "Next guess" })];
+  if (!b) kids.push(el("p", { class: "msg err", text: "no strategy solves every board within the cap" }));
+  else {
+    const why = b.status === "exact" ?
+      `exact: ${b.total} guesses over ${r.tuples} answer tuples (${fmt(b.average)} more on average, worst ${b.worst})` :
+      (b.why ? `${b.why} (heuristic)` : "heuristic (entropy of the joint feedback), not exact");
+    kids.push(el("p", {}, el("button", { class: "primary", id: "boards-take", text: b.guess.toUpperCase(),
+      onclick: () => { $("#boards-guess").value = b.guess; bTyped(); } }), " ", el("span", { class: "muted", text: why })));
+    if (r.alternatives && r.alternatives.length) {
+      kids.push(el("p", { class: "muted small", text: "also: " + r.alternatives.map((a) => a.guess).join(", ") }));
+    }
+  }
+  kids.push(el("p", { class: "muted small", text: `${r.tuples_exact ? "" : "at most "}${r.tuples} answer tuples; guess ${B.rows.length + 1} of ${r.max_guesses}` }));
+  box.replaceChildren(...kids);
+}
+
+async function boardsAnalyse() {
+  const seq = ++B.seq;
+  B.res = null;
+  renderBoardsAdvice();
+  const q = new URLSearchParams({ position: bPosition(), boards: String(B.k), top: "3" });
+  try {
+    let r = await api(`/api/boards?${q}`);
+    while (r && r.state && r.id && r.state !== "done") {  // past the request budget: a job
+      if (r.state === "error") throw new Error(r.error);
+      if (r.state === "cancelled") return;
+      await new Promise((res) => setTimeout(res, 300));
+      if (seq !== B.seq) return;
+      r = await api(`/api/jobs/${r.id}`);
+    }
+    if (r && r.state === "done") r = r.result;
+    if (seq !== B.seq) return;
+    B.res = r;
+    bSay("");
+  } catch (e) {
+    if (seq === B.seq) bSay(e.message, "err");
+    return;
+  }
+  renderBoardsAdvice();
+  renderBoards();
+}
+
+function bTyped() {
+  B.cur = Array.from({ length: B.k }, () => greys());
+  renderBoards();
+}
+
+function boardsEnter(ev) {
+  if (ev) ev.preventDefault();
+  let word = $("#boards-guess").value.trim().toLowerCase();
+  if (!word && B.res && B.res.best) word = B.res.best.guess;
+  if (B.res && B.res.done) { bSay("every board is solved: New game", "info"); return; }
+  if (word.length !== L() || !S.guesses.has(word)) { bSay(`${word || "(empty)"}: not in the guess list`, "err"); return; }
+  const n = B.rows.length;
+  const codes = [];
+  for (let i = 0; i < B.k; i++) {
+    if (!bOpen(i, n)) codes.push(null);
+    else if (B.kind === "play") codes.push(feedback(word, B.secrets[i]));
+    else codes.push(B.cur[i] && B.cur[i].length === L() ? B.cur[i].slice() : greys());
+  }
+  B.rows.push({ word, codes });
+  $("#boards-guess").value = "";
+  bTyped();
+  boardsAnalyse();
+}
+
+function boardsNew() {
+  B.k = Number($("#boards-k").value);
+  B.rows = [];
+  B.secrets = null;
+  if (B.kind === "play") {
+    const pool = S.answers.slice();
+    B.secrets = [];
+    for (let i = 0; i < B.k; i++) B.secrets.push(pool.splice(Math.floor(Math.random() * pool.length), 1)[0]);
+  }
+  $("#boards-guess").maxLength = L();
+  bTyped();
+  bSay("");
+  boardsAnalyse();
+}
+
+$("#boards-form").addEventListener("submit", boardsEnter);
+$("#boards-guess").addEventListener("input", bTyped);
+$("#boards-new").addEventListener("click", boardsNew);
+$("#boards-k").addEventListener("change", boardsNew);
+$("#boards-undo").addEventListener("click", () => { B.rows.pop(); bTyped(); boardsAnalyse(); });
+document.querySelectorAll("#boards-kind button").forEach((b) => b.addEventListener("click", () => {
+  B.kind = b.dataset.kind;
+  document.querySelectorAll("#boards-kind button").forEach((x) => x.classList.toggle("on", x === b));
+  boardsNew();
+}));
+
 // ------------------------------------------------------------------ routing, switches
 function currentView() { return (location.hash.slice(1).split("?")[0]) || "play"; }
 
@@ -592,9 +744,9 @@ function setProblem(mode, cap, replay = true) {
 function route() {
   const view = currentView();
   const params = new URLSearchParams(location.hash.split("?")[1] || "");
-  for (const v of ["play", "strategy", "results"]) $(`#view-${v}`).hidden = v !== view;
+  for (const v of ["play", "boards", "strategy", "results"]) $(`#view-${v}`).hidden = v !== view;
   document.querySelectorAll("#tabs a").forEach((a) => a.classList.toggle("active", a.dataset.view === view));
-  $("#problem-controls").style.visibility = view === "results" ? "hidden" : "visible";
+  $("#problem-controls").style.visibility = view === "results" || view === "boards" ? "hidden" : "visible";
   if (view === "strategy") {
     if (params.get("mode") || params.get("cap")) {
       setProblem(params.get("mode") || S.mode, params.has("cap") ? Number(params.get("cap")) : S.cap);
@@ -606,6 +758,10 @@ function route() {
   } else if (view === "play") {
     const ans = (params.get("answer") || "").toLowerCase();
     if (ans && S.answers.includes(ans) && ans !== S.fixedSecret) { setKind("play", ans); return true; }
+  } else if (view === "boards") {
+    const k = params.get("k");
+    if (k && ["2", "4", "8"].includes(k)) $("#boards-k").value = k;
+    if (!B.res || (k && Number(k) !== B.k)) boardsNew();
   } else if (view === "results") {
     if (params.get("store")) S.store = params.get("store");
     loadStores().then(() => refreshResults());

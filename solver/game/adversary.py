@@ -1,0 +1,443 @@
+"""The adversary (Absurdle): the fewest guesses that beat it, exactly.
+
+The game. No answer is fixed. After each guess the adversary splits the answers
+still possible by the feedback each would give and keeps the largest class (it
+"prunes its list as little as possible", in the words of Absurdle's author). The
+player wins with the guess that is the only answer left.
+
+The tie rule. Absurdle's published description (qntm.org/absurdle and its FAQ)
+says that the largest class is kept, and that this is not necessarily the reply
+with the fewest yellows or greens; we found no public statement of how it breaks
+ties between classes of equal size. Ours, stated: among the largest classes, the
+one whose feedback has the fewest greens, then the fewest yellows, then the lowest
+pattern code (solver.feedback: letter i weighs 3**i, grey 0, yellow 1, green 2).
+All green has the most greens, so the adversary concedes the win only when the
+guess is the one answer left. Values on other tie rules can differ.
+
+The search. The adversary is deterministic, so a guess sequence meets one reply
+each and the game is a shortest path: the value of a set S is 1 when S is one
+answer, else 1 + the least value of a kept class over the guesses that shrink S.
+`win(S, d)` asks whether some line wins within d guesses, by iterative deepening
+from a lower bound: a guess splits a set into at most K classes (K: the most
+classes any guess makes on the whole answer list), so the kept class of n answers
+has at least ceil(n / K), and a set needs at least `min_guesses(n)` guesses. Two
+guesses from S win iff one guess separates S (gives every answer its own
+feedback), possible only when |S| <= K; three guesses run in one compiled kernel
+(adversary_jit.win3); deeper levels try guesses in Python, those whose kept class
+is smallest first, and remember the (set, depth) pairs that failed.
+
+Easy mode only (the guesses are every word of the guess list).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import PatternError, UsageError, quote
+from ..feedback import colours_of, to_text
+from ..feedback import parse as parse_pattern
+from ..variant import Variant
+from ..words import WordLists
+
+TIE_RULE = ("the largest class; ties: the fewest greens, then the fewest yellows, then "
+            "the lowest pattern code")
+DEFAULT_DEPTH = 8  # guesses searched at most unless told otherwise
+
+
+def priorities(length: int) -> np.ndarray:
+    """int64 [3**length]: the adversary's order among classes of equal size (smaller
+    first): greens, then yellows, then the code."""
+    n = 3**length
+    out = np.empty(n, np.int64)
+    for code in range(n):
+        cols = colours_of(code, length)
+        out[code] = (cols.count(2) * (length + 1) + cols.count(1)) * n + code
+    return out
+
+
+def reply(table: np.ndarray, prio: np.ndarray, gid: int, members: np.ndarray) -> int:
+    """The feedback the adversary gives to guess `gid` over the answers `members`."""
+    from .adversary_jit import replies
+
+    size = np.zeros(1, np.int64)
+    pat = np.zeros(1, np.int64)
+    replies(table, np.ascontiguousarray(members, np.int32), np.array([gid], np.int64), prio,
+            size, pat)
+    return int(pat[0])
+
+
+@dataclass
+class Line:
+    """A winning line: the guesses and the adversary's replies, the last all green."""
+
+    steps: list[tuple[str, int]]
+
+    @property
+    def guesses(self) -> int:
+        return len(self.steps)
+
+    def text(self) -> list[str]:
+        return [f"{g}:{to_text(p, len(g))}" for g, p in self.steps]
+
+
+@dataclass
+class AdversaryResult:
+    """The fewest guesses that beat the adversary from a position (counting the
+    guesses still to make, the winning one included), with one winning line.
+    status exact; or lower_bound when no line was found within `limit` guesses (then
+    `guesses` is limit + 1, a proven lower bound, and `line` is None)."""
+
+    position: str
+    candidates: int
+    status: str
+    guesses: int | None
+    line: Line | None
+    first: str | None  # the first guess of the line (None: the position is won)
+    seconds: float
+    cpu_seconds: float
+    nodes: int
+    limit: int
+    made: int = 0  # guesses already made at the position
+    alternatives: list[tuple[str, int]] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        d = {
+            "position": self.position,
+            "candidates": self.candidates,
+            "status": self.status,
+            "guesses": self.guesses,
+            "total_guesses": None if self.guesses is None else self.made + self.guesses,
+            "best": self.first,
+            "line": None if self.line is None else self.line.text(),
+            "alternatives": [{"guess": g, "guesses": v} for g, v in self.alternatives],
+            "tie_rule": TIE_RULE,
+            "seconds": round(self.seconds, 4),
+            "cpu_seconds": round(self.cpu_seconds, 4),
+            "nodes": self.nodes,
+        }
+        return d
+
+    def describe(self) -> str:
+        n = self.candidates
+        head = f"position {self.position} against the adversary: {n} candidate" + (
+            "s" if n != 1 else "")
+        if self.status == "lower_bound":
+            return (f"{head}\nno win within {self.limit} more guesses: at least "
+                    f"{self.guesses} more needed (a proven lower bound; raise "
+                    f"--max-guesses to search deeper) [{self.nodes} nodes, "
+                    f"{self.seconds:.2f} s]")
+        if self.guesses == 0:
+            return f"{head}\nwon"
+        assert self.guesses is not None and self.line is not None  # a win was found
+        lines = [head,
+                 f"fewest guesses that beat it: {self.guesses} more (exact; the game ends at "
+                 f"guess {self.made + self.guesses}) [{self.nodes} nodes, "
+                 f"{self.seconds:.2f} s]",
+                 "winning line: " + " ".join(self.line.text())]
+        if self.alternatives:
+            lines.append("other guesses that win as fast: "
+                         + " ".join(g for g, _v in self.alternatives))
+        return "\n".join(lines)
+
+
+class Adversary:
+    """Exact search against the adversary on `lists` (easy mode). One object keeps
+    its memo of failed (set, depth) pairs across calls."""
+
+    def __init__(self, lists: WordLists, table: np.ndarray | None = None, cache_dir=None):
+        from ..table import get_table
+
+        self.lists = lists
+        self.variant = Variant.of(lists, "easy", 0, adversary=True)
+        if table is None:
+            table, _ = get_table(lists, "auto", cache_dir)
+        self.table = np.ascontiguousarray(table)
+        self.prio = priorities(lists.length)
+        self.green = self.variant.all_green
+        n_p = self.variant.n_patterns
+        classes = np.array([len(np.unique(r)) for r in self.table], np.int64)
+        # most classes a guess makes, hence the largest set one guess can separate
+        self.kmax = int(classes.max())
+        # guesses with the most classes on all answers first: a separator, when
+        # there is one, is met early
+        self.gids = np.argsort(-classes, kind="stable").astype(np.int64)
+        self.n_patterns = n_p
+        self.failed: set[tuple[bytes, int]] = set()
+        self.nodes = 0
+
+    # ---- the rules ------------------------------------------------------------
+
+    def reply(self, gid: int, members: np.ndarray) -> int:
+        return reply(self.table, self.prio, gid, members)
+
+    def play(self, gid: int, members: np.ndarray) -> tuple[int, np.ndarray]:
+        """(the adversary's feedback, the answers it keeps) after guess gid."""
+        p = self.reply(gid, members)
+        return p, members[self.table[gid, members] == p]
+
+    def min_guesses(self, n: int) -> int:
+        """A lower bound on the guesses a set of n answers needs (the winning one
+        included): each guess keeps at least ceil(n / kmax) of them."""
+        d = 1
+        while n > 1:
+            n = -(-n // self.kmax)
+            d += 1
+        return d
+
+    # ---- the search -----------------------------------------------------------
+
+    def win(self, members: np.ndarray, d: int) -> list[int] | None:
+        """Guess ids of a line that wins within d guesses from `members`, or None."""
+        from .adversary_jit import separator, win3
+
+        n = len(members)
+        if n == 1:
+            return [int(self.lists.answer_guess_ids[members[0]])] if d >= 1 else None
+        if d <= 1 or self.min_guesses(n) > d:
+            return None
+        key = (members.tobytes(), d)
+        if key in self.failed:
+            return None
+        self.nodes += 1
+        if d == 2:
+            if n <= self.kmax:
+                k = separator(self.table, members, self.gids, self.n_patterns)
+                if k >= 0:
+                    g = int(self.gids[k])
+                    _p, rest = self.play(g, members)
+                    return [g, int(self.lists.answer_guess_ids[rest[0]])]
+            self.failed.add(key)
+            return None
+        if d == 3:
+            cnt = np.zeros(1, np.int64)
+            k, h = win3(self.table, members, self.gids, self.prio, self.kmax, cnt)
+            self.nodes += int(cnt[0])
+            if k >= 0:
+                g = int(self.gids[k])
+                _p, rest = self.play(g, members)
+                if h < 0:
+                    return [g, int(self.lists.answer_guess_ids[rest[0]])]
+                g2 = int(self.gids[h])
+                _p, last = self.play(g2, rest)
+                return [g, g2, int(self.lists.answer_guess_ids[last[0]])]
+            self.failed.add(key)
+            return None
+        for g in self.ordered(members):
+            _p, rest = self.play(g, members)
+            line = self.win(rest, d - 1)
+            if line is not None:
+                return [g, *line]
+        self.failed.add(key)
+        return None
+
+    def ordered(self, members: np.ndarray) -> list[int]:
+        """The guesses that shrink `members`, smallest kept class first (ties: the
+        order of self.gids)."""
+        from .adversary_jit import replies
+
+        size = np.zeros(len(self.gids), np.int64)
+        pat = np.zeros(len(self.gids), np.int64)
+        replies(self.table, members, self.gids, self.prio, size, pat)
+        order = np.argsort(size, kind="stable")
+        order = order[size[order] < len(members)]
+        return [int(self.gids[k]) for k in order]
+
+    def value(self, members: np.ndarray, limit: int, first: int | None = None):
+        """(guesses, line of guess ids) of the fastest win from `members` (with the
+        first guess forced to `first` when given), by iterative deepening; (None,
+        None) when there is none within `limit` guesses."""
+        members = np.ascontiguousarray(members, np.int32)
+        if first is not None:
+            _p, rest = self.play(first, members)
+            if len(members) == 1 and self.lists.answer_guess_ids[members[0]] == first:
+                return 1, [first]
+            for d in range(1 + self.min_guesses(len(rest)), limit + 1):
+                line = self.win(rest, d - 1)
+                if line is not None:
+                    return d, [first, *line]
+            return None, None
+        for d in range(self.min_guesses(len(members)), limit + 1):
+            line = self.win(members, d)
+            if line is not None:
+                return d, line
+        return None, None
+
+    def line_steps(self, members: np.ndarray, line: list[int]) -> list[tuple[str, int]]:
+        """Replay a line of guess ids: (guess, the adversary's feedback) per step."""
+        steps = []
+        for g in line:
+            p, members = self.play(g, members)
+            steps.append((self.lists.guesses[g], p))
+        if not steps or steps[-1][1] != self.green:
+            raise AssertionError("the line does not win")  # pragma: no cover
+        return steps
+
+    def analyse(self, pos: AdversaryPosition, limit: int = DEFAULT_DEPTH, top: int = 0,
+                first: str | None = None) -> AdversaryResult:
+        """The fewest further guesses that beat the adversary from `pos` (or after
+        guessing `first` there), one winning line, and up to `top` other first
+        guesses that win as fast."""
+        t0, c0 = time.perf_counter(), time.process_time()
+        n0 = self.nodes
+        members = pos.members
+        made = len(pos.history)
+        if pos.won:
+            return AdversaryResult(str(pos), 1, "exact", 0, None, None, 0.0, 0.0, 0, limit,
+                                   made)
+        fid = None if first is None else pos.check_guess(first)
+        d, line = self.value(members, limit, fid)
+        alts: list[tuple[str, int]] = []
+        if line is not None and top and fid is None:
+            for g in self.ordered(members):
+                if len(alts) >= top:
+                    break
+                if g == line[0]:
+                    continue
+                _p, rest = self.play(g, members)
+                if self.win(rest, d - 1) is not None:
+                    alts.append((self.lists.guesses[g], d))
+        res = AdversaryResult(
+            str(pos), len(members), "exact" if line is not None else "lower_bound",
+            d if line is not None else limit + 1,
+            None if line is None else Line(self.line_steps(members, line)),
+            None if line is None else self.lists.guesses[line[0]],
+            time.perf_counter() - t0, time.process_time() - c0, self.nodes - n0, limit, made,
+            alts)
+        return res
+
+
+@dataclass(frozen=True)
+class AdversaryPosition:
+    """Guesses played against the adversary, with its replies; `members` the answers
+    it still keeps. Text: `salet,courd` (replies computed) or `salet:BBBBB,...`
+    (replies checked), `-` for the start."""
+
+    adversary: Adversary
+    history: tuple[tuple[str, int], ...]
+    members: np.ndarray = field(repr=False, compare=False)
+
+    @classmethod
+    def start(cls, adversary: Adversary) -> AdversaryPosition:
+        n = len(adversary.lists.answers)
+        return cls(adversary, (), np.arange(n, dtype=np.int32))
+
+    @classmethod
+    def parse(cls, text: str, adversary: Adversary) -> AdversaryPosition:
+        import re
+
+        pos = cls.start(adversary)
+        s = text.strip()
+        if s in ("", "-"):
+            return pos
+        for step in (t for t in re.split(r"[,\s]+", s) if t):
+            word, sep, pat = step.partition(":")
+            if not word or (sep and not pat):
+                raise UsageError(f"position step {quote(step)} must be GUESS or GUESS:PATTERN")
+            code = None
+            if sep:
+                try:
+                    code = parse_pattern(pat, adversary.lists.length)
+                except PatternError as exc:
+                    raise PatternError(f"position step {quote(step)}: {exc}") from None
+            pos = pos.play(word, code)
+        return pos
+
+    @property
+    def won(self) -> bool:
+        return bool(self.history) and self.history[-1][1] == self.adversary.green
+
+    @property
+    def candidates(self) -> list[str]:
+        return [self.adversary.lists.answers[i] for i in self.members]
+
+    def check_guess(self, word: str) -> int:
+        from ..errors import WordListError
+
+        try:
+            return self.adversary.lists.guess_id(word)
+        except WordListError as exc:
+            raise UsageError(str(exc)) from None
+
+    def play(self, word: str, code: int | None = None) -> AdversaryPosition:
+        """The position after guessing `word`; `code`, when given, must be the
+        adversary's reply (UsageError saying which it is otherwise)."""
+        adv = self.adversary
+        gid = self.check_guess(word)
+        w = adv.lists.guesses[gid]
+        n = len(self.history) + 1
+        if self.won:
+            raise UsageError(f"guess {n} ({w}): the game was already won at guess {n - 1}")
+        p, rest = adv.play(gid, self.members)
+        if code is not None and code != p:
+            L = adv.lists.length
+            raise UsageError(f"guess {n} ({w}): the adversary answers {to_text(p, L)}, not "
+                             f"{to_text(code, L)} (tie rule: {TIE_RULE})")
+        return AdversaryPosition(adv, self.history + ((w, p),), rest)
+
+    def __str__(self) -> str:
+        if not self.history:
+            return "-"
+        return ",".join(f"{g}:{to_text(p, len(g))}" for g, p in self.history)
+
+
+class AdversaryGame:
+    """A terminal game against the adversary, written against two callables (ask
+    for a line, say a line) like play.Game. Each turn suggests the guess of a
+    fastest win (exact, searched to `limit` guesses); Enter takes it, q quits."""
+
+    def __init__(self, adversary: Adversary, say, ask=None, limit: int = DEFAULT_DEPTH,
+                 hints: bool = True):
+        self.adv = adversary
+        self.say = say
+        self.ask = ask
+        self.limit = limit
+        self.hints = hints
+        self.pos = AdversaryPosition.start(adversary)
+
+    def hint(self) -> str | None:
+        if not self.hints:
+            return None
+        res = self.adv.analyse(self.pos, self.limit)
+        if res.first is None:
+            return None
+        n = res.candidates
+        self.say(f"{n} answer{'s' if n != 1 else ''} still possible; the fastest win takes "
+                 f"{res.guesses} more guess{'es' if res.guesses != 1 else ''} (exact), "
+                 f"starting with {res.first.upper()}")
+        return res.first
+
+    def run(self) -> int:
+        """Play to the end: the number of guesses that won (0 when the player quit)."""
+        self.say(f"the adversary keeps the largest class of answers after each guess "
+                 f"({TIE_RULE}); you win when your guess is the only answer left")
+        while True:
+            suggestion = self.hint()
+            k = len(self.pos.history) + 1
+            prompt = f"guess {k}" + (f" (Enter = {suggestion})" if suggestion else "") + \
+                "; q quits: "
+            line = self.ask(prompt) if self.ask else None
+            if line is None or line.strip().lower() in ("q", "quit", "exit"):
+                self.say("quit")
+                return 0
+            word = line.strip() or suggestion
+            if not word:
+                self.say("! type a guess")
+                continue
+            try:
+                self.pos = self.pos.play(word)
+            except UsageError as exc:
+                self.say(f"! {exc}")
+                continue
+            g, p = self.pos.history[-1]
+            from ..feedback import to_squares
+
+            L = len(g)
+            n = len(self.pos.members)
+            self.say(f"guess {k}: {g.upper()}  {to_text(p, L)}  {to_squares(p, L)}  "
+                     f"({n} answer{'s' if n != 1 else ''} left)")
+            if self.pos.won:
+                self.say(f"won: {g.upper()} in {k} guess{'es' if k != 1 else ''}")
+                return k
