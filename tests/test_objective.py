@@ -292,6 +292,10 @@ def test_run_query_export_record_the_objective(capsys, small, tmp_path):
     rc, out, err = _run(capsys, small, "run", "--store", str(tmp_path / "c.zarr"),
                         "--objective", "worst", "--cutoff", "99", "--quiet")
     assert rc == 2 and "takes no cutoff" in err and len(err.splitlines()) == 1
+    # class values are of the expected objective: a worst-case run never splits
+    rc, out, err = _run(capsys, small, "run", "--store", str(tmp_path / "s.zarr"),
+                        "--objective", "worst", "--split", "all", "--quiet")
+    assert rc == 2 and "values openers whole" in err and len(err.splitlines()) == 1
     rc, out, err = _run(capsys, small, "next", "-", "--store", store, "--json")
     assert rc == 2 and "objective" in err
     rc, out, err = _run(capsys, small, "next", "-", "--store", store, "--objective", "worst",
