@@ -196,7 +196,7 @@ def test_bad_and_oversized_job_requests(client):
     post = client.post
     r = post("/api/jobs", json={"kind": "dance"})
     assert r.status_code == 422
-    assert "kind: Input should be 'next' or 'strategy'" in r.json()["error"]
+    assert "kind: Input should be 'next', 'strategy' or 'adversary'" in r.json()["error"]
     r = post("/api/jobs", json={"kind": "next", "extra": 1})
     assert r.status_code == 422 and "extra" in r.json()["error"]
     r = post("/api/jobs", json={"kind": "strategy"})
