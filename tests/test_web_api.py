@@ -166,6 +166,17 @@ BAD = [
     ("/api/next", {"position": "aback:BBBBB," * 60}, 422, "position: String should have at most"),
     ("/api/strategy", {}, 422, "opener: Field required"),
     ("/api/strategy", {"opener": "qqqqq"}, 400, "'qqqqq' is not in the guess list"),
+    ("/api/adversary", {"position": "zzzzz"}, 400, "'zzzzz' is not in the guess list"),
+    ("/api/adversary", {"position": "aback:BBQBB"}, 400, "'Q' is not a mark"),
+    ("/api/adversary", {"position": "aback:BBBB"}, 400, "must have 5 marks"),
+    ("/api/adversary", {"position": "aback:"}, 400, "must be GUESS or GUESS:PATTERN"),
+    ("/api/adversary", {"position": "aback:GGGGG"}, 400, "the adversary answers"),
+    ("/api/adversary", {"position": "aback:GGGGG", "analyse": True}, 400,
+     "the adversary answers"),
+    ("/api/adversary", {"analyse": "maybe"}, 422, "analyse: Input should be a valid boolean"),
+    ("/api/adversary", {"analyse": True, "top": 11}, 422, "top: Input should be less than"),
+    ("/api/adversary", {"position": "aback," * 70}, 422,
+     "position: String should have at most"),
     ("/api/jobs/j999999", {}, 404, "no job 'j999999'"),
     ("/api/stores/nope", {}, 404, "no store 'nope'"),
     ("/api/nothing/here", {}, 404, "Not Found"),
@@ -185,7 +196,7 @@ def test_bad_and_oversized_job_requests(client):
     post = client.post
     r = post("/api/jobs", json={"kind": "dance"})
     assert r.status_code == 422
-    assert "kind: Input should be 'next' or 'strategy'" in r.json()["error"]
+    assert "kind: Input should be 'next', 'strategy' or 'adversary'" in r.json()["error"]
     r = post("/api/jobs", json={"kind": "next", "extra": 1})
     assert r.status_code == 422 and "extra" in r.json()["error"]
     r = post("/api/jobs", json={"kind": "strategy"})
@@ -560,3 +571,140 @@ def test_boards_next_and_its_errors(client, problem):
     ]:
         r = client.get("/api/boards", params=params)
         assert r.status_code == status and needle in r.json()["error"], r.json()
+
+
+# ------------------------------------------------------------- the adversary
+@pytest.fixture(scope="module")
+def adversary(problem):
+    """An independent adversary (own memo) for expected replies and values."""
+    from solver.game.adversary import Adversary
+
+    _, lists, table, _ = problem
+    return Adversary(lists, table)
+
+
+def _settled(client, r):
+    """The body of an answer that may have become a job (202)."""
+    if r.status_code == 202:
+        j = _wait(client, r.json()["id"])
+        assert j["state"] == "done", j
+        return j["result"]
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_adversary_game_played_to_the_win(client, adversary):
+    """Issue 18 on the page's API: each reply and the answers kept are the game
+    layer's (solver.game.adversary); following the exact analysis wins in exactly
+    the value it gave at the start, one guess fewer to go after each step, and every
+    winning line it shows replays to all green."""
+    from solver.game.adversary import AdversaryPosition
+
+    lists = adversary.lists
+    pos = AdversaryPosition.start(adversary)
+    r = client.get("/api/adversary", params={"position": "-"}).json()
+    assert r["candidates"] == len(lists.answers) and r["rows"] == [] and not r["won"]
+    assert r["words"] is None and len(lists.answers) > 20  # too many to list
+    start_value = None
+    played: list[str] = []
+    while True:
+        res = _settled(client, client.get("/api/adversary", params={
+            "position": ",".join(played) or "-", "analyse": True, "top": 2}))
+        assert res["position"] == str(pos) and res["candidates"] == len(pos.members)
+        an = res["analysis"]
+        want = adversary.analyse(pos, len(pos.members))
+        assert an["status"] == "exact" and an["guesses"] == want.guesses
+        assert an["total_guesses"] == len(played) + want.guesses
+        if start_value is None:
+            start_value = an["guesses"]
+        else:
+            assert an["guesses"] == start_value - len(played)
+        line = AdversaryPosition.parse(",".join([*played, *an["line"]]), adversary)
+        assert line.won and len(an["line"]) == an["guesses"]
+        assert an["line"][0].split(":")[0] == an["best"]
+        for alt in an["alternatives"]:  # as fast, by the reference search
+            assert adversary.analyse(pos, len(pos.members), first=alt["guess"]).guesses == \
+                an["guesses"] == alt["guesses"]
+        played.append(an["best"])
+        pos = pos.play(an["best"])
+        step = client.get("/api/adversary", params={"position": ",".join(played)}).json()
+        g, code = pos.history[-1]
+        assert step["rows"][-1] == {"guess": g, "reply": to_text(code, 5)}
+        assert step["reply"] == to_text(code, 5) and step["position"] == str(pos)
+        assert step["candidates"] == len(pos.members) and step["won"] == pos.won
+        if len(pos.members) <= 20:
+            assert step["words"] == pos.candidates
+        if pos.won:
+            break
+        assert len(played) <= len(lists.answers)
+    assert len(played) == start_value and step["guesses"] == start_value
+    assert step["reply"] == "GGGGG" and step["candidates"] == 1
+    # the replies given back are accepted as they are, and nothing is played after a win
+    again = client.get("/api/adversary", params={"position": step["position"]}).json()
+    assert again == step
+    r = client.get("/api/adversary", params={"position": f"{step['position']},{played[0]}"})
+    assert r.status_code == 400 and "already won" in r.json()["error"]
+    won = _settled(client, client.get("/api/adversary", params={
+        "position": step["position"], "analyse": True}))
+    assert won["won"] and won["analysis"]["guesses"] == 0 and won["analysis"]["best"] is None
+
+
+def test_adversary_replies_agree_with_the_game_layer_on_any_guesses(client, adversary):
+    """Guesses that are not the engine's (every 7th guess word): the reply to each is
+    the game layer's, also given as GUESS:PATTERN."""
+    from solver.game.adversary import AdversaryPosition
+
+    lists = adversary.lists
+    words = lists.guesses[::7][:6]
+    pos = AdversaryPosition.start(adversary)
+    for k in range(len(words)):
+        if pos.won:
+            break
+        pos = pos.play(words[k])
+        r = client.get("/api/adversary", params={"position": ",".join(words[:k + 1])}).json()
+        assert r["position"] == str(pos) and r["candidates"] == len(pos.members)
+        assert [(x["guess"], parse(x["reply"], 5)) for x in r["rows"]] == list(pos.history)
+        assert client.get("/api/adversary", params={"position": str(pos)}).json() == r
+
+
+def test_adversary_jobs_and_their_errors(client, adversary):
+    """POST /api/jobs kind 'adversary' gives what GET /api/adversary?analyse gives;
+    a mode other than easy, a cap or too large a top are refused in one line."""
+    w = adversary.lists.guesses[5]
+    direct = _settled(client, client.get("/api/adversary", params={
+        "position": w, "analyse": True, "top": 2}))
+    r = client.post("/api/jobs", json={"kind": "adversary", "position": w, "top": 2})
+    assert r.status_code == 202
+    j = _wait(client, r.json()["id"])
+    assert j["state"] == "done" and j["result"] == direct
+    assert j["params"] == {"position": direct["position"], "top": 2}
+    for body, needle in [
+        ({"kind": "adversary", "mode": "hard"}, "easy mode only"),
+        ({"kind": "adversary", "max_guesses": 6}, "max_guesses does not apply"),
+        ({"kind": "adversary", "top": 11}, "top: at most 10"),
+        ({"kind": "adversary", "position": "zzzzz"}, "not in the guess list"),
+    ]:
+        r = client.post("/api/jobs", json=body)
+        assert r.status_code == 400, r.text
+        assert needle in r.json()["error"] and len(r.json()) == 1
+
+
+ODD_POSITIONS = [  # the fuzz suite's odd words (tests/test_fuzz.py), at the adversary
+    ("kelvin-sign", "awa\u212ae", "KELVIN SIGN"),
+    ("cyrillic-e", "sal\u0435t", "not in the guess list"),
+    ("fullwidth", "\uff53\uff41\uff4c\uff45\uff54", "not in the guess list"),
+    ("double-colon", "aback::BBBBB", "5 marks"),
+    ("arabic-digits", "aback:\u0660\u0660\u0660\u0660\u0660", "not a mark"),
+    ("six-letters", "abacks", "not in the guess list"),
+    ("nul", "aba\x00ck", "not in the guess list"),
+]
+
+
+@pytest.mark.parametrize("name,position,needle", ODD_POSITIONS, ids=[c[0] for c in ODD_POSITIONS])
+def test_adversary_odd_input_is_one_line(client, name, position, needle):
+    for analyse in (False, True):
+        r = client.get("/api/adversary", params={"position": position, "analyse": analyse})
+        assert r.status_code == 400, r.text
+        body = r.json()
+        assert list(body) == ["error"] and needle in body["error"]
+        assert "\n" not in body["error"] and "Traceback" not in r.text

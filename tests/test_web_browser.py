@@ -510,3 +510,65 @@ def test_quordle_in_assist_mode_by_tile_clicks(server, browser, problem):
     assert pos.done
     assert "Every board solved" in drv.find_element(By.ID, "boards-advice").text
     assert all(score(s, s) == 242 for s in secrets)
+
+
+def test_absurdle_played_to_a_win(server, browser, problem):
+    """The adversary (issue 18) on the page: the first guess typed on the keyboard,
+    the others by 'Use this guess'. Each row is coloured with the game layer's
+    reply, the panel counts (and, when few, lists) the answers kept, the exact value
+    drops by one per optimal guess, and the game is won in the start's value with
+    all green; the page fits a phone."""
+    from solver.game.adversary import Adversary, AdversaryPosition
+
+    _, lists, table, _ = problem
+    drv = browser
+    adv = Adversary(lists, table)
+    pos = AdversaryPosition.start(adv)
+    drv.get("about:blank")
+    drv.get(server + "/#play?game=absurdle")
+    _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+    assert not drv.find_element(By.ID, "problem-controls").is_displayed()  # easy, no cap
+
+    def analysed(position: str) -> int:
+        _wait(drv, lambda d: d.find_elements(
+            By.CSS_SELECTOR, f'#analysis-body[data-analysed="{position}"] #adv-value'))
+        return int(drv.find_element(By.ID, "adv-value").text)
+
+    value = analysed("-")
+    assert value == adv.analyse(pos, len(pos.members)).guesses
+    assert int(drv.find_element(By.ID, "adv-cands").text) == len(lists.answers)
+    for k in range(value):
+        best = "".join(t.text for t in drv.find_elements(
+            By.CSS_SELECTOR, "#analysis .best .word .tile")).lower()
+        if k == 0:
+            drv.find_element(By.TAG_NAME, "body").send_keys(best + "\n")
+        else:
+            _click(drv, "#take")
+            _click(drv, "#btn-submit")
+        pos = pos.play(best)
+        want = str(pos)
+        _wait(drv, lambda d, want=want: d.find_element(By.ID, "analysis-body")
+              .get_attribute("data-position") == want)
+        tiles = _row_tiles(drv, k)
+        assert "".join(t.text for t in tiles).lower() == best
+        assert [_colour(t) for t in tiles] == colours_of(pos.history[-1][1], 5)
+        assert int(drv.find_element(By.ID, "adv-cands").text) == len(pos.members)
+        if len(pos.members) <= 20 and not pos.won:
+            chips = drv.find_elements(By.CSS_SELECTOR, "#adv-words .chip")
+            assert [c.text.lower() for c in chips] == pos.candidates
+        if pos.won:
+            break
+        assert analysed(str(pos)) == value - k - 1
+    assert pos.won and len(pos.history) == value
+    assert all(_colour(t) == 2 for t in _row_tiles(drv, value - 1))
+    msg = drv.find_element(By.ID, "play-msg").text
+    assert msg.startswith(f"Won in {value} guess"), msg
+    assert f"from the start: {value}" in drv.find_element(By.ID, "adv-won").text
+    size = drv.get_window_size()
+    drv.set_window_size(*PHONE)
+    try:
+        inner, scroll = drv.execute_script(
+            "return [window.innerWidth, document.documentElement.scrollWidth]")
+        assert inner <= PHONE[0] and scroll <= inner, (inner, scroll)
+    finally:
+        drv.set_window_size(size["width"], size["height"])

@@ -32,6 +32,7 @@ Easy mode only (the guesses are every word of the guess list).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -245,21 +246,28 @@ class Adversary:
         order = order[size[order] < len(members)]
         return [int(self.gids[k]) for k in order]
 
-    def value(self, members: np.ndarray, limit: int, first: int | None = None):
+    def value(self, members: np.ndarray, limit: int, first: int | None = None,
+              progress: Callable[[int], None] | None = None):
         """(guesses, line of guess ids) of the fastest win from `members` (with the
         first guess forced to `first` when given), by iterative deepening; (None,
-        None) when there is none within `limit` guesses."""
+        None) when there is none within `limit` guesses. `progress(d)` is called
+        before each depth d is searched (every smaller one is then ruled out); it
+        may raise to stop the search."""
         members = np.ascontiguousarray(members, np.int32)
         if first is not None:
             _p, rest = self.play(first, members)
             if len(members) == 1 and self.lists.answer_guess_ids[members[0]] == first:
                 return 1, [first]
             for d in range(1 + self.min_guesses(len(rest)), limit + 1):
+                if progress is not None:
+                    progress(d)
                 line = self.win(rest, d - 1)
                 if line is not None:
                     return d, [first, *line]
             return None, None
         for d in range(self.min_guesses(len(members)), limit + 1):
+            if progress is not None:
+                progress(d)
             line = self.win(members, d)
             if line is not None:
                 return d, line
@@ -276,10 +284,11 @@ class Adversary:
         return steps
 
     def analyse(self, pos: AdversaryPosition, limit: int = DEFAULT_DEPTH, top: int = 0,
-                first: str | None = None) -> AdversaryResult:
+                first: str | None = None,
+                progress: Callable[[int], None] | None = None) -> AdversaryResult:
         """The fewest further guesses that beat the adversary from `pos` (or after
         guessing `first` there), one winning line, and up to `top` other first
-        guesses that win as fast."""
+        guesses that win as fast. `progress`: as for `value`."""
         t0, c0 = time.perf_counter(), time.process_time()
         n0 = self.nodes
         members = pos.members
@@ -288,7 +297,7 @@ class Adversary:
             return AdversaryResult(str(pos), 1, "exact", 0, None, None, 0.0, 0.0, 0, limit,
                                    made)
         fid = None if first is None else pos.check_guess(first)
-        d, line = self.value(members, limit, fid)
+        d, line = self.value(members, limit, fid, progress)
         alts: list[tuple[str, int]] = []
         if line is not None and top and fid is None:
             for g in self.ordered(members):

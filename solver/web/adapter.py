@@ -15,8 +15,10 @@ from ..errors import UsageError
 from ..feedback import score, to_text
 from ..game.analysis import EMPTY_EXACT_LIMIT
 
-__all__ = ["EMPTY_EXACT_LIMIT", "Cancelled", "analyse", "best_openers", "parse_position",
-           "strategy"]
+__all__ = ["EMPTY_EXACT_LIMIT", "Cancelled", "adversary_analysis", "adversary_state", "analyse",
+           "best_openers", "parse_position", "strategy"]
+
+WORDS_SHOWN = 20  # the candidates are listed when at most this many are left
 
 
 class Cancelled(Exception):
@@ -120,3 +122,32 @@ def strategy(solver, opener: str, check: Check = _noop,
         "tree": _node_dict(root),
         "games": games,
     }
+
+
+# ---------------------------------------------------------------- the adversary
+def adversary_state(pos) -> dict:
+    """A game against the adversary (game.adversary.AdversaryPosition) as the page
+    shows it: every guess with the adversary's reply, the answers it still keeps
+    (listed when at most WORDS_SHOWN), and whether the last guess won."""
+    from ..game.adversary import TIE_RULE
+
+    L = pos.adversary.lists.length
+    n = len(pos.members)
+    rows = [{"guess": g, "reply": to_text(p, L)} for g, p in pos.history]
+    return {"position": str(pos), "rows": rows, "guesses": len(rows),
+            "reply": rows[-1]["reply"] if rows else None, "candidates": n,
+            "words": pos.candidates if n <= WORDS_SHOWN else None, "won": pos.won,
+            "tie_rule": TIE_RULE}
+
+
+def adversary_analysis(pos, top: int, progress: Callable[[int], None] | None = None) -> dict:
+    """The exact fewest guesses that still beat the adversary from `pos`, a winning
+    line and up to `top` other first guesses as fast (`next --adversary --json`'s
+    fields). Searched without a depth bound, as `next --adversary` does: every
+    useful guess removes an answer, so the value is always exact."""
+    adv = pos.adversary
+    res = adv.analyse(pos, max(1, len(pos.members)), top=top, progress=progress)
+    out = res.to_dict()
+    for k in ("position", "candidates", "tie_rule"):  # in adversary_state already
+        out.pop(k)
+    return out

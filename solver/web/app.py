@@ -22,8 +22,9 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..errors import WordleDPError
-from .service import MAX_TOP, Busy, NotFound, QueueFull, Service
+from ..errors import UsageError, WordleDPError
+from . import adapter
+from .service import MAX_ADVERSARY_TOP, MAX_TOP, Busy, NotFound, QueueFull, Service
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 16 * 1024  # bytes: every request body here is a few hundred bytes
@@ -44,7 +45,7 @@ class JobRequest(BaseModel):
     """Body of POST /api/jobs."""
 
     model_config = ConfigDict(extra="forbid")
-    kind: Literal["next", "strategy"]
+    kind: Literal["next", "strategy", "adversary"]
     position: str = Field("-", max_length=MAX_POSITION)
     opener: str | None = Field(None, min_length=1, max_length=20)
     mode: Mode | None = None
@@ -91,6 +92,16 @@ def _too_large(limit: int) -> JSONResponse:
 
 def _err(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
+
+
+def _adversary_problem(mode: str | None, cap: int | None) -> None:
+    """The adversary is played in easy mode without a cap: a job asking otherwise
+    is refused rather than answered for another problem."""
+    if mode not in (None, "easy"):
+        raise UsageError(f"the adversary is played in easy mode only (not mode {mode!r})")
+    if cap is not None:
+        raise UsageError("max_guesses does not apply to the adversary (its value is the "
+                         "fewest guesses that beat it)")
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -179,12 +190,30 @@ def create_app(service: Service) -> FastAPI:
         m, c = problem(mode, max_guesses)
         return await answer(request, svc.plan_strategy(opener, m, c))
 
+    @app.get("/api/adversary")
+    async def adversary(request: Request, position: Position = "-", analyse: bool = False,
+                        top: Annotated[int, Query(ge=0, le=MAX_ADVERSARY_TOP)] = 3) -> dict:
+        """Against the adversary (issue 18: Absurdle; easy mode, no cap): its reply to
+        every guess of `position` ('raise,acold', or 'raise:BBBBB,...' to check the
+        replies) and the answers it still keeps, at once. With `analyse`, also the
+        exact fewest guesses that still beat it, a winning line and up to `top` other
+        first guesses as fast: a search in the workers (past the budget: 202)."""
+        if not analyse:
+            pos = await run_in_threadpool(svc.adversary_position, position)
+            return adapter.adversary_state(pos)
+        return await answer(request, await run_in_threadpool(svc.plan_adversary, position,
+                                                             top))
+
     @app.post("/api/jobs", status_code=202)
     def submit(request: Request, req: Annotated[JobRequest, Body()]) -> dict:
-        """Start a next-guess or strategy computation; poll GET /api/jobs/{id}."""
+        """Start a next-guess, strategy or adversary computation; poll GET
+        /api/jobs/{id}."""
         m, c = problem(req.mode, req.max_guesses)
         if req.kind == "next":
             plan = svc.plan_next(req.position, m, c, req.top)  # bad input fails now
+        elif req.kind == "adversary":
+            _adversary_problem(req.mode, req.max_guesses)
+            plan = svc.plan_adversary(req.position, req.top)
         else:
             if not req.opener:
                 raise RequestValidationError([{"loc": ("body", "opener"),

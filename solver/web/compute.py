@@ -18,7 +18,8 @@ from ..words import WordLists
 from . import adapter
 
 Report = Callable[[int, int, str], None]  # (done, total, what is counted)
-KINDS = ("next", "strategy")
+KINDS = ("next", "strategy", "boards", "adversary")
+ADVERSARY_MEMO = 200_000  # failed (set, depth) pairs kept between requests, at most
 
 
 class Engine:
@@ -33,6 +34,7 @@ class Engine:
         self.max_solvers = max_solvers
         self._solvers: OrderedDict[tuple[str, int], object] = OrderedDict()
         self._stores: dict[str, object] = {}
+        self._adversary = None
 
     def solver(self, mode: str, cap: int):
         """The solver of a problem, made on first use (the least recently used of
@@ -71,6 +73,8 @@ class Engine:
         max_guesses). `check()` raises adapter.Cancelled to stop between steps."""
         if kind == "boards":
             return self._boards(params)
+        if kind == "adversary":
+            return self._adversary_run(params, check, report)
         mode, cap = params["mode"], params["max_guesses"]
         solver = self.solver(mode, cap)
         if kind == "strategy":
@@ -107,6 +111,34 @@ class Engine:
                                  fallback=True)
         return {**out, "tuples": pos.tuples, "tuples_exact": len(pos.open) <= 8,
                 "best": best, "alternatives": alts, "status": how}
+
+    def adversary(self):
+        """The adversary of these lists (game/adversary.py), made on first use; its
+        memo of failed sets is kept between requests (later positions of a game
+        reuse it) and dropped when it grows past ADVERSARY_MEMO entries."""
+        from ..game.adversary import Adversary
+
+        if self._adversary is None:
+            self._adversary = Adversary(self.lists, self.table)
+        elif len(self._adversary.failed) > ADVERSARY_MEMO:
+            self._adversary.failed.clear()
+        return self._adversary
+
+    def _adversary_run(self, params: dict, check: adapter.Check,
+                       report: Report | None) -> dict:
+        """A game against the adversary (position: its guesses) and the exact
+        fewest guesses that still beat it, with a winning line."""
+        from ..game.adversary import AdversaryPosition
+
+        pos = AdversaryPosition.parse(params["position"], self.adversary())
+
+        def step(d: int) -> None:  # before each depth of the iterative deepening
+            check()
+            if report is not None:
+                report(0, 0, f"looking for a win within {d} guess{'es' if d != 1 else ''}")
+
+        return {**adapter.adversary_state(pos),
+                "analysis": adapter.adversary_analysis(pos, params["top"], step)}
 
     def _search_start(self, solver, pos, top: int, check: adapter.Check,
                       report: Report | None) -> dict:

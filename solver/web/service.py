@@ -18,6 +18,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -39,6 +40,7 @@ from .workers import QueueFull, Scheduler, SharedTables, Task, WorkerSpec
 
 MODES = ("easy", "hard", "strict")
 MAX_TOP = 50
+MAX_ADVERSARY_TOP = 10  # other first guesses that beat the adversary as fast, at most
 JOB_KEEP_SECONDS = 600.0
 SNAPSHOT_MAX_AGE = 2.0  # seconds: a running store is re-read at most this often
 REQUEST_SECONDS = 10.0  # a request's budget before it becomes a job
@@ -340,6 +342,8 @@ class Service:
             self.tables.close()
             raise
         self.jobs = JobBoard(self.sched, jobs_per_client)
+        self._adversary: Any = None  # game.adversary.Adversary, made on first use
+        self._adversary_lock = threading.Lock()
 
     def _store_id(self, name: str) -> str:
         base = "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "store"
@@ -422,6 +426,27 @@ class Service:
         params = {"position": str(pos), "boards": boards,
                   "max_guesses": variant.max_guesses, "top": top}
         return (("boards", str(pos), boards, variant.max_guesses, top), "boards", params)
+
+    def adversary_position(self, position: str):
+        """A game against the adversary (issue 18: Absurdle; easy mode, no cap):
+        `position` is its guesses ('raise,acold' or with the replies checked,
+        'raise:BBBBB,...'), replayed here. Each reply is one look at the table (no
+        search), so the cheap answer never waits for a worker; bad input raises."""
+        from ..game.adversary import Adversary, AdversaryPosition
+
+        with self._adversary_lock:
+            if self._adversary is None:
+                self._adversary = Adversary(self.lists, self.table)
+        return AdversaryPosition.parse(position, self._adversary)
+
+    def plan_adversary(self, position: str, top: int) -> tuple:
+        """(key, kind, params) of the exact analysis against the adversary (a search:
+        the workers run it); bad input raises here."""
+        if not 0 <= top <= MAX_ADVERSARY_TOP:
+            raise UsageError(f"top: at most {MAX_ADVERSARY_TOP} for the adversary (not {top})")
+        pos = self.adversary_position(position)
+        params = {"position": str(pos), "top": top}
+        return ("adversary", str(pos), top), "adversary", params
 
     def plan_strategy(self, opener: str, mode: str, cap: int) -> tuple:
         word = self.lists.guesses[self.lists.guess_id(opener)]

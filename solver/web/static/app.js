@@ -35,6 +35,7 @@ const S = {
   info: null, guesses: new Set(), answers: [], mode: "easy", cap: 6, top: 8,
   rows: [], cur: { letters: "", colours: [] }, analysis: null, solved: false,
   secret: null, fixedSecret: null,  // Play: the hidden answer; Assist: null
+  absurd: false, advBusy: false, advGame: 0, advStart: null,  // Absurdle (the adversary)
   strategy: null, store: null, sort: "total", desc: false, offset: 0, limit: 100,
 };
 const PAT = "BYG";
@@ -43,7 +44,7 @@ const L = () => (S.info ? S.info.length : 5);
 const greys = () => new Array(L()).fill(0);
 const patText = (cols) => cols.map((c) => PAT[c]).join("");
 const position = () => S.rows.map((r) => `${r.word}:${patText(r.colours)}`).join(",") || "-";
-const maxRows = () => (S.cap > 0 ? S.cap : Math.max(6, S.rows.length + 1));
+const maxRows = () => (S.cap > 0 && !S.absurd ? S.cap : Math.max(6, S.rows.length + 1));
 
 // ------------------------------------------------------------------ jobs
 // A job runs on the server; the page polls it and never waits on it.
@@ -89,7 +90,7 @@ class JobRunner {
     const bar = el("div", { class: "bar" + (frac == null ? " indet" : "") }, el("i"));
     if (frac != null) bar.firstChild.style.width = `${(100 * frac).toFixed(1)}%`;
     const what = job.state === "queued" ? "waiting for a free worker…" :
-      (p.total ? `${p.done}/${p.total} ${p.message || ""}` : "searching…");
+      (p.total ? `${p.done}/${p.total} ${p.message || ""}` : (p.message ? `${p.message}…` : "searching…"));
     let secs = job.elapsed != null ? ` ${job.elapsed.toFixed(1)} s` : "";
     if (job.elapsed && p.total && p.done > 0 && p.done < p.total) {
       secs += `, about ${Math.ceil(job.elapsed * (p.total - p.done) / p.done)} s left`;
@@ -192,7 +193,7 @@ function say(text, kind = "") {
 }
 
 function cycle(i) {
-  if (S.solved || S.secret || i >= S.cur.letters.length) return;
+  if (S.solved || S.secret || S.absurd || i >= S.cur.letters.length) return;
   S.cur.colours[i] = (S.cur.colours[i] + 1) % 3;
   renderBoard();
 }
@@ -224,6 +225,7 @@ function submitRow() {
   const w = S.cur.letters;
   if (w.length !== L()) { say(`Type ${L()} letters first.`, "err"); return; }
   if (!S.guesses.has(w)) { say(`${w.toUpperCase()} is not in the guess list.`, "err"); return; }
+  if (S.absurd) { advSubmit(w); return; }
   if (S.secret) S.cur.colours = feedback(w, S.secret);
   S.rows.push({ word: w, colours: S.cur.colours.slice() });
   S.cur = { letters: "", colours: greys() };
@@ -249,6 +251,7 @@ function openingKnown() {
 }
 
 function analyse() {
+  if (S.absurd) { advAnalyse(); return; }
   const body = $("#analysis-body");
   if (S.cap > 0 && S.rows.length >= S.cap) {
     const reveal = S.secret ? ` The answer was ${S.secret.toUpperCase()}.` : "";
@@ -328,18 +331,25 @@ function renderAnalysis(res) {
 
 function newGame() {
   S.rows = []; S.solved = false; S.cur = { letters: "", colours: greys() };
+  S.advGame++;  // an adversary's reply still on its way belongs to the old game
   if (S.secret !== null) S.secret = S.fixedSecret || S.answers[Math.floor(Math.random() * S.answers.length)];
-  say(S.secret ? "Guess the hidden answer." : ""); renderBoard(); analyse();
+  say(S.secret ? "Guess the hidden answer." : (S.absurd ? "Beat the adversary: type a guess." : ""));
+  renderBoard(); analyse();
 }
 
 // Assist: the player enters the real game's colours. Play: a hidden answer (random,
 // or fixed by #play?answer=WORD) colours the tiles.
+// Absurdle: no hidden answer; the server's adversary answers every guess.
 function setKind(kind, secret = null) {
   document.querySelectorAll("#game-kind button").forEach((b) => b.classList.toggle("on", b.dataset.kind === kind));
   $("#hint-assist").hidden = kind !== "assist";
   $("#hint-play").hidden = kind !== "play";
+  $("#hint-absurdle").hidden = kind !== "absurdle";
   S.fixedSecret = secret;
   S.secret = kind === "play" ? "" : null;
+  S.absurd = kind === "absurdle";
+  $("#analysis-title").textContent = S.absurd ? "Against the adversary" : "Next guess";
+  showControls();
   newGame();
 }
 document.querySelectorAll("#game-kind button").forEach((b) => b.addEventListener("click", () => {
@@ -362,9 +372,113 @@ $("#btn-undo").addEventListener("click", () => {
   if (!S.rows.length) return;
   const r = S.rows.pop();
   S.solved = false;
+  S.advGame++;  // Absurdle: a reply still on its way was for the row undone
   S.cur = { letters: r.word, colours: r.colours.slice() };
   say(""); renderBoard(); analyse();
 });
+
+// ------------------------------------------------------------------ Absurdle
+// Issue 18: the adversary keeps the largest class of answers after each guess (ties:
+// the server's documented rule). Its replies come at once from GET /api/adversary;
+// the exact fewest guesses that still beat it is a search: a job (kind "adversary")
+// with progress and Cancel, while the player may go on typing.
+const advPosition = (extra) => [...S.rows.map((r) => r.word), ...(extra ? [extra] : [])].join(",") || "-";
+
+async function advSubmit(w) {
+  if (S.advBusy) return;
+  S.advBusy = true;
+  const game = S.advGame;
+  let st;
+  try {
+    st = await api(`/api/adversary?${new URLSearchParams({ position: advPosition(w) })}`);
+  } catch (e) {
+    if (game === S.advGame) say(e.message, "err");
+    return;
+  } finally { S.advBusy = false; }
+  if (game !== S.advGame || !S.absurd) return;  // a new game meanwhile
+  const last = st.rows[st.rows.length - 1];
+  S.rows.push({ word: last.guess, colours: colsOf(last.reply) });
+  S.cur = { letters: "", colours: greys() };
+  if (st.won) {
+    S.solved = true;
+    const n = st.guesses;
+    say(`Won in ${n} guess${n === 1 ? "" : "es"}: ${last.guess.toUpperCase()} was the only answer left.`, "ok");
+  } else say("");
+  renderBoard();
+  advShow(st);
+}
+
+async function advAnalyse() {  // a new game, an undone row: the state of the rows left
+  const body = $("#analysis-body");
+  body.classList.add("stale");
+  body.dataset.position = "";
+  const game = S.advGame, pos = advPosition();
+  let st;
+  try { st = await api(`/api/adversary?${new URLSearchParams({ position: pos })}`); } catch (e) {
+    if (game === S.advGame) { body.classList.remove("stale"); body.replaceChildren(el("p", { class: "msg err", text: e.message })); }
+    return;
+  }
+  if (game === S.advGame && S.absurd && advPosition() === pos) advShow(st);
+}
+
+// The candidates at once, then the exact value from a job.
+function advShow(st) {
+  const body = $("#analysis-body");
+  body.classList.remove("stale");
+  renderAdversary(st, null);
+  body.dataset.position = st.position;  // what the panel shows (tests wait on it)
+  body.dataset.analysed = "";
+  if (st.won) { playJob.cancel(); return; }
+  playJob.run({ kind: "adversary", position: st.position, top: 3 },
+    (res) => {
+      if (res.position !== ($("#analysis-body").dataset.position)) return;
+      if (res.position === "-") S.advStart = res.analysis.guesses;
+      renderAdversary(res, res.analysis);
+      body.dataset.analysed = res.position;
+    },
+    (msg) => { if (body.dataset.position === st.position) body.append(el("p", { class: "msg err", text: msg })); });
+}
+
+function renderAdversary(st, an) {
+  const body = $("#analysis-body");
+  const n = st.candidates;
+  const kids = [el("p", { class: "cands" }, el("b", { id: "adv-cands", text: `${n}` }),
+    ` answer${n === 1 ? "" : "s"} still possible` + (st.guesses ? " (the adversary kept the largest class)" : ""))];
+  if (st.words && !st.won) {
+    const chips = el("div", { class: "chips", id: "adv-words" });
+    for (const w of st.words) chips.append(el("button", { class: "chip", text: w, onclick: () => setGuess(w) }));
+    kids.push(chips);
+  }
+  if (st.won) {
+    const best = S.advStart != null ? ` The fewest that beat the adversary from the start: ${S.advStart}.` : "";
+    kids.push(el("p", { class: "msg ok", id: "adv-won", text: `Won in ${st.guesses} guess${st.guesses === 1 ? "" : "es"}.${best}` }));
+  } else if (!an) {
+    kids.push(el("p", { class: "muted", text: "Searching the fewest guesses that still beat the adversary…" }));
+  } else if (!an.best) {
+    kids.push(el("p", { class: "msg err", text: `No win found (${an.status.replace("_", " ")}).` }));
+  } else {
+    const more = an.guesses;
+    kids.push(el("div", { class: "best big" }, wordTiles(an.best),
+      el("div", { class: "value" },
+        el("div", {}, el("b", { id: "adv-value", text: `${more}` }), ` more guess${more === 1 ? "" : "es"} beat it from here `,
+          el("span", { class: `badge ${an.status}`, text: an.status.replace("_", " ") })),
+        el("div", { text: `the game ends at guess ${an.total_guesses}; proof ${an.seconds.toFixed(2)} s, ${an.nodes} node${an.nodes === 1 ? "" : "s"}` })),
+      el("button", { class: "primary", id: "take", text: "Use this guess", onclick: () => setGuess(an.best) })));
+    const line = el("div", { class: "path adv-line" });
+    for (const step of an.line) {
+      const [w, p] = step.split(":");
+      line.append(el("div", { class: "step" }, wordTiles(w, colsOf(p))));
+    }
+    kids.push(el("h2", { text: "A winning line" }), line);
+    if (an.alternatives && an.alternatives.length) {
+      const chips = el("div", { class: "chips" });
+      for (const a of an.alternatives) chips.append(el("button", { class: "chip", text: a.guess, onclick: () => setGuess(a.guess) }));
+      kids.push(el("p", { class: "muted small", text: "Other first guesses as fast:" }), chips);
+    }
+  }
+  kids.push(el("p", { class: "muted small note", text: `Tie rule: ${st.tie_rule}.` }));
+  body.replaceChildren(...kids);
+}
 
 // ------------------------------------------------------------------ strategy
 const stratJob = new JobRunner($("#job-strategy"));
@@ -741,12 +855,19 @@ function setProblem(mode, cap, replay = true) {
   return changed;
 }
 
+// mode and cap: not for the Results and Boards views, nor Absurdle (easy, no cap)
+function showControls() {
+  const view = currentView();
+  const off = view === "results" || view === "boards" || (view === "play" && S.absurd);
+  $("#problem-controls").style.visibility = off ? "hidden" : "visible";
+}
+
 function route() {
   const view = currentView();
   const params = new URLSearchParams(location.hash.split("?")[1] || "");
   for (const v of ["play", "boards", "strategy", "results"]) $(`#view-${v}`).hidden = v !== view;
   document.querySelectorAll("#tabs a").forEach((a) => a.classList.toggle("active", a.dataset.view === view));
-  $("#problem-controls").style.visibility = view === "results" || view === "boards" ? "hidden" : "visible";
+  showControls();
   if (view === "strategy") {
     if (params.get("mode") || params.get("cap")) {
       setProblem(params.get("mode") || S.mode, params.has("cap") ? Number(params.get("cap")) : S.cap);
@@ -758,6 +879,7 @@ function route() {
   } else if (view === "play") {
     const ans = (params.get("answer") || "").toLowerCase();
     if (ans && S.answers.includes(ans) && ans !== S.fixedSecret) { setKind("play", ans); return true; }
+    if (params.get("game") === "absurdle" && !S.absurd) { setKind("absurdle"); return true; }
   } else if (view === "boards") {
     const k = params.get("k");
     if (k && ["2", "4", "8"].includes(k)) $("#boards-k").value = k;
