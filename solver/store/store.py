@@ -69,9 +69,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import StoreError, one_line, quote
-from .variant import OBJECTIVES
-from .words import kind_of, read_regular
+from ..errors import StoreError, one_line, quote
+from ..variant import OBJECTIVES
+from ..words import kind_of, read_regular
 
 FORMAT = "wordle-dp-store/1"
 
@@ -346,7 +346,7 @@ def _array_damage(group, path: Path, attrs: dict) -> tuple[list[Damage], dict]:
     """Check every array: present, right shape/dtype/chunks, every chunk file there
     and decodable, status codes in range, word arrays matching the checksums.
     Returns (damage, the arrays' values as read, for arrays read whole)."""
-    from .words import canonical_sha256
+    from ..words import canonical_sha256
 
     zarr = _zarr()
     n_g, n_a = attrs["n_guesses"], attrs["n_answers"]
@@ -473,7 +473,7 @@ def damage_message(path: Path, damage: list[Damage]) -> str:
 def _add_xarray_arrays(group, words: list[str], status: np.ndarray, total: np.ndarray,
                        n_answers: int, length: int) -> None:
     """The opener and pattern coordinates and the average array (every chunk)."""
-    from .feedback import to_text
+    from ..feedback import to_text
 
     g_n, n_p = len(words), 3**length
     made = []
@@ -553,7 +553,7 @@ class Store:
         if path.exists() and any(path.iterdir()):
             raise StoreError(f"{path} exists and is not empty")
         g_n, a_n = len(lists.guesses), len(lists.answers)
-        from .words import encode_words
+        from ..words import encode_words
 
         final = path
         path = path.parent / f".{path.name}.creating-{os.getpid()}"
@@ -1102,7 +1102,7 @@ def merge(out_path, in_paths, quiet: bool = False) -> dict:
         if s.words != first.words:
             raise StoreError(f"{s.path} holds another guess list")
     out_path = Path(out_path)
-    from .words import WordLists
+    from ..words import WordLists
 
     lists = WordLists(first.answers, first.words, first.group.attrs.get("answers_source", ""),
                       first.group.attrs.get("guesses_source", ""))
@@ -1213,7 +1213,7 @@ def repair(path, lists=None) -> list[str]:
                                    fill_value=fill)
             rows = np.arange(shape[0]) if d.rows is None else d.rows
             if d.array == "words":
-                from .words import encode_words
+                from ..words import encode_words
 
                 group["words"][...] = encode_words(lists.guesses)
             elif d.array == "answer_ids":
