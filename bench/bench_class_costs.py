@@ -2,7 +2,7 @@
 input of bench/sim_schedule.py (issue 23).
 
 The sample: the guess list's openers are ranked by the sum of the squared sizes of
-their first-feedback classes (the cheap cost predictor run.py falls back on), cut
+their first-feedback classes (the cheap cost predictor a run falls back on), cut
 into --strata equal strata (deciles by default), and --per-stratum openers are
 drawn from each with one seeded generator. Equal strata and equal draws make the
 sample self-weighting: every opener of the list had the same chance, and a mean

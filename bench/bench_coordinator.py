@@ -33,9 +33,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver.run_config import RunConfig  # noqa: E402
-from solver.run_coordinator import Coordinator, Work  # noqa: E402
-from solver.run_split import ClassResult, ClassStore, classes_of  # noqa: E402
+from solver.run.config import RunConfig  # noqa: E402
+from solver.run.coordinator import Coordinator, Work  # noqa: E402
+from solver.run.split import ClassResult, ClassStore, classes_of  # noqa: E402
 from solver.store import EXACT, Record, Store  # noqa: E402
 
 

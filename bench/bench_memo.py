@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 from bench_class_costs import SEED as SAMPLE_SEED  # noqa: E402
 from bench_class_costs import stratified_sample  # noqa: E402
 
-from solver.run_split import class_cost, class_sizes  # noqa: E402
+from solver.run.split import class_cost, class_sizes  # noqa: E402
 
 PAIR_SEED = 20262324
 

@@ -15,10 +15,10 @@ range.
 
 The simulated run is the code's own schedule: N ranks, rank 0 coordinates and
 N-1 solve. Units go out most expensive first by the same predicted cost
-(solver/run_split.opener_cost and class_cost). Without splitting every opener is
+(solver/run/split.py: opener_cost and class_cost). Without splitting every opener is
 one unit of its measured cost (its classes up to the first infeasible one, as
 `solve` stops there). With --split auto, openers above SPLIT_SHARE of a rank's
-fair share go out as classes, planned by run_split.plan and make_units: the head
+fair share go out as classes, planned by split.plan and make_units: the head
 unit first (stopping at an infeasible class), the big classes once it is back;
 a class that settles the opener drops its queued siblings (those in flight run to
 their end). Each rank pays --startup seconds first. Rank 0 answers one message at
@@ -48,8 +48,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver.run_coordinator import Work  # noqa: E402
-from solver.run_split import (  # noqa: E402
+from solver.run.coordinator import Work  # noqa: E402
+from solver.run.split import (  # noqa: E402
     SPLIT_SHARE,
     ClassResult,
     class_cost,
@@ -134,7 +134,7 @@ class _Rows:
 def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
              startup: float, share: float = SPLIT_SHARE) -> dict:
     """Makespan of one run of `pop` on `ranks` ranks, scheduled by the run's own
-    Work queue (solver/run_coordinator.py; see the module docstring)."""
+    Work queue (solver/run/coordinator.py; see the module docstring)."""
     workers = max(1, ranks - 1)
     costs = {i: o.predicted for i, o in enumerate(pop)}
     chosen = plan(costs, workers, split, set(), share) if ranks > 1 else set()

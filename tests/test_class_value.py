@@ -11,7 +11,7 @@ from test_search_crosscheck import N_INSTANCES, _lists, instance, reference
 
 from solver import Solver
 from solver.feedback import all_green
-from solver.run_split import ClassResult, class_status_code, combine
+from solver.run.split import ClassResult, class_status_code, combine
 from solver.store import STATUS_NAMES
 from solver.table import build_numpy
 

@@ -203,7 +203,7 @@ def test_many_ranks_with_auto_split_match_one_rank(tmp_path, cache, ranks):
     problem: the 10 openers with the biggest classes and 50 others, so that a
     rank's fair share is about two openers and the big ones go out as classes.
     The store equals one process's, second guesses included."""
-    from solver.run_split import opener_cost
+    from solver.run.split import opener_cost
     from solver.table import get_table
 
     a, g = write_lists(tmp_path / "lists", 150, 25)

@@ -1,4 +1,4 @@
-"""Openers valued as first-feedback classes (run --split, solver/run_split.py), in
+"""Openers valued as first-feedback classes (run --split, solver/run/split.py), in
 one process with the real engine: the same store as valued whole, in every mode
 and under caps; the class checkpoint across a stop and a resume; the pieces
 (status rules, the checkpoint word, the plan, the head gate, the memo rule).
@@ -17,10 +17,10 @@ import pytest
 from solver import cli
 from solver import store as S
 from solver.run import RunConfig, run
-from solver.run_config import MEMO_MAX_MB, MEMO_MIN_MB, default_memo_mb
-from solver.run_coordinator import Work
-from solver.run_mpi import node_memory_bytes
-from solver.run_split import (
+from solver.run.config import MEMO_MAX_MB, MEMO_MIN_MB, default_memo_mb
+from solver.run.coordinator import Work
+from solver.run.mpi import node_memory_bytes
+from solver.run.split import (
     CHUNK_ROWS,
     GROUP,
     ClassResult,
@@ -33,7 +33,7 @@ from solver.run_split import (
     plan,
     unpack,
 )
-from solver.run_worker import default_factory
+from solver.run.worker import default_factory
 from solver.words import WordLists
 from tests.run_helpers import write_lists
 
@@ -343,7 +343,7 @@ def test_memo_mb_reaches_the_engine(tmp_path, small):
 
 @pytest.mark.parametrize("mode", ["easy", "hard"])
 def test_affinity_bundles_openers_sharing_their_biggest_class(small, mode):
-    from solver.run_split import affinity, bundle_cost, class_sizes, opener_cost
+    from solver.run.split import affinity, bundle_cost, class_sizes, opener_cost
     from solver.table import get_table
 
     a, g, cache = small

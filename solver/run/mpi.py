@@ -14,7 +14,7 @@ import time
 import traceback
 from collections.abc import Mapping
 
-from .errors import UsageError
+from ..errors import UsageError
 
 TAG_REQ = 11  # worker -> rank 0: ("ready",) | ("result", results, stats, signal) | ("failed", why)
 TAG_REP = 12  # rank 0 -> worker: ("work", units) | ("stop",)
@@ -133,7 +133,7 @@ def abort_job(comm, who: str) -> None:
 
 def node_table(comm, MPI, make):  # noqa: N803
     """The pattern table in node-shared memory (None: each rank loads its own)."""
-    from .shared_table import node_tables
+    from ..shared_table import node_tables
 
     return node_tables(comm, MPI, make)
 
@@ -190,7 +190,7 @@ def node_memory_bytes(env: Mapping[str, str] = os.environ) -> int:
     """The memory this job may use on this node: the least of the machine's, its
     cgroup limit, and Slurm's allocation (SLURM_MEM_PER_NODE, or SLURM_MEM_PER_CPU
     times SLURM_CPUS_ON_NODE; both in MB)."""
-    from .table import memory_bytes
+    from ..table import memory_bytes
 
     out = [memory_bytes()]
     limit = _cgroup_limit()

@@ -1,29 +1,7 @@
-"""Value many openers: dynamic distribution over MPI ranks into a result store.
-
-`run(RunConfig(...))` is the Python API behind `wordle-dp run`. Launched with
-`mpiexec -n N` (or srun) it uses N ranks: rank 0 coordinates and is the only
-writer of the store, ranks 1..N-1 solve (run_worker). Each idle worker asks rank 0
-for work (plain request/reply with comm.send/recv) and gets the next unit: an
-opener, a bundle of openers that share their most expensive first-feedback class
-(one rank values them back to back and the memo does the shared class once), or
-first-feedback classes of an opener too big for one rank's fair share (run_split,
-checkpointed class by class). Units go out most expensive first by a cost
-predicted from class sizes (Solver.estimate under a cutoff, or with --split off),
-so the long ones do not end up alone at the tail (run_coordinator). As a single
-process, rank 0 solves itself.
-
-Every rank keeps one Solver for the whole run, so its memo (positions already
-valued) carries over from one opener to the next; its size follows the node's
-memory and ranks (run_config.default_memo_mb) unless --memo-mb says otherwise.
-The code's seams: run_config (what a run is asked), run_mpi (MPI and the node),
-run_worker (a solving rank), run_coordinator (rank 0), run_split (work below the
-opener); this module starts a run and sets rank 0 up.
-
-Stopping: --time-limit, SIGUSR1 or SIGTERM make rank 0 stop handing out work,
-flush the buffered results and exit 0; a run of the same command resumes. Results
-that come back within `grace` seconds are still recorded; openers still being
-solved after that stay pending (rank 0 then ends the job with MPI_Abort(0), since
-an MPI rank inside a numba kernel cannot be interrupted politely)."""
+"""Start a run (`run`, the API behind `wordle-dp run`): rank 0 loads the lists,
+opens the store and plans the work, then coordinates (or, as a single process,
+solves itself); every other rank goes to worker.worker_main. What a run does:
+the package docstring."""
 
 from __future__ import annotations
 
@@ -33,28 +11,23 @@ from dataclasses import replace
 
 import numpy as np
 
-from .errors import UsageError
-from .run_config import (
+from ..store import LOWER_BOUND, Store
+from .config import (
     EXIT_USAGE,
     RunConfig,
     RunSummary,
     default_memo_mb,
-    opener_file,
-    parse_shard,
-    parse_time_limit,
     select_openers,
 )
-from .run_coordinator import (
+from .coordinator import (
     Coordinator,
     coordinate,
-    fallback_estimate,
     order,
     plan_work,
     report,
     serial,
 )
-from .run_mpi import (
-    LAUNCHER_SIZE_VARS,
+from .mpi import (
     abort_job,
     check_launcher,
     limit_threads,
@@ -64,18 +37,15 @@ from .run_mpi import (
     node_memory_bytes,
     node_table,
 )
-from .run_split import SPLIT_MODES
-from .run_worker import Worker, default_factory, worker_main
-from .store import LOWER_BOUND, STATUS_NAMES, Store
-
-_mpi = mpi  # solver.book reaches MPI through this name
+from .split import SPLIT_MODES
+from .worker import Worker, default_factory, worker_main
 
 
 def _setup_rank0(cfg: RunConfig):
     """Load lists, open/create the store, build the queue. Raises user errors."""
-    from . import __version__
-    from .table import check_fits, get_table
-    from .words import WordLists
+    from .. import __version__
+    from ..table import check_fits, get_table
+    from ..words import WordLists
 
     if cfg.max_guesses < 0:
         raise ValueError("--max-guesses must be >= 0 (0 = no cap)")
@@ -106,7 +76,7 @@ def _setup_rank0(cfg: RunConfig):
 
 
 def run(cfg: RunConfig) -> RunSummary:
-    """Run (or resume) a valuation into cfg.store; see the module docstring.
+    """Run (or resume) a valuation into cfg.store; see the package docstring.
 
     User errors (bad lists, foreign store) raise on rank 0 (the CLI prints them);
     other ranks return a summary with exit_code 2.
@@ -230,9 +200,4 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
     if co.abort_needed:  # workers stuck in a solve past the grace
         comm.Abort(0)
     return summary
-
-
-__all__ = ["RunConfig", "RunSummary", "run", "parse_time_limit", "parse_shard",
-           "select_openers", "opener_file", "check_launcher", "fallback_estimate",
-           "default_factory", "LAUNCHER_SIZE_VARS", "STATUS_NAMES", "LOWER_BOUND", "UsageError"]
 

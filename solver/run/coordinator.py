@@ -13,9 +13,10 @@ import time
 
 import numpy as np
 
-from .run_config import RunConfig, RunSummary
-from .run_mpi import TAG_REP, TAG_REQ, Signals, wait_message
-from .run_split import (
+from ..store import EXACT, FAILED, PENDING, UPPER_BOUND, Record, Store
+from .config import RunConfig, RunSummary
+from .mpi import TAG_REP, TAG_REQ, Signals, wait_message
+from .split import (
     ClassResult,
     ClassStore,
     Split,
@@ -28,8 +29,7 @@ from .run_split import (
     plan,
     second_row,
 )
-from .run_worker import Unit, Worker
-from .store import EXACT, FAILED, PENDING, UPPER_BOUND, Record, Store
+from .worker import Unit, Worker
 
 
 def fallback_estimate(table: np.ndarray, index: int) -> float:
@@ -52,7 +52,7 @@ def fmt_dur(s: float) -> str:
 class Work:
     """What rank 0 still has to hand out: units in a heap by predicted cost, most
     expensive first (ties: first added first), and the openers valued as classes
-    (run_split): their head unit goes where the whole opener would have gone, their
+    (split): their head unit goes where the whole opener would have gone, their
     big classes too (biggest first), once the head came back without settling the
     opener."""
 
@@ -533,7 +533,7 @@ def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: lis
     if cfg.cutoff is None and cfg.split != "off" and cfg.objective == "expected" and callable(
             getattr(engine, "class_value", None)):
         # the predicted costs order the work (openers and classes on one scale) and
-        # choose which openers go out as classes (run_split)
+        # choose which openers go out as classes (split)
         classes = ClassStore(store.path, len(lists.guesses), n_p)
         costs = {i: opener_cost(table[i], cfg.mode, n_p) for i in queue}
         split = plan(costs, max(1, size - 1), cfg.split, classes.partly_done(queue))

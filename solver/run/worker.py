@@ -8,8 +8,9 @@ import traceback
 
 import numpy as np
 
-from .run_config import RunConfig, RunSummary, default_memo_mb
-from .run_mpi import (
+from ..store import EXACT, FAILED, PENDING, STATUS_CODES, UPPER_BOUND, Record
+from .config import RunConfig, RunSummary, default_memo_mb
+from .mpi import (
     TAG_REP,
     TAG_REQ,
     Signals,
@@ -18,18 +19,17 @@ from .run_mpi import (
     node_table,
     wait_message,
 )
-from .run_split import ClassResult, class_status_code, decisive
-from .store import EXACT, FAILED, PENDING, STATUS_CODES, UPPER_BOUND, Record
+from .split import ClassResult, class_status_code, decisive
 
 # A unit of work, as rank 0 hands it out: (opener index, None) values the opener
 # whole; (opener index, patterns) values those first-feedback classes of it, in
-# that order, stopping at one that settles the opener (run_split)
+# that order, stopping at one that settles the opener (split)
 Unit = tuple[int, tuple[int, ...] | None]
 
 
 def default_factory(lists, mode, max_guesses, table, memo_mb: float | None = None):
-    from .search import Solver
-    from .search.engine import DEFAULT_MEMO_ENTRIES, memo_entries_for
+    from ..search import Solver
+    from ..search.engine import DEFAULT_MEMO_ENTRIES, memo_entries_for
 
     memo = DEFAULT_MEMO_ENTRIES if memo_mb is None else memo_entries_for(memo_mb)
     return Solver(lists, mode=mode, max_guesses=max_guesses, table=table, memo_entries=memo)
@@ -44,7 +44,7 @@ class Worker:
         else:
             self.solver = default_factory(lists, cfg.mode, cfg.max_guesses, table, memo_mb)
         if cfg.objective == "worst":
-            from .game.objective import WorstSolver
+            from ..game.objective import WorstSolver
 
             self.solver = WorstSolver(self.solver)
         self.lists = lists
@@ -135,8 +135,8 @@ class Worker:
 
 
 def worker_main(cfg: RunConfig, comm, MPI, rank: int) -> RunSummary:
-    from .table import get_table
-    from .words import WordLists
+    from ..table import get_table
+    from ..words import WordLists
 
     def load_table():
         lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True, lists=cfg.lists,

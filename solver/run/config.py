@@ -37,7 +37,7 @@ class RunConfig:
     max_chunk: int = 64
     # transposition table per solving rank, MB; None: default_memo_mb of the node
     memo_mb: float | None = None
-    split: str = "auto"  # auto | all | off: value big openers as classes (run_split)
+    split: str = "auto"  # auto | all | off: value big openers as classes (split)
     # builds the per-rank solver: factory(lists, mode, max_guesses, table) -> solver
     solver_factory: Any = None
     progress_file: Any = None  # default sys.stderr
@@ -131,8 +131,8 @@ def opener_file(spec: str) -> str | None:
 def select_openers(spec: str, lists) -> list[int]:
     """Guess indices named by 'all', a file of words ('@FILE', a path with '/' or
     ending in '.txt') or 'w1,w2,...'."""
-    from .errors import UsageError, quote
-    from .words import read_words
+    from ..errors import UsageError, quote
+    from ..words import read_words
 
     spec = "all" if spec is None else spec.strip()
     if spec == "all":

@@ -56,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-from .store import (
+from ..store import (
     EXACT,
     FAILED,
     INFEASIBLE,
@@ -328,7 +328,7 @@ class ClassStore:
         self._loaded = True
         if not (self.path / GROUP / "zarr.json").is_file():
             return
-        from .store import _zarr
+        from ..store import _zarr
 
         try:
             g = _zarr().open_group(str(self.path), mode="r+", zarr_format=3)[GROUP]
@@ -387,7 +387,7 @@ class ClassStore:
     def _create(self):
         import shutil
 
-        from .store import _zarr
+        from ..store import _zarr
 
         shutil.rmtree(self.path / GROUP, ignore_errors=True)
         root = _zarr().open_group(str(self.path), mode="r+", zarr_format=3)
