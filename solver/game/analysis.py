@@ -7,6 +7,8 @@ next guess counts 1 for every candidate), under the guesses left.
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -203,8 +205,6 @@ def analyse(solver, position: Position, top: int = 5, store=None,
     if pos.solved:
         return Analysis(pos, Choice(None, 0, "solved"), [])
     if pos.objective == "worst":
-        from .objective import analyse_worst
-
         return analyse_worst(solver, pos, top, store, allow_empty, progress)
     if store is not None:
         _check_store(store, pos)
@@ -325,3 +325,39 @@ def _from_store(solver, pos: Position, top: int, store) -> Analysis | None:
         alts = ranked_guesses(solver, pos, top, exclude=gid) if top else []
         return Analysis(pos, Choice(second, total, status), alts, source=source)
     return None
+
+
+def analyse_worst(solver, pos, top: int = 5, store=None, allow_empty: bool = False,
+                  progress=None):
+    """`analysis.analyse` under the worst-case objective: the guess whose strategy
+    solves every candidate in the fewest guesses (`worst`, counting it), the smallest
+    total within that many, and the `top` next guesses that also solve every
+    candidate within `worst`, by total. A store of this objective answers the start."""
+    from .objective import set_worst
+
+    t0 = time.perf_counter()
+    if store is not None:
+        _check_store(store, pos)
+        if not pos.history:
+            rows = store.snapshot().best(top + 1)
+            if rows:
+                ch = [Choice(r["opener"], r["total"], r["status"], r["depth"]) for r in rows]
+                return Analysis(pos, ch[0], ch[1:], source=getattr(store, "source", "store"))
+    if not pos.history and len(pos.lists.answers) > EMPTY_EXACT_LIMIT and not allow_empty:
+        raise UsageError(
+            f"choosing the opener over {len(pos.lists.answers)} answers is a cluster job "
+            "(wordle-dp run --objective worst --store S); pass --store S with its results, "
+            "or choose the first guess yourself (a position like salet:BBBBB)")
+    cap, total, g, status = set_worst(solver, pos.members, pos.budget, pos.cons)
+    if cap is None:
+        return Analysis(pos, Choice(None, None, status), [])
+    best = Choice(solver.lists.guesses[g], total, status, cap)
+    alts: list = []
+    if top:
+        capped = dataclasses.replace(pos, max_guesses=len(pos.history) + cap)
+        ranked = ranked_guesses(solver, capped, top + 1, progress=progress)
+        alts = [Choice(c.guess, c.total, c.status, cap) for c in ranked
+                if c.guess != best.guess][:top]
+    res = Analysis(pos, best, alts)
+    res.seconds = time.perf_counter() - t0
+    return res
