@@ -41,7 +41,7 @@ def _save(fig, path) -> None:
 
 
 def histograms(series: list[tuple[str, dict[int, int]]], path, title: str,
-               cap: int = 0) -> None:
+               cap: int = 0, counted: str = "answers") -> None:
     """Guess-count histograms side by side: series = [(label, {guesses: games})];
     a dashed line after the cap when one is given and some game exceeds it."""
     plt = _plt()
@@ -62,7 +62,7 @@ def histograms(series: list[tuple[str, dict[int, int]]], path, title: str,
         ax.annotate(f"cap {cap}", xy=(at, ax.get_ylim()[1] * 0.95), xytext=(4, 0),
                     textcoords="offset points", color="grey")
     ax.set_xlabel("guesses needed")
-    ax.set_ylabel("answers")
+    ax.set_ylabel(counted)  # what one game is: an answer, or a tuple of answers
     ax.set_title(title)
     ax.legend(fontsize=8, ncol=2 if len(series) > 6 else 1)
     fig.tight_layout()

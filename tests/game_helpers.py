@@ -26,3 +26,20 @@ def write_lists(tmp_path, lists: WordLists) -> tuple[str, str]:
     a.write_text("\n".join(lists.answers) + "\n")
     g.write_text("\n".join(lists.guesses) + "\n")
     return str(a), str(g)
+
+
+def run_on_lists(capsys, small, *args, stdin=None, monkeypatch=None):
+    """`wordle-dp ARGS` in-process on the list files of a `small` fixture
+    (lists, answers file, guesses file, cache folder): (exit status, stdout, stderr).
+    `stdin` (with `monkeypatch`) is what the command reads."""
+    import io
+    import sys
+
+    from solver import cli
+
+    _lists, a, g, cache = small
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    rc = cli.main([*args, "--answers", a, "--guesses", g, "--cache-dir", cache])
+    out = capsys.readouterr()
+    return rc, out.out, out.err

@@ -163,17 +163,9 @@ def small(tmp_path_factory):
 
 
 def _run(capsys, small, *args, stdin=None, monkeypatch=None):
-    import io
-    import sys
+    from tests.game_helpers import run_on_lists
 
-    from solver import cli
-
-    lists, a, g, cache = small
-    if stdin is not None:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    rc = cli.main([*args, "--answers", a, "--guesses", g, "--cache-dir", cache])
-    out = capsys.readouterr()
-    return rc, out.out, out.err
+    return run_on_lists(capsys, small, *args, stdin=stdin, monkeypatch=monkeypatch)
 
 
 def test_solve_boards_json_matches_brute_force(capsys, small):

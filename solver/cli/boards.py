@@ -4,14 +4,13 @@ boards_exact.py. solve.py and game.py register the option and hand over here."""
 
 from __future__ import annotations
 
-import csv
 import json
 import sys
 
 from ..errors import UsageError
-from ..output import check_output, write_output
+from ..output import check_output
 from ..table import get_table
-from .common import int_range, load_lists
+from .common import int_range, load_lists, write_simulations
 
 MAX_BOARDS = 32
 DEFAULT_GAMES = 1000
@@ -302,21 +301,9 @@ def simulate_boards_cmd(args) -> int:
     for sim in _sims(args, lists, variant, start, names, args.games or DEFAULT_GAMES):
         sims.append(sim)
         print(json.dumps(sim.to_dict()) if args.json else sim.describe(), flush=True)
-    if args.csv:
-        def write(out) -> None:
-            w = csv.writer(out, lineterminator="\n")
-            w.writerow(["strategy", "answers", "guesses", "steps"])
-            for sim in sims:
-                for a, n, steps in sim.rows():
-                    w.writerow([sim.strategy, a, n, steps])
-
-        write_output("--csv", args.csv, write)
-    if args.plot:
-        from .. import plots
-
-        plots.histograms([(f"{s.strategy} ({s.mean:.3f})", s.histogram) for s in sims],
-                         args.plot, f"guesses to solve {args.boards} boards "
-                         f"({len(lists.answers)} answers)", variant.max_guesses)
+    write_simulations(args, sims, "answers", f"guesses to solve {args.boards} boards "
+                      f"({len(lists.answers)} answers)", variant.max_guesses,
+                      "games (answer tuples)")
     return 0
 
 

@@ -196,3 +196,28 @@ def print_result(r, as_json: bool) -> None:
         print(r.describe(), flush=True)
 
 
+
+
+def write_simulations(args, sims: list, unit: str, title: str, cap: int,
+                      counted: str = "answers") -> None:
+    """simulate's --csv (one row per game: strategy, `unit`, guesses, steps) and
+    --plot (the strategies' histograms side by side, the cap dashed, `counted` on
+    the y axis), for one board and for several."""
+    if args.csv:
+        import csv
+
+        from ..output import write_output
+
+        def write(out) -> None:
+            w = csv.writer(out, lineterminator="\n")
+            w.writerow(["strategy", unit, "guesses", "steps"])
+            for sim in sims:
+                for a, k, steps in sim.rows():
+                    w.writerow([sim.strategy, a, k, steps])
+
+        write_output("--csv", args.csv, write)
+    if args.plot:
+        from .. import plots
+
+        plots.histograms([(f"{s.strategy} ({s.mean:.3f})", s.histogram) for s in sims],
+                         args.plot, title, cap, counted)

@@ -22,6 +22,7 @@ from .common import (
     load_lists,
     make_solver,
     path_arg,
+    write_simulations,
 )
 
 DEFAULT_OPENERS = ("salet", "crane", "trace")
@@ -229,21 +230,8 @@ def _cmd_simulate(args) -> int:
             print(json.dumps(sim.to_dict()), flush=True)
         else:
             print(sim.describe(), flush=True)
-    if args.csv:
-        def write(out) -> None:
-            w = csv.writer(out, lineterminator="\n")
-            w.writerow(["strategy", "answer", "guesses", "steps"])
-            for sim in sims:
-                for a, k, steps in sim.rows():
-                    w.writerow([sim.strategy, a, k, steps])
-
-        write_output("--csv", args.csv, write)
-    if args.plot:
-        from .. import plots
-
-        plots.histograms([(f"{s.strategy} ({s.mean:.3f})", s.histogram) for s in sims],
-                         args.plot, f"guesses per game from {sims[0].opener} "
-                         f"({args.mode}, {len(lists.answers)} answers)", args.max_guesses)
+    write_simulations(args, sims, "answer", f"guesses per game from {sims[0].opener} "
+                      f"({args.mode}, {len(lists.answers)} answers)", args.max_guesses)
     return 0
 
 

@@ -13,6 +13,7 @@ import time
 
 import numpy as np
 
+from ..progress import fmt_duration
 from ..store import EXACT, FAILED, PENDING, UPPER_BOUND, Record, Store
 from .config import RunConfig, RunSummary
 from .mpi import TAG_REP, TAG_REQ, Signals, wait_message
@@ -36,17 +37,6 @@ def fallback_estimate(table: np.ndarray, index: int) -> float:
     """Cost guess without the engine: sum of squared feedback-class sizes."""
     c = np.bincount(table[index]).astype(np.float64)
     return float((c * c).sum())
-
-
-def fmt_dur(s: float) -> str:
-    if not math.isfinite(s):
-        return "?"
-    s = int(round(s))
-    if s < 60:
-        return f"{s}s"
-    if s < 3600:
-        return f"{s // 60}m{s % 60:02d}s"
-    return f"{s // 3600}h{(s % 3600) // 60:02d}m"
 
 
 class Work:
@@ -222,7 +212,7 @@ class Coordinator:
             if self.signals.received is not None:
                 self.stop_reason = f"signal {signal.Signals(self.signals.received).name}"
             elif self.deadline is not None and time.time() >= self.deadline:
-                self.stop_reason = f"time limit ({fmt_dur(self.cfg.time_limit or 0.0)})"
+                self.stop_reason = f"time limit ({fmt_duration(self.cfg.time_limit or 0.0)})"
         return self.stop_reason is not None
 
     # ---- results ----
@@ -326,7 +316,7 @@ class Coordinator:
             if self.best else "-"
         pct = 100.0 * done / self.n_queued if self.n_queued else 100.0
         print(f"[{time.strftime('%H:%M:%S')}] {done}/{self.n_queued} openers ({pct:.1f}%), "
-              f"{rate:.1f}/min, ETA {fmt_dur(eta) if left else '0s'}, best {best}"
+              f"{rate:.1f}/min, ETA {fmt_duration(eta) if left else '0s'}, best {best}"
               + (f", {self.failed} failed" if self.failed else ""), file=self.out, flush=True)
 
     def tick(self) -> None:
@@ -367,7 +357,7 @@ def report(summary: RunSummary, co: Coordinator, store: Store, out) -> None:
                      f"by running the same command again ({store.path})")
     else:
         lines.append(f"wordle-dp: run finished: {done} openers valued in "
-                     f"{fmt_dur(s.wall_seconds)} on {s.ranks} rank(s) ({rate:.1f}/min)")
+                     f"{fmt_duration(s.wall_seconds)} on {s.ranks} rank(s) ({rate:.1f}/min)")
     lines.append("  store: " + ", ".join(f"{v} {k}" for k, v in counts.items() if v)
                  + f" ({store.path})")
     if co.best:
