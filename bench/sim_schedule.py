@@ -52,6 +52,7 @@ from solver.run.coordinator import Work  # noqa: E402
 from solver.run.split import (  # noqa: E402
     SPLIT_SHARE,
     ClassResult,
+    PartResult,
     class_cost,
     decisive,
     plan,
@@ -131,14 +132,37 @@ class _Rows:
                          [s for _p, s, *_x in o.classes])
 
 
+class PartsModel:
+    """What valuing one class in parts costs (run --parts; bench/bench_parts.py
+    measures it on a big class): the quick bound, `quick` of the class's whole cost;
+    the parts together `inflation` times it (each part repeats the root's scans and
+    loses the memo of the others' second guesses), split evenly."""
+
+    def __init__(self, path: str | None):
+        self.quick, self.inflation, self.source = 0.005, 2.2, "default"
+        if path:
+            rows = [json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()]
+            rows = [r for r in rows if r.get("part_cpu") and r.get("whole_cpu")]
+            if rows:
+                whole = sum(r["whole_cpu"] for r in rows)
+                self.quick = sum(r["quick_cpu"] for r in rows) / whole
+                self.inflation = sum(sum(r["part_cpu"]) for r in rows) / whole
+                self.source = ", ".join(f"{r['opener']} ({r['parts']} parts)" for r in rows)
+
+
 def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
-             startup: float, share: float = SPLIT_SHARE) -> dict:
+             startup: float, share: float = SPLIT_SHARE, parts: int | None = 0,
+             model: PartsModel | None = None) -> dict:
     """Makespan of one run of `pop` on `ranks` ranks, scheduled by the run's own
-    Work queue (solver/run/coordinator.py; see the module docstring)."""
+    Work queue (solver/run/coordinator.py; see the module docstring). `parts`: run
+    --parts (None auto, 0 never), costed by `model`."""
     workers = max(1, ranks - 1)
     costs = {i: o.predicted for i, o in enumerate(pop)}
     chosen = plan(costs, workers, split, set(), share) if ranks > 1 else set()
-    work = Work(mode, 0, _Rows(pop), 3**5)  # the samples are of the default 5-letter lists
+    # the samples are of the default 5-letter lists
+    work = Work(mode, 0, _Rows(pop), 3**5, parts, sum(costs.values()) / workers, workers)
+    model = model or PartsModel(None)
+    n_parts = 0
     for i in sorted(costs, key=lambda i: (-costs[i], i)):
         if i in chosen:
             work.add_split(i, {}, costs[i])
@@ -152,11 +176,20 @@ def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
                       for p, _s, st, c in pop[i].classes}
         return cls[i]
 
-    def cost_of(unit) -> tuple[float, list[ClassResult]]:
-        """(busy seconds, the class results sent) of one unit."""
-        i, pats = unit
+    def cost_of(unit) -> tuple[float, list]:
+        """(busy seconds, the class or part results sent) of one unit."""
+        nonlocal n_parts
+        i, pats = unit[0], unit[1]
         if pats is None:
             return pop[i].whole, []
+        if len(unit) > 2:  # a part of a class (or its quick bound)
+            n_parts += 1
+            code, c = classes(i)[pats[0]]
+            part, n, _below = unit[2]
+            found = None if code != STATUS_CODES["exact"] else (1, 1, 0, False)
+            if n < 0:  # the quick bound: finds nothing on a class that is not exact
+                return c * model.quick, [PartResult(i, pats[0], part, n, found)]
+            return c * model.inflation / n, [PartResult(i, pats[0], part, n, None)]
         t, out = 0.0, []
         for p in pats:
             code, c = classes(i)[p]
@@ -178,6 +211,10 @@ def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
         coord_free = max(t, coord_free) + coord * max(1, len(results))  # rank 0's turn
         end = max(end, t)
         for r in results:
+            if isinstance(r, PartResult):
+                r, _err = work.on_part(r, None)
+                if r is None:
+                    continue
             work.on_class(r, None)
         idle.append(w)
         while idle and len(work):
@@ -189,7 +226,7 @@ def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
     serial = sum(o.whole for o in pop)
     return {"makespan": end, "serial": serial, "busy": busy,
             "efficiency": serial / (ranks * end) if end > 0 else math.nan,
-            "split": len(chosen), "largest": largest}
+            "split": len(chosen), "largest": largest, "parts": n_parts}
 
 
 def main() -> None:
@@ -206,13 +243,18 @@ def main() -> None:
     ap.add_argument("--boot", type=int, default=100, help="bootstrap draws (100)")
     ap.add_argument("--strata", type=int, default=10)
     ap.add_argument("--seed", type=int, default=23)
+    ap.add_argument("--parts-record", help="bench_parts.py records: the cost of a class "
+                    "valued in parts (default: quick bound 0.5 %%, parts 2.2x the whole)")
     ap.add_argument("--json", help="write every figure here too")
     args = ap.parse_args()
 
     ranks = [int(x) for x in args.ranks.split(",")]
     out = {}
+    model = PartsModel(args.parts_record)
     print(f"SPLIT_SHARE {SPLIT_SHARE}, coordinator {args.coord_ms} ms per result, start-up "
-          f"{args.startup} s per rank, {args.boot} bootstrap draws")
+          f"{args.startup} s per rank, {args.boot} bootstrap draws; a class in parts: "
+          f"quick bound {100 * model.quick:.2f} % of it, parts {model.inflation:.2f}x it "
+          f"({model.source})")
     for mode, path in (("easy", args.easy), ("hard", args.hard)):
         if not path:
             continue
@@ -240,14 +282,17 @@ def main() -> None:
               f"{worst.whole:.1f} s, its biggest class "
               f"{max(c for *_x, c in worst.classes):.1f} s")
         print("| ranks | split | makespan min | 95 % | efficiency | 95 % | openers split "
-              "| largest unit s |")
-        print("|---|---|---|---|---|---|---|---|")
+              "| parts | largest unit s |")
+        print("|---|---|---|---|---|---|---|---|---|")
         rows = []
         for n in ranks:
-            for split in ("off", "auto"):
-                r = simulate(base, n, mode, split, args.coord_ms / 1000, args.startup)
-                b = [simulate(p, n, mode, split, args.coord_ms / 1000, args.startup)
-                     for p in boots]
+            for split, parts in (("off", 0), ("auto", 0), ("auto", None)):
+                r = simulate(base, n, mode, split, args.coord_ms / 1000, args.startup,
+                             parts=parts, model=model)
+                b = [simulate(p, n, mode, split, args.coord_ms / 1000, args.startup,
+                              parts=parts, model=model) for p in boots]
+                if split != "off":
+                    split = f"{split}, parts {'auto' if parts is None else 'off'}"
                 m = np.percentile([x["makespan"] for x in b], [2.5, 97.5]) / 60 if b else \
                     (math.nan, math.nan)
                 e = np.percentile([x["efficiency"] for x in b], [2.5, 97.5]) if b else \
@@ -256,7 +301,7 @@ def main() -> None:
                              "efficiency_ci": list(e)})
                 print(f"| {n} | {split} | {r['makespan'] / 60:.1f} | {m[0]:.1f}-{m[1]:.1f} | "
                       f"{100 * r['efficiency']:.0f} % | {100 * e[0]:.0f}-{100 * e[1]:.0f} % | "
-                      f"{r['split']} | {r['largest']:.0f} |", flush=True)
+                      f"{r['split']} | {r['parts']} | {r['largest']:.0f} |", flush=True)
         out[mode] = {"measured": len(openers), "cpu_hours": cpu_h, "cpu_hours_ci": [lo, hi],
                      "rows": rows}
     if args.json:

@@ -11,7 +11,7 @@ from test_search_crosscheck import N_INSTANCES, _lists, instance, reference
 
 from solver import Solver
 from solver.feedback import all_green
-from solver.run.split import ClassResult, class_status_code, combine
+from solver.run.split import ClassResult, class_status_code, combine, least_part
 from solver.store import STATUS_NAMES
 from solver.table import build_numpy
 
@@ -131,3 +131,95 @@ def test_classes_add_up_to_the_opener_at_every_length(seed):
             assert total == b.solve(opener, cap), where  # None: infeasible under the cap
             seen.add(status)
     assert "exact" in seen
+
+
+def _parts_value(s: Solver, opener: str, p: int, quick_k: int, parts: int):
+    """A class valued in parts as run does it: the quick bound, then every part
+    against it; (total, depth, second guess) of the least, or None (no quick bound)."""
+    quick = s.class_part(opener, p, 0, -quick_k)
+    if quick is None:
+        return None
+    found = [quick] + [s.class_part(opener, p, j, parts, below=quick[0])
+                       for j in range(parts)]
+    return least_part([f for f in found if f is not None])
+
+
+@pytest.mark.parametrize("seed", list(range(0, N_INSTANCES, 9)), ids=lambda s: f"seed-{s}")
+def test_a_class_in_parts_has_the_class_value(seed):
+    """Every class of the instance's openers valued in parts (a quick bound from the
+    search's first 1 or 3 candidates, then 1, 2, 3 or 7 parts of the second guesses
+    against it) has class_value's total, and its second guess achieves it; the
+    parts leave the memo right (class_value on the same solver afterwards agrees)."""
+    inst = instance(seed)
+    lists = _lists(inst)
+    table = build_numpy(lists)
+    ref = reference(seed)
+    checked = 0
+    for opener in inst.openers:
+        gid = lists.guess_id(opener)
+        pats = sorted(set(np.unique(table[gid]).tolist()) - {all_green(lists.length)})
+        s = Solver(lists, mode=inst.mode, max_guesses=inst.cap, table=table)
+        for k, (quick_k, parts) in enumerate([(1, 1), (1, 2), (3, 3), (1, 7)] * 3):
+            if k >= len(pats):
+                break
+            p = pats[(k * 7) % len(pats)]
+            fresh = Solver(lists, mode=inst.mode, max_guesses=inst.cap, table=table)
+            st, total, _depth, _second = fresh.class_value(opener, p)
+            got = _parts_value(s, opener, p, quick_k, parts)
+            # and with no quick bound: every part finds its own best second guess
+            alone = least_part([f for f in (s.class_part(opener, p, j, parts)
+                                            for j in range(parts)) if f is not None])
+            assert (alone is None) == (total is None), (alone, st, total)
+            assert alone is None or alone[0] == total, (alone, total)
+            where = f"opener={opener} p={p} quick={quick_k} parts={parts}\n{inst.describe()}"
+            if got is None:  # no quick bound: run values the class whole
+                assert st in ("infeasible", "exact", "upper_bound"), where
+            else:
+                assert st in ("exact", "upper_bound") and got[0] == total, (got, st, total, where)
+                checked += 1
+                m = np.arange(len(lists.answers), dtype=np.int32)[table[gid] == p]
+                if len(m) > 1:
+                    cons = s._constraint_after(None, gid, p) if inst.mode == "hard" else None
+                    val, gst = s.guess_value(lists.guess_id(got[2]), m, s.depth_limit - 1, cons)
+                    assert val == total, (got, val, gst, where)
+            assert s.class_value(opener, p)[:2] == (st, total), where
+        whole = s.solve(opener)
+        if ref[opener][0] is not None and whole.status == "exact":
+            assert whole.total == ref[opener][0]
+    if inst.cap >= 4 or inst.cap == 0:
+        assert checked > 0
+
+
+@pytest.mark.parametrize("seed", list(range(0, 90, 15)), ids=lambda s: f"len-{s}")
+def test_a_class_in_parts_at_other_lengths(seed):
+    from test_search_lengths import instance as length_instance
+
+    inst = length_instance(seed)
+    lists = _lists(inst)
+    table = build_numpy(lists)
+    for opener in inst.openers:
+        gid = lists.guess_id(opener)
+        pats = sorted(set(np.unique(table[gid]).tolist()) - {all_green(lists.length)})
+        s = Solver(lists, mode=inst.mode, max_guesses=inst.cap, table=table)
+        for p in pats[:: max(1, len(pats) // 4)]:
+            st, total, _d, _g = Solver(lists, mode=inst.mode, max_guesses=inst.cap,
+                                       table=table).class_value(opener, p)
+            got = _parts_value(s, opener, p, 1, 3)
+            if got is not None:
+                assert got[0] == total, (opener, p, inst.describe())
+
+
+def test_class_part_refuses_a_beam_and_a_bad_part():
+    inst = instance(0)
+    lists = _lists(inst)
+    table = build_numpy(lists)
+    opener = inst.openers[0]
+    p = next(iter(set(np.unique(table[lists.guess_id(opener)]).tolist())
+                  - {all_green(lists.length)}))
+    with pytest.raises(ValueError, match="beam"):
+        Solver(lists, mode="easy", max_guesses=4, table=table, beam=2).class_part(
+            opener, p, 0, 2, below=99)
+    s = Solver(lists, mode="easy", max_guesses=4, table=table)
+    for part, parts in ((2, 2), (-1, 3), (0, 0)):
+        with pytest.raises(ValueError, match="part"):
+            s.class_part(opener, p, part, parts, below=99)

@@ -179,6 +179,10 @@ def _number_cases() -> list[Case]:
         out.append(Case(f"shard={v[:12]!r}-{len(v)}", [*cmds["run"], "--shard", v], "shard"))
     for v in ["", "none", "ALL", "1", "x" * 100_000]:
         out.append(Case(f"split={v[:12]!r}-{len(v)}", [*cmds["run"], "--split", v], "--split"))
+    for v in ["", "1", "-2", "1025", "2.5", "auto2", "nan", "x" * 100_000, "9" * 5000]:
+        out.append(Case(f"parts={v[:12]!r}-{len(v)}", [*cmds["run"], "--parts", v], "--parts"))
+    out.append(Case("parts-without-split", [*cmds["run"], "--parts", "4", "--split", "off"],
+                    "needs --split auto or all"))
     out.append(Case("split-all-with-cutoff", [*cmds["run"], "--split", "all", "--cutoff", "30"],
                     "does not go with --cutoff"))
     return out

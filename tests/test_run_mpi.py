@@ -197,6 +197,30 @@ def test_split_openers_over_ranks_match_whole_ones(tmp_path, cache):
     assert set(np.unique(sg.fields["rank"])) <= {1, 2}
 
 
+@pytest.mark.parametrize("mode,cap", [("easy", 6), ("hard", 3)])
+def test_classes_in_parts_over_ranks_match_whole_openers(tmp_path, cache, mode, cap):
+    """--split all --parts 4 on 3 ranks: every class of more than two answers goes out
+    as a quick bound and 4 parts to different ranks; the values are those of one
+    process valuing every opener whole."""
+    a, g = write_lists(tmp_path / "lists", 60, 10)
+    lists = ["--answers", a, "--guesses", g, "--mode", mode, "--max-guesses", str(cap)]
+    store, single = tmp_path / "parts.zarr", tmp_path / "whole.zarr"
+    p = subprocess.run(_cmd(3, "run", "--store", str(store), *lists, "--split", "all",
+                            "--parts", "4"),
+                       env=mpi_env(cache), capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    parts = re.search(r"(\d+) part\(s\) of classes", p.stderr)
+    assert parts and int(parts.group(1)) >= 20, p.stderr[-2000:]
+    p1 = subprocess.run(_cmd(None, "run", "--store", str(single), *lists, "--split", "off",
+                             "--quiet"), env=mpi_env(cache), capture_output=True, text=True,
+                        timeout=300)
+    assert p1.returncode == 0, p1.stderr
+    sg, sr = S.Store.open(store).snapshot(), S.Store.open(single).snapshot()
+    assert sr.counts()["exact"] > 0
+    assert (sg.status == sr.status).all()
+    assert (sg.fields["total"] == sr.fields["total"]).all()
+
+
 @pytest.mark.parametrize("ranks", [32, pytest.param(64, marks=pytest.mark.slow)])
 def test_many_ranks_with_auto_split_match_one_rank(tmp_path, cache, ranks):
     """32 and 64 ranks oversubscribed on this machine, --split auto, on a 150-answer

@@ -370,3 +370,84 @@ def test_affinity_bundles_openers_sharing_their_biggest_class(small, mode):
         assert bundle_cost(costs, b, table, mode, 243) < sum(costs[i] for i in b)
     tight = affinity(table, costs, mode, min(costs.values()), 243)  # nothing fits a share
     assert tight == []
+
+
+@pytest.mark.parametrize("mode,cap", [("easy", 6), ("hard", 6), ("strict", 6), ("easy", 3),
+                                      ("hard", 3), ("easy", 0)])
+def test_classes_in_parts_equal_whole_openers(tmp_path, small, mode, cap):
+    """--parts 3 (every class of more than two answers: a quick bound, then 3 parts of
+    its second guesses) gives every opener's status and total as valued whole; the
+    depth and second guesses are those of an optimal strategy, which may be another
+    one of equal total, so only their range is checked."""
+    a, g, cache = small
+    openers = _openers(small, 30, seed=f"parts{mode}{cap}")
+    kw = dict(openers=openers, mode=mode, max_guesses=cap)
+    whole = _run(small, tmp_path / "whole.zarr", split="off", **kw)
+    out = io.StringIO()
+    s = run(RunConfig(store=tmp_path / "parts.zarr", answers=a, guesses=g, cache_dir=cache,
+                      progress_file=out, split="all", parts=3, **kw))
+    assert s.exit_code == 0 and s.state == "finished", out.getvalue()
+    assert s.parts >= 4 * 10, out.getvalue()  # a quick bound and 3 parts, many classes
+    assert "part(s) of classes valued in parts" in out.getvalue()
+    got, ref = S.Store.open(tmp_path / "parts.zarr").snapshot(), whole.snapshot()
+    assert (got.status == ref.status).all()
+    assert (got.fields["total"] == ref.fields["total"]).all()
+    ex = got.status == S.EXACT
+    assert ex.any() or cap == 3  # (cap 3: mostly infeasible, some exact in easy mode)
+    assert (got.fields["depth"][ex] >= 2).all()
+    if cap:
+        assert (got.fields["depth"][ex] <= cap).all()
+
+
+def test_a_class_without_a_quick_bound_goes_out_whole_and_settled_parts_are_dropped(small):
+    """The Work queue of classes in parts: the quick bound comes first; with none found
+    the class goes out whole; a quick bound queues its parts, and the class's result
+    (the least found, CPU summed) comes with the last part; an opener settled by
+    another class drops its parts, queued or in flight, so the run can end."""
+    from solver.run.split import QUICK, PartResult
+    from solver.table import get_table
+
+    a, g, cache = small
+    lists = WordLists.load(a, g, quiet=True)
+    table, _ = get_table(lists, "numpy", cache)
+
+    def n_big(k: int) -> int:
+        sp = Split(k, classes_of(table[k], 243))
+        make_units(sp, "easy")
+        return len(sp.big)
+
+    i = max(range(len(lists.guesses)), key=n_big)  # the most classes valued alone
+    work = Work("easy", len(lists.answers), table, 243, parts=2, share=1.0, workers=4)
+    assert work.add_split(i, {}, 1.0) is None
+    units = []
+    while len(work):
+        units += work.pop()
+    head = [u for u in units if len(u) == 2]
+    quick = [u for u in units if len(u) == 3]
+    # the head is valued: the big classes are released, each as a quick bound
+    for u in head:
+        for p in u[1]:
+            work.on_class(ClassResult(i, p, S.EXACT, 1, 2, 0), None)
+    while len(work):
+        quick += [u for u in work.pop() if len(u) == 3]  # (classes of 1-2 go whole)
+    assert quick and all(u[2] == (0, -QUICK, 0) for u in quick)
+    big = [u[1][0] for u in quick]
+    # no quick bound for the first class: it goes out whole
+    assert work.on_part(PartResult(i, big[0], 0, -QUICK, None, 0.5), None) == (None, None)
+    assert work.pop() == [(i, (big[0],))]
+    assert len(big) > 2
+    # a quick bound for the second: two parts against it, then the least of all
+    p = big[1]
+    assert work.on_part(PartResult(i, p, 0, -QUICK, (50, 4, 7, False), 0.5), None) == (None, None)
+    parts = work.pop() + work.pop()
+    assert sorted(parts) == [(i, (p,), (0, 2, 50)), (i, (p,), (1, 2, 50))]
+    assert work.on_part(PartResult(i, p, 0, 2, None, 1.0), None) == (None, None)
+    cr, err = work.on_part(PartResult(i, p, 1, 2, (48, 5, 9, False), 2.0, rank=3), None)
+    assert err is None and (cr.status, cr.total, cr.depth, cr.second) == (S.EXACT, 48, 5, 9)
+    assert cr.cpu_seconds == 3.5 and cr.rank == 3
+    # the third's quick bound is back, its parts queued: still work to do
+    work.on_part(PartResult(i, big[2], 0, -QUICK, (60, 4, 7, False), 0.5), None)
+    assert work.more()
+    # an infeasible class settles the opener: whatever is out is dropped
+    work.on_class(ClassResult(i, big[0], S.INFEASIBLE), None)
+    assert not work.more()

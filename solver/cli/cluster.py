@@ -14,6 +14,7 @@ from ..output import write_atomically as _write_atomically
 from .common import (
     INT32_MAX,
     INT62_MAX,
+    PARTS_MAX,
     SECONDS_MAX,
     add_lists,
     add_objective,
@@ -22,6 +23,7 @@ from .common import (
     int_range,
     load_lists,
     memo_mb,
+    parts_arg,
     path_arg,
 )
 
@@ -71,6 +73,16 @@ def register(sub) -> None:
                    "several ranks, each class checkpointed in the store: auto splits "
                    "openers predicted above a solving rank's fair share of the run; "
                    "all splits every one; off none. Never under --cutoff (default: auto)")
+    r.add_argument("--parts", type=parts_arg, default=None, metavar="N|auto",
+                   help="value a big first-feedback class of a split opener in N parts "
+                   "on several ranks: a quick upper bound first (the best of a few "
+                   "second guesses), then each part's second guesses refuted against it "
+                   "or beating it; the class's value is the least, exact as whole. auto "
+                   "(the default) does it for classes predicted above a rank's fair "
+                   "share, so that one class (qajaq's all-grey one: minutes) does not "
+                   f"set the finish time; 0 never; N (2-{PARTS_MAX}) every class of "
+                   "more than two answers (tests, benchmarks). Parts are not "
+                   "checkpointed: a stop loses the classes whose parts are in flight")
     seconds = float_range(0.0, SECONDS_MAX)
     r.add_argument("--grace", type=seconds, default=60.0, metavar="S",
                    help="after a stop, wait up to S seconds for openers in flight "
@@ -173,6 +185,9 @@ def _cmd_run(args) -> int:
     cutoff = args.cutoff
     if cutoff is not None and args.no_cutoff:
         raise UsageError("--cutoff and --no-cutoff exclude each other")
+    if args.parts not in (None, 0) and args.split == "off":
+        raise UsageError("--parts values classes of split openers, so it needs --split "
+                         "auto or all")
     if cutoff is not None and args.split == "all":
         raise UsageError("--split all values openers exactly, so it does not go with "
                          "--cutoff (a cutoff run values every opener whole)")
@@ -184,7 +199,7 @@ def _cmd_run(args) -> int:
         no_cutoff=args.no_cutoff, time_limit=tl,
         retry_failed=args.retry_failed, quiet=args.quiet, shard=shard, grace=args.grace,
         flush_seconds=args.flush_seconds, progress_seconds=args.progress_seconds,
-        memo_mb=args.memo_mb, split=args.split,
+        memo_mb=args.memo_mb, split=args.split, parts=args.parts,
     )
     try:
         summary = run(cfg)

@@ -94,6 +94,23 @@ def memo_mb(text: str) -> float:
     return float_range(0.0, math.floor(top), lo_open=True)(text)
 
 
+PARTS_MAX = 1024
+
+
+def parts_arg(text: str) -> int | None:
+    """--parts: auto (None), 0 (never) or 2 to PARTS_MAX."""
+    if text.strip().lower() == "auto":
+        return None
+    try:
+        v = int(text)
+    except ValueError:
+        v = -1
+    if v != 0 and not 2 <= v <= PARTS_MAX:
+        raise argparse.ArgumentTypeError(
+            f"{quote(text)} is not auto, 0 or a number of parts from 2 to {PARTS_MAX}")
+    return v
+
+
 def add_lists(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("word lists (every word of one length, 3 to 10 letters)")
     g.add_argument(

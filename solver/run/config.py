@@ -38,6 +38,9 @@ class RunConfig:
     # transposition table per solving rank, MB; None: default_memo_mb of the node
     memo_mb: float | None = None
     split: str = "auto"  # auto | all | off: value big openers as classes (split)
+    # a split opener's big classes in parts (split.parts_for): None auto, 0 never, N > 1
+    # every class of more than two answers in N parts
+    parts: int | None = None
     # builds the per-rank solver: factory(lists, mode, max_guesses, table) -> solver
     solver_factory: Any = None
     progress_file: Any = None  # default sys.stderr
@@ -59,6 +62,7 @@ class RunSummary:
     stats: dict = field(default_factory=dict)
     split_openers: int = 0  # openers valued as classes in this run
     classes: int = 0  # classes valued (and checkpointed) in this run
+    parts: int = 0  # parts of classes valued in parts (split.parts_for), quick bounds too
     coordinator_seconds: float = 0.0  # rank 0's time handling results (writes included)
     results: int = 0  # results rank 0 handled (openers and classes)
     memo_mb: float = 0.0  # memo per solving rank (as asked; rank 0's view)

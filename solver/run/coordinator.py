@@ -18,15 +18,19 @@ from ..store import EXACT, FAILED, PENDING, UPPER_BOUND, Record, Store
 from .config import RunConfig, RunSummary
 from .mpi import TAG_REP, TAG_REQ, Signals, wait_message
 from .split import (
+    QUICK,
     ClassResult,
     ClassStore,
+    PartResult,
     Split,
     affinity,
     bundle_cost,
     classes_of,
     combine,
+    least_part,
     make_units,
     opener_cost,
+    parts_for,
     plan,
     second_row,
 )
@@ -46,8 +50,16 @@ class Work:
     big classes too (biggest first), once the head came back without settling the
     opener."""
 
-    def __init__(self, mode: str, n_answers: int, table: np.ndarray, n_patterns: int):
+    def __init__(self, mode: str, n_answers: int, table: np.ndarray, n_patterns: int,
+                 parts: int | None = 0, share: float = 0.0, workers: int = 1,
+                 uncapped: bool = False):
         self.mode = mode
+        # classes valued in parts (split.parts_for): run --parts, a solving rank's
+        # fair share of the predicted work, the solving ranks
+        self.parts, self.share, self.workers = parts, share, workers
+        self.uncapped = uncapped  # a tainted part is then an upper bound, as in solve
+        # (opener, pattern) -> [parts, parts still out, found so far, CPU, nodes, top part]
+        self.partial: dict[tuple[int, int], list] = {}
         self.n_patterns = n_patterns  # 3^L for L-letter words
         self._key: dict[int, float] = {}  # a split opener's place in the queue
         self.n_answers = n_answers
@@ -63,8 +75,9 @@ class Work:
         return len(self._heap)
 
     def more(self) -> bool:
-        """Units queued now, or to come once a head unit in flight is back."""
-        return bool(len(self)) or bool(self.gated)
+        """Units queued now, or to come once a head unit or a quick bound in flight
+        is back."""
+        return bool(len(self)) or bool(self.gated) or bool(self.partial)
 
     def _drop_settled(self) -> None:
         """Forget queued classes of openers another class has settled meanwhile."""
@@ -114,8 +127,14 @@ class Work:
         # the big classes keep their opener's place (they are most of its cost), so
         # they go out as soon as the head is back; and in one process the opener
         # completes within one batch, its classes never written
+        sizes = dict(sp.classes)
         for u in sp.big:
-            self.push((sp.index, u), self._key[sp.index])
+            n = parts_for(sizes[u[0]], self.mode, self.share, self.workers, self.parts)
+            if n > 1:  # the quick bound first; its parts once it is back
+                self.partial[(sp.index, u[0])] = [n, n, [], 0.0, 0, None]
+                self.push((sp.index, u, (0, -QUICK, 0)), self._key[sp.index])
+            else:
+                self.push((sp.index, u), self._key[sp.index])
         sp.big = []
         self.gated.discard(sp.index)
 
@@ -125,8 +144,7 @@ class Work:
         if sp is None or sp.finished:
             return None  # settled already (a class in flight when another decided it)
         if err is not None:  # an error, not a value: the opener fails as a whole would
-            sp.finished = True
-            self.gated.discard(sp.index)
+            self._close(sp)
             return Record(index=cr.index, status=FAILED, cpu_seconds=cr.cpu_seconds,
                           wall_seconds=cr.wall_seconds, rank=cr.rank,
                           finished_at=time.time()), err
@@ -137,9 +155,56 @@ class Work:
             self._release(sp)
         return None
 
-    def _finish(self, sp: Split) -> tuple[Record, str | None]:
+    def on_part(self, pr: PartResult, err: str | None
+                ) -> tuple[ClassResult | None, str | None]:
+        """Take one part of a class valued in parts: the class's result once its
+        last part is back (or at an error), else None. The quick bound's return
+        queues the parts against it; with no quick bound (nothing within the cap
+        among its candidates) the class goes out whole."""
+        key = (pr.index, pr.pattern)
+        st = self.partial.get(key)
+        sp = self.splits.get(pr.index)
+        if st is None or sp is None or sp.finished:
+            self.partial.pop(key, None)
+            return None, None
+        st[3] += pr.cpu_seconds if math.isfinite(pr.cpu_seconds) else 0.0
+        st[4] += max(pr.nodes, 0)
+        if st[5] is None or pr.cpu_seconds > st[5].cpu_seconds:
+            st[5] = pr
+        if err is not None:
+            del self.partial[key]
+            return ClassResult(pr.index, pr.pattern, PENDING, cpu_seconds=st[3],
+                               wall_seconds=pr.wall_seconds, rank=pr.rank), err
+        if pr.parts < 0:
+            if pr.found is None:
+                del self.partial[key]
+                self.push((pr.index, (pr.pattern,)), self._key[pr.index])
+                return None, None
+            st[2].append(pr.found)
+            for j in range(st[0]):
+                self.push((pr.index, (pr.pattern,), (j, st[0], pr.found[0])),
+                          self._key[pr.index])
+            return None, None
+        if pr.found is not None:
+            st[2].append(pr.found)
+        st[1] -= 1
+        if st[1] > 0:
+            return None, None
+        del self.partial[key]
+        total, depth, second, tainted = least_part(st[2])
+        top = st[5]
+        return ClassResult(pr.index, pr.pattern, UPPER_BOUND if tainted and self.uncapped
+                           else EXACT, total, depth, second, st[3], top.wall_seconds,
+                           st[4], top.rank), None
+
+    def _close(self, sp: Split) -> None:
         sp.finished = True
         self.gated.discard(sp.index)
+        for key in [k for k in self.partial if k[0] == sp.index]:
+            del self.partial[key]  # parts still out are ignored when they come back
+
+    def _finish(self, sp: Split) -> tuple[Record, str | None]:
+        self._close(sp)
         results = [sp.done[p] for p, _s in sp.classes if p in sp.done]
         code, total, depth = combine(self.n_answers, results)
         cpu = [r.cpu_seconds for r in results if math.isfinite(r.cpu_seconds)]
@@ -177,6 +242,7 @@ class Coordinator:
         self.classes = classes  # the class checkpoint (None: no opener is split)
         self.class_buffer: list[ClassResult] = []
         self.classes_valued = 0
+        self.parts_valued = 0  # parts of classes valued in parts (quick bounds included)
         self.handle_seconds = 0.0  # rank 0's time on results (MPI loop), writes included
         self.handled = 0
         self.errors: dict[str, str] = dict(store.group.attrs.get("errors", {}) or {})
@@ -225,6 +291,14 @@ class Coordinator:
     def add_item(self, item: Record | ClassResult, err: str | None,
                  stats: dict | None) -> None:
         """One result from a worker: an opener, or a class of a split opener."""
+        if isinstance(item, PartResult):
+            if stats and item.rank >= 0:
+                self.stats_by_rank[item.rank] = stats
+            self.parts_valued += 1
+            whole, err = self.work.on_part(item, err)
+            if whole is None:
+                return
+            item = whole
         if not isinstance(item, ClassResult):
             self.add(item, err, stats)
             return
@@ -339,6 +413,7 @@ class Coordinator:
             write_seconds=self.store.flush_seconds, flushes=self.store.flushes,
             solve_cpu_seconds=self.cpu, ranks=self.size, stats=agg,
             split_openers=len(self.work.splits), classes=self.classes_valued,
+            parts=self.parts_valued,
             coordinator_seconds=self.handle_seconds, results=self.handled,
         )
 
@@ -372,7 +447,8 @@ def report(summary: RunSummary, co: Coordinator, store: Store, out) -> None:
                  f"{s.solve_cpu_seconds:.1f} s of solving")
     if s.split_openers or s.classes:
         lines.append(f"  split: {s.split_openers} opener(s) valued as first-feedback classes, "
-                     f"{s.classes} class(es) valued and checkpointed")
+                     f"{s.classes} class(es) valued and checkpointed"
+                     + (f", {s.parts} part(s) of classes valued in parts" if s.parts else ""))
     if s.results:
         lines.append(f"  coordinator: {s.results} result(s) handled, "
                      f"{1000.0 * s.coordinator_seconds / s.results:.2f} ms each (store "
@@ -523,10 +599,14 @@ def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: lis
     if cfg.cutoff is None and cfg.split != "off" and cfg.objective == "expected" and callable(
             getattr(engine, "class_value", None)):
         # the predicted costs order the work (openers and classes on one scale) and
-        # choose which openers go out as classes (split)
+        # choose which openers go out as classes (split), and which classes in parts
         classes = ClassStore(store.path, len(lists.guesses), n_p)
         costs = {i: opener_cost(table[i], cfg.mode, n_p) for i in queue}
         split = plan(costs, max(1, size - 1), cfg.split, classes.partly_done(queue))
+        if callable(getattr(engine, "class_part", None)):
+            work = Work(cfg.mode, len(lists.answers), table, n_p, cfg.parts,
+                        sum(costs.values()) / max(1, size - 1), max(1, size - 1),
+                        cfg.max_guesses == 0)
         queue = sorted(queue, key=lambda i: (-costs[i], i))
     else:
         costs = {i: float(len(queue) - k) for k, i in enumerate(queue)}  # queue order

@@ -141,6 +141,56 @@ def combine(n_answers: int, results: list[ClassResult]) -> tuple[int, int, int]:
     return (UPPER_BOUND if UPPER_BOUND in codes else EXACT), total, depth
 
 
+# A class valued in parts (Solver.class_part), when one class alone would make the
+# run late: first the quick bound (the best of the search's first QUICK candidate
+# second guesses: 1.8 s, and the optimum itself, on qajaq's
+# all-grey class), then `parts` units, each the second guesses g = j mod parts,
+# refuted against that bound or beating it. Auto: classes predicted above
+# PART_SHARE of a solving rank's fair share, in enough parts that each is predicted
+# at about half the share, at most MAX_PARTS (never more than the solving ranks)
+QUICK = 10
+PART_SHARE = 1.0
+MAX_PARTS = 64
+
+
+def parts_for(size: int, mode: str, share: float, workers: int, forced: int | None) -> int:
+    """How many parts a class of `size` answers is valued in (1: whole). `forced`:
+    run --parts N values every class of more than two answers in N parts (0:
+    never); None: the auto rule above, by the predicted cost against `share`."""
+    if forced is not None:
+        return forced if size > 2 and forced > 1 else 1
+    cost = float(class_cost(size, mode))
+    if workers < 2 or share <= 0 or cost <= PART_SHARE * share:
+        return 1
+    return max(1, min(MAX_PARTS, workers, math.ceil(2.0 * cost / share)))
+
+
+@dataclass
+class PartResult:
+    """What a worker found for one part of a class (parts < 0: the quick bound)."""
+
+    index: int
+    pattern: int
+    part: int
+    parts: int
+    found: tuple[int, int, int, bool] | None  # (total, depth, second guess id, tainted)
+    cpu_seconds: float = float("nan")
+    wall_seconds: float = float("nan")
+    nodes: int = -1
+    rank: int = -1
+
+
+def least_part(found: list[tuple]) -> tuple | None:
+    """A class valued in parts (Solver.class_part): the least total of the quick
+    bound and of what the parts found below it, (total, depth, second guess,
+    tainted); the first of equal totals (the quick bound's, listed first)."""
+    best = None
+    for f in found:
+        if best is None or f[0] < best[0]:
+            best = f
+    return best
+
+
 def decisive(r: ClassResult) -> bool:
     """Whether one class settles its opener whatever the others are."""
     return r.status in (INFEASIBLE, FAILED)

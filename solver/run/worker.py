@@ -19,12 +19,14 @@ from .mpi import (
     node_table,
     wait_message,
 )
-from .split import ClassResult, class_status_code, decisive
+from .split import ClassResult, PartResult, class_status_code, decisive
 
 # A unit of work, as rank 0 hands it out: (opener index, None) values the opener
 # whole; (opener index, patterns) values those first-feedback classes of it, in
-# that order, stopping at one that settles the opener (split)
-Unit = tuple[int, tuple[int, ...] | None]
+# that order, stopping at one that settles the opener (split); (opener index,
+# (pattern,), (part, parts, below)) one part of a class valued in parts
+# (Solver.class_part; parts < 0: the quick bound)
+Unit = tuple
 
 
 def default_factory(lists, mode, max_guesses, table, memo_mb: float | None = None):
@@ -120,12 +122,39 @@ class Worker:
                                - c0, wall_seconds=time.perf_counter() - t0,
                                rank=self.rank), msg
 
-    def do(self, unit: Unit) -> list[tuple[Record | ClassResult, str | None]]:
-        """Value one unit: [(result, error or None)], one per opener or class valued."""
-        index, patterns = unit
+    def solve_part(self, index: int, pattern: int, part: int, parts: int,
+                   below: int) -> tuple[PartResult, str | None]:
+        """One part of a class valued in parts (Solver.class_part); on an error, a
+        result with nothing found and the message."""
+        word = self.lists.guesses[index]
+        t0 = time.perf_counter()
+        c0 = time.process_time()
+        n0 = self.stats().get("nodes", -1)
+        try:
+            f = self.solver.class_part(word, pattern, part, parts,
+                                       below=below if parts > 0 else None)
+            n1 = self.stats().get("nodes", -1)
+            found = None if f is None else (int(f[0]), int(f[1]),
+                                             int(self.lists.guess_index[f[2]]), bool(f[3]))
+            return PartResult(index, int(pattern), part, parts, found,
+                              time.process_time() - c0, time.perf_counter() - t0,
+                              int(n1 - n0) if n0 >= 0 and n1 >= 0 else -1, self.rank), None
+        except Exception as exc:
+            msg = f"{type(exc).__name__}: {exc}\n" + traceback.format_exc(limit=4)
+            return PartResult(index, int(pattern), part, parts, None,
+                              time.process_time() - c0, time.perf_counter() - t0,
+                              rank=self.rank), msg
+
+    def do(self, unit: Unit) -> list[tuple[Record | ClassResult | PartResult, str | None]]:
+        """Value one unit: [(result, error or None)], one per opener, class or part
+        valued."""
+        index, patterns = unit[0], unit[1]
         if patterns is None:
             return [self.solve(index)]
-        out: list[tuple[Record | ClassResult, str | None]] = []
+        if len(unit) > 2:
+            part, parts, below = unit[2]
+            return [self.solve_part(index, patterns[0], part, parts, below)]
+        out: list[tuple[Record | ClassResult | PartResult, str | None]] = []
         for p in patterns:
             cr, err = self.solve_class(index, p)
             out.append((cr, err))

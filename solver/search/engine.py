@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -194,7 +194,7 @@ class Solver:
         params = np.array(
             [MODES[self.mode], self.beam or 0, int(dedup), memo - 1, self.depth_limit,
              LAZY_MIN_SET if self.mode == "easy" else NEVER, 2, DOMINANCE_MIN_SET,
-             n_p, length, v.all_green], np.int64
+             n_p, length, v.all_green, 0, 0], np.int64
         )
         pat = v.pattern_dtype
         return K.Ctx(
@@ -533,6 +533,24 @@ class Solver:
         singleton class). The opener's value is len(answers) plus the class totals,
         infeasible if any class is. ValueError for the all-green pattern or a
         pattern with no class."""
+        if self.depth_limit < 2:
+            self._class_set(opener, pattern)  # (checks the pattern)
+            return "infeasible", None, None, None
+        m, cons, beta = self._class_set(opener, pattern)
+        v, fl, h, g = self._solve_set(m, self.depth_limit - 1, cons, beta)
+        tainted = bool(fl & K.TAINT)
+        if not fl & K.EXACT:  # over a budget no real class reaches
+            return "lower_bound", int(v), None, None
+        status, _note = self._label("exact" if v < K.INF else "infeasible", True, tainted)
+        if status not in ("exact", "upper_bound"):
+            return status, None, None, None
+        return status, int(v), int(h) + 1, self.lists.guesses[int(g)]
+
+    def _class_set(self, opener: str, pattern: int) -> tuple[np.ndarray, Any, int]:
+        """A first-feedback class of `opener`: (members, hard-mode constraint, the
+        budget solve's loop gives it when it comes first: INF less the others'
+        bounds, so that it is searched on the same path with the same values).
+        ValueError for the all-green pattern or a pattern with no class."""
         gid = self._gid(opener)
         members = np.arange(len(self.lists.answers), dtype=np.int32)
         classes = [(p, m) for p, m in self._classes(gid, members)
@@ -541,20 +559,47 @@ class Solver:
         if not found:
             raise ValueError(f"{self.lists.guesses[gid]}: no feedback class {pattern}")
         m = found[0]
-        if self.depth_limit < 2:
-            return "infeasible", None, None, None
         cons = self._constraint_after(None, gid, int(pattern)) if self.mode == "hard" else None
-        # the budget solve's loop gives its first class (INF less the others' bounds):
-        # the same search path (finite budget) and the same values
         others = partition_bound(len(members), [len(x) for _, x in classes]) - (2 * len(m) - 1)
-        v, fl, h, g = self._solve_set(m, self.depth_limit - 1, cons, K.INF - others)
-        tainted = bool(fl & K.TAINT)
-        if not fl & K.EXACT:  # over a budget no real class reaches
-            return "lower_bound", int(v), None, None
-        status, _note = self._label("exact" if v < K.INF else "infeasible", True, tainted)
-        if status not in ("exact", "upper_bound"):
-            return status, None, None, None
-        return status, int(v), int(h) + 1, self.lists.guesses[int(g)]
+        return m, cons, K.INF - others
+
+    def class_part(self, opener: str, pattern: int, part: int, parts: int,
+                   below: int | None = None) -> tuple[int, int, str, bool] | None:
+        """A first-feedback class of `opener` valued in parts, so that one big class
+        can go to several processes: its value is the least, over the second guesses,
+        of each second guess's total, and every part takes its own second guesses.
+
+        parts < 0, the quick bound: the best of the search's first -parts candidate
+        second guesses (its own order, most promising first): a real strategy, so
+        an upper bound of the class. parts > 0: the best second guess g with
+        g % parts == part, if it beats `below` (the quick bound's total; the search
+        then refutes the others against it, as the whole class's search would once
+        it found that strategy). The class's value is the least of the quick bound
+        and what the parts find.
+
+        Returns (total after the opener, depth with the opener, second guess,
+        tainted: the uncapped depth limit was used) or None: nothing within the cap
+        among the quick bound's candidates, or no second guess of the part beats
+        `below`. The memo keeps everything found below the class, never the class's
+        own value from a part. No beam: a beam's choice is its own restriction."""
+        if self.beam:
+            raise ValueError("a class valued in parts takes no beam")
+        if parts == 0 or (parts > 0 and not 0 <= part < parts):
+            raise ValueError(f"part {part} of {parts}")
+        m, cons, beta = self._class_set(opener, pattern)
+        if self.depth_limit < 2:
+            return None
+        if parts > 0 and below is not None:
+            beta = min(beta, int(below))
+        params = self._ctx.params
+        params[K.P_PARTS], params[K.P_PART] = parts, max(part, 0)
+        try:
+            v, fl, h, g = self._solve_set(m, self.depth_limit - 1, cons, beta)
+        finally:
+            params[K.P_PARTS] = params[K.P_PART] = 0
+        if not fl & K.EXACT or v >= min(beta, K.INF) or g < 0:
+            return None
+        return int(v), int(h) + 1, self.lists.guesses[int(g)], bool(fl & K.TAINT)
 
     def second_guesses(self, opener: str) -> dict[int, str]:
         """Best second guess for every first-feedback pattern of `opener` (from the

@@ -43,6 +43,8 @@ from .layout import (  # noqa: F401 (re-exported: the kernels' constants)
     INF,
     N_STATS,
     P_GREEN,
+    P_PART,
+    P_PARTS,
     P_PATTERNS,
     SAMPLE_GUESSES,
     ST_DEPTH,
@@ -341,6 +343,11 @@ def node(ctx, off, n, b, beta, d, free, tfree):
     hard = ctx.params[0] == HARD
     qv = ctx.qval[d]
     qf = ctx.qflag[d]
+    # a root valued in parts evaluates only its part of the guesses, and must not
+    # store what it finds (the least over a part is not the set's value)
+    parts = ctx.params[P_PARTS] if d == 1 else 0
+    if parts < 0 and len(order) > -parts:
+        order = order[:-parts]
     for j in order:
         lbg = lbs[j]
         cut = min(best, beta)
@@ -348,6 +355,8 @@ def node(ctx, off, n, b, beta, d, free, tfree):
             fail_lb = min(fail_lb, lbg)
             continue
         g = ctx.pools[d, j]
+        if parts > 0 and g % parts != ctx.params[P_PART]:
+            continue
         ctx.stats[ST_DEPTH + 4 * d + 3] += 1
         k = partition(ctx, g, off, n, free, d)
         classes, sizes, biggest = class_order(ctx, d, k)
@@ -382,4 +391,8 @@ def node(ctx, off, n, b, beta, d, free, tfree):
             best_h = h
         else:
             fail_lb = min(fail_lb, running)
+    if parts != 0:
+        if best < beta:
+            return best, np.int64(EXACT | taint), best_h, best_g
+        return max(fail_lb, beta), np.int64(taint), np.int64(0), np.int64(-1)
     return _settle(ctx, k1, k2, b, n, beta, best, best_g, best_h, fail_lb, taint)

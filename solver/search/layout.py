@@ -18,7 +18,11 @@ EASY, HARD, STRICT = 0, 1, 2
 # params slots (see CTX_FIELDS) beyond the first eight: the game's pattern count,
 # word length and all-green code (solver.variant)
 P_PATTERNS, P_LENGTH, P_GREEN = 8, 9, 10
-N_PARAMS = 11
+# the guesses a root (depth 1) may evaluate, for a set valued in parts on several
+# processes (Solver.set_part): 0 all; k > 0 only guess ids = P_PART mod k; k < 0 only
+# the first -k candidates in the search's own order (a quick upper bound)
+P_PARTS, P_PART = 11, 12
+N_PARAMS = 13
 DENSE_PATTERNS = 256  # up to this many patterns, scan every code; above, only those seen
 DEDUP_MAX_SET = 16
 CHUNK = 8  # members read between refutation checks
@@ -99,7 +103,7 @@ CTX_FIELDS = (
     # [N_PARAMS]: mode, beam (0 = all), dedup on/off, memo mask, depth limit,
     # least set size and least depth scanned lazily (refute_pool collecting),
     # least root set size whose pool is cut (root_pool; never in hard/strict mode),
-    # then P_PATTERNS, P_LENGTH, P_GREEN
+    # then P_PATTERNS, P_LENGTH, P_GREEN, P_PARTS, P_PART
     ("params", "int64", 1),
     ("dkey", "uint64", 1),  # [H] dedup hash set (pattern-vector hashes)
     ("dgid", "int32", 1),  # [H]
