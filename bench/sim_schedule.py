@@ -138,10 +138,17 @@ class PartsModel:
     the parts together `inflation` times it (each part repeats the root's scans and
     loses the memo of the others' second guesses), split evenly."""
 
-    def __init__(self, path: str | None):
+    def __init__(self, path: str | None, measured: list[Opener] = ()):
+        """`measured`: openers whose classes bench_class_costs timed, for the whole
+        class's cost of records made with --no-whole."""
         self.quick, self.inflation, self.source = 0.005, 2.2, "default"
         if path:
             rows = [json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()]
+            for r in rows:
+                for o in measured:
+                    if "whole_cpu" not in r and o.word == r["opener"]:
+                        r["whole_cpu"] = next((c for p, _s, _st, c in o.classes
+                                               if p == r["pattern"]), None)
             rows = [r for r in rows if r.get("part_cpu") and r.get("whole_cpu")]
             if rows:
                 whole = sum(r["whole_cpu"] for r in rows)
@@ -250,7 +257,9 @@ def main() -> None:
 
     ranks = [int(x) for x in args.ranks.split(",")]
     out = {}
-    model = PartsModel(args.parts_record)
+    model = PartsModel(args.parts_record, [o for k in ("known_easy", "known_hard")
+                                           if getattr(args, k) for o in load(
+                                               getattr(args, k), k.split("_")[1])])
     print(f"SPLIT_SHARE {SPLIT_SHARE}, coordinator {args.coord_ms} ms per result, start-up "
           f"{args.startup} s per rank, {args.boot} bootstrap draws; a class in parts: "
           f"quick bound {100 * model.quick:.2f} % of it, parts {model.inflation:.2f}x it "

@@ -451,3 +451,25 @@ def test_a_class_without_a_quick_bound_goes_out_whole_and_settled_parts_are_drop
     # an infeasible class settles the opener: whatever is out is dropped
     work.on_class(ClassResult(i, big[0], S.INFEASIBLE), None)
     assert not work.more()
+
+
+def test_parts_rule_and_the_cost_model():
+    """parts_for: forced N for classes of more than two answers; auto only above a
+    rank's share, in parts of a quarter of it, capped by the ranks and MAX_PARTS.
+    class_cost rises with size, steeply above ~600 answers (hard above easy)."""
+    from solver.run.split import MAX_PARTS, class_cost, parts_for
+
+    assert parts_for(2, "easy", 10.0, 8, 3) == 1 and parts_for(3, "easy", 10.0, 8, 3) == 3
+    assert parts_for(900, "easy", 1e9, 100, None) == 1  # under the share: whole
+    assert parts_for(900, "easy", 1.0, 1, None) == 1  # one solving rank: whole
+    c = float(class_cost(1369, "easy"))
+    share = c / 2.5
+    assert parts_for(1369, "easy", share, 1000, None) == 10  # ceil(4 * 2.5)
+    assert parts_for(1369, "easy", share, 6, None) == 6
+    assert parts_for(1369, "easy", c / 100, 10_000, None) == MAX_PARTS
+    sizes = np.arange(1, 2316)
+    for mode in ("easy", "hard"):
+        cost = class_cost(sizes, mode)
+        assert (np.diff(cost) > 0).all()
+    # the steep part: 1369 answers cost far more than twice 1000 (measured ~9x)
+    assert class_cost(1369, "easy") > 4 * class_cost(1000, "easy")

@@ -75,17 +75,26 @@ CHUNK_ROWS = 8  # openers per chunk of the checkpoint arrays (a chunk: 15 kB raw
 GROUP = "classes"
 SPLIT_MODES = ("auto", "all", "off")
 
-# Predicted CPU seconds of valuing a class of s answers: COST_A[mode] * s ** COST_B,
-# from bench/bench_class_costs.py's sample (issue 23; the fit and its sample are not
-# in BENCHMARKS.md yet, and one exponent serves every mode). Used
-# to order the work and to choose what to split, never to prune.
-COST_A = {"easy": 5.2e-7, "hard": 5.2e-7, "strict": 5.2e-7}
-COST_B = 2.6
+# Predicted CPU seconds of valuing a class of s answers: the larger of
+# A1[mode] * s ** 2.6 and A2[mode] * s ** B2[mode]. The cost of a class climbs much
+# faster above about 600 answers (1000 answers about 45 s, 1150 about 85 s, qajaq's
+# 1369 about 414 s in easy mode), and one power law under-predicted the heaviest
+# openers 1.3-2.8x, so that a run split none of them. Fitted on
+# bench/bench_class_costs.py's stratified samples (seed 20262323; easy 497 openers,
+# hard the first 219): A1 and A2 make each part's sum equal the measured sum, B2 is
+# the log-log slope above 600 answers; BENCHMARKS.md, issue 23. Strict mode takes
+# hard's. Used to order the work and to choose what to split, never to prune.
+COST_A1 = {"easy": 2.0e-7, "hard": 3.7e-7, "strict": 3.7e-7}
+COST_B1 = 2.6
+COST_A2 = {"easy": 6.1e-16, "hard": 4.6e-13, "strict": 4.6e-13}
+COST_B2 = {"easy": 5.62, "hard": 4.76, "strict": 4.76}
 
 
 def class_cost(size: int | np.ndarray, mode: str) -> float | np.ndarray:
     """Predicted CPU seconds of one class of `size` answers."""
-    return COST_A.get(mode, COST_A["easy"]) * np.asarray(size, dtype=np.float64) ** COST_B
+    m = mode if mode in COST_A1 else "easy"
+    s = np.asarray(size, dtype=np.float64)
+    return np.maximum(COST_A1[m] * s**COST_B1, COST_A2[m] * s ** COST_B2[m])
 
 
 def class_sizes(row: np.ndarray, n_patterns: int) -> np.ndarray:
@@ -147,7 +156,9 @@ def combine(n_answers: int, results: list[ClassResult]) -> tuple[int, int, int]:
 # all-grey class), then `parts` units, each the second guesses g = j mod parts,
 # refuted against that bound or beating it. Auto: classes predicted above
 # PART_SHARE of a solving rank's fair share, in enough parts that each is predicted
-# at about half the share, at most MAX_PARTS (never more than the solving ranks)
+# at a quarter of the share (the parts together cost about 2.2 times the whole class,
+# bench/bench_parts.py on qajaq, and the heaviest classes run up to about 1.6 times
+# their prediction), at most MAX_PARTS (never more than the solving ranks)
 QUICK = 10
 PART_SHARE = 1.0
 MAX_PARTS = 64
@@ -162,7 +173,7 @@ def parts_for(size: int, mode: str, share: float, workers: int, forced: int | No
     cost = float(class_cost(size, mode))
     if workers < 2 or share <= 0 or cost <= PART_SHARE * share:
         return 1
-    return max(1, min(MAX_PARTS, workers, math.ceil(2.0 * cost / share)))
+    return max(1, min(MAX_PARTS, workers, math.ceil(4.0 * cost / share)))
 
 
 @dataclass
