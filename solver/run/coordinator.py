@@ -191,7 +191,9 @@ class Work:
         if st[1] > 0:
             return None, None
         del self.partial[key]
-        total, depth, second, tainted = least_part(st[2])
+        best = least_part(st[2])  # the quick bound at least: never None here
+        assert best is not None
+        total, depth, second, tainted = best
         top = st[5]
         return ClassResult(pr.index, pr.pattern, UPPER_BOUND if tainted and self.uncapped
                            else EXACT, total, depth, second, st[3], top.wall_seconds,
@@ -288,9 +290,10 @@ class Coordinator:
             self.wall_avg = w if self.wall_n == 0 else 0.8 * self.wall_avg + 0.2 * w
             self.wall_n += 1
 
-    def add_item(self, item: Record | ClassResult, err: str | None,
+    def add_item(self, item: Record | ClassResult | PartResult, err: str | None,
                  stats: dict | None) -> None:
-        """One result from a worker: an opener, or a class of a split opener."""
+        """One result from a worker: an opener, a class of a split opener, or a part
+        of a class valued in parts."""
         if isinstance(item, PartResult):
             if stats and item.rank >= 0:
                 self.stats_by_rank[item.rank] = stats
