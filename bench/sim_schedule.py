@@ -48,8 +48,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import solver.run.split as split_rules  # noqa: E402
 from solver.run.coordinator import Work  # noqa: E402
 from solver.run.split import (  # noqa: E402
+    PART_SHARE,
     SPLIT_SHARE,
     ClassResult,
     PartResult,
@@ -252,6 +254,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=23)
     ap.add_argument("--parts-record", help="bench_parts.py records: the cost of a class "
                     "valued in parts (default: quick bound 0.5 %%, parts 2.2x the whole)")
+    ap.add_argument("--split-share", type=float, default=SPLIT_SHARE,
+                    help="split openers predicted above this part of a rank's share "
+                    "(default: the run's, SPLIT_SHARE)")
+    ap.add_argument("--part-share", type=float, default=PART_SHARE,
+                    help="classes in parts above this part of a rank's share (default: "
+                    "the run's, PART_SHARE)")
     ap.add_argument("--json", help="write every figure here too")
     args = ap.parse_args()
 
@@ -260,7 +268,9 @@ def main() -> None:
     model = PartsModel(args.parts_record, [o for k in ("known_easy", "known_hard")
                                            if getattr(args, k) for o in load(
                                                getattr(args, k), k.split("_")[1])])
-    print(f"SPLIT_SHARE {SPLIT_SHARE}, coordinator {args.coord_ms} ms per result, start-up "
+    split_rules.PART_SHARE = args.part_share  # parts_for reads it
+    print(f"split share {args.split_share}, part share {args.part_share}, coordinator "
+          f"{args.coord_ms} ms per result, start-up "
           f"{args.startup} s per rank, {args.boot} bootstrap draws; a class in parts: "
           f"quick bound {100 * model.quick:.2f} % of it, parts {model.inflation:.2f}x it "
           f"({model.source})")
@@ -297,9 +307,9 @@ def main() -> None:
         for n in ranks:
             for split, parts in (("off", 0), ("auto", 0), ("auto", None)):
                 r = simulate(base, n, mode, split, args.coord_ms / 1000, args.startup,
-                             parts=parts, model=model)
+                             args.split_share, parts, model)
                 b = [simulate(p, n, mode, split, args.coord_ms / 1000, args.startup,
-                              parts=parts, model=model) for p in boots]
+                              args.split_share, parts, model) for p in boots]
                 if split != "off":
                     split = f"{split}, parts {'auto' if parts is None else 'off'}"
                 m = np.percentile([x["makespan"] for x in b], [2.5, 97.5]) / 60 if b else \

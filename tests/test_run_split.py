@@ -273,10 +273,11 @@ def test_checkpoint_survives_damage_by_valuing_again(tmp_path, small):
 def test_plan_splits_what_exceeds_a_share():
     costs = {0: 100.0, 1: 10.0, 2: 10.0, 3: 5.0}  # total 125
     assert plan(costs, 1, "auto", set()) == set()  # one solving rank: nothing to gain
-    assert plan(costs, 2, "auto", set()) == {0}  # share 62.5
-    assert plan(costs, 8, "auto", set()) == {0}  # share 15.6
-    assert plan(costs, 16, "auto", set()) == {0, 1, 2}  # share 7.8
+    assert plan(costs, 2, "auto", set(), fraction=1.0) == {0}  # share 62.5
+    assert plan(costs, 8, "auto", set(), fraction=1.0) == {0}  # share 15.6
+    assert plan(costs, 16, "auto", set(), fraction=1.0) == {0, 1, 2}  # share 7.8
     assert plan(costs, 16, "auto", set(), fraction=0.5) == {0, 1, 2, 3}
+    assert plan(costs, 8, "auto", set()) == {0, 1, 2}  # the default: half the share
     assert plan(costs, 4, "off", {3}) == {3}  # a partly valued opener is finished so
     assert plan(costs, 4, "all", set()) == {0, 1, 2, 3}
 

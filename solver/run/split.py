@@ -66,10 +66,12 @@ from ..store import (
 )
 
 # Split an opener predicted above this part of a solving rank's fair share. An opener
-# below its share cannot make the run late by itself, and splitting it only adds
-# messages: bench/sim_schedule.py found 0.25 no faster than 1 anywhere, and slower
-# at 4096 ranks (rank 0 then handles ~600k class results of 6000 split openers)
-SPLIT_SHARE = 1.0
+# well below its share cannot make the run late by itself, and splitting it only adds
+# messages; half, not all of it, because the heaviest openers run up to twice their
+# prediction (qajaq: 261 s predicted, 414-542 s measured). bench/sim_schedule.py on
+# the 500-opener easy sample: 256 ranks 63 % -> 99 % efficient, 1024 ranks 86 % ->
+# 79 % (more classes in parts, which cost more); 0.25 was worse at both
+SPLIT_SHARE = 0.5
 HEAD_FRACTION = 0.05  # classes predicted below this part of their opener: one head unit
 CHUNK_ROWS = 8  # openers per chunk of the checkpoint arrays (a chunk: 15 kB raw)
 GROUP = "classes"
@@ -155,12 +157,13 @@ def combine(n_answers: int, results: list[ClassResult]) -> tuple[int, int, int]:
 # second guesses: 1.8 s, and the optimum itself, on qajaq's
 # all-grey class), then `parts` units, each the second guesses g = j mod parts,
 # refuted against that bound or beating it. Auto: classes predicted above
-# PART_SHARE of a solving rank's fair share, in enough parts that each is predicted
-# at a quarter of the share (the parts together cost about 2.2 times the whole class,
-# bench/bench_parts.py on qajaq, and the heaviest classes run up to about 1.6 times
-# their prediction), at most MAX_PARTS (never more than the solving ranks)
+# PART_SHARE of a solving rank's fair share (half, as for SPLIT_SHARE), in enough
+# parts that each is predicted at a quarter of the share (the parts together cost
+# 1.8-2.2 times the whole class, bench/bench_parts.py on qajaq, and the heaviest
+# classes run up to twice their prediction), at most MAX_PARTS (never more than the
+# solving ranks)
 QUICK = 10
-PART_SHARE = 1.0
+PART_SHARE = 0.5
 MAX_PARTS = 64
 
 
