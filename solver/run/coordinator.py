@@ -22,6 +22,7 @@ from .split import (
     ClassResult,
     ClassStore,
     PartResult,
+    Parts,
     Split,
     affinity,
     bundle_cost,
@@ -58,8 +59,7 @@ class Work:
         # fair share of the predicted work, the solving ranks
         self.parts, self.share, self.workers = parts, share, workers
         self.uncapped = uncapped  # a tainted part is then an upper bound, as in solve
-        # (opener, pattern) -> [parts, parts still out, found so far, CPU, nodes, top part]
-        self.partial: dict[tuple[int, int], list] = {}
+        self.partial: dict[tuple[int, int], Parts] = {}  # (opener, pattern) in parts
         self.n_patterns = n_patterns  # 3^L for L-letter words
         self._key: dict[int, float] = {}  # a split opener's place in the queue
         self.n_answers = n_answers
@@ -131,7 +131,7 @@ class Work:
         for u in sp.big:
             n = parts_for(sizes[u[0]], self.mode, self.share, self.workers, self.parts)
             if n > 1:  # the quick bound first; its parts once it is back
-                self.partial[(sp.index, u[0])] = [n, n, [], 0.0, 0, None]
+                self.partial[(sp.index, u[0])] = Parts(n, n)
                 self.push((sp.index, u, (0, -QUICK, 0)), self._key[sp.index])
             else:
                 self.push((sp.index, u), self._key[sp.index])
@@ -167,37 +167,30 @@ class Work:
         if st is None or sp is None or sp.finished:
             self.partial.pop(key, None)
             return None, None
-        st[3] += pr.cpu_seconds if math.isfinite(pr.cpu_seconds) else 0.0
-        st[4] += max(pr.nodes, 0)
-        if st[5] is None or pr.cpu_seconds > st[5].cpu_seconds:
-            st[5] = pr
+        st.add(pr)
         if err is not None:
             del self.partial[key]
-            return ClassResult(pr.index, pr.pattern, PENDING, cpu_seconds=st[3],
+            return ClassResult(pr.index, pr.pattern, PENDING, cpu_seconds=st.cpu_seconds,
                                wall_seconds=pr.wall_seconds, rank=pr.rank), err
-        if pr.parts < 0:
+        if pr.parts < 0:  # the quick bound
             if pr.found is None:
                 del self.partial[key]
                 self.push((pr.index, (pr.pattern,)), self._key[pr.index])
-                return None, None
-            st[2].append(pr.found)
-            for j in range(st[0]):
-                self.push((pr.index, (pr.pattern,), (j, st[0], pr.found[0])),
-                          self._key[pr.index])
+            else:
+                for j in range(st.parts):
+                    self.push((pr.index, (pr.pattern,), (j, st.parts, pr.found[0])),
+                              self._key[pr.index])
             return None, None
-        if pr.found is not None:
-            st[2].append(pr.found)
-        st[1] -= 1
-        if st[1] > 0:
+        st.out -= 1
+        if st.out > 0:
             return None, None
         del self.partial[key]
-        best = least_part(st[2])  # the quick bound at least: never None here
-        assert best is not None
+        best = least_part(st.found)  # the quick bound at least: never None here
+        assert best is not None and st.longest is not None
         total, depth, second, tainted = best
-        top = st[5]
         return ClassResult(pr.index, pr.pattern, UPPER_BOUND if tainted and self.uncapped
-                           else EXACT, total, depth, second, st[3], top.wall_seconds,
-                           st[4], top.rank), None
+                           else EXACT, total, depth, second, st.cpu_seconds,
+                           st.longest.wall_seconds, st.nodes, st.longest.rank), None
 
     def _close(self, sp: Split) -> None:
         sp.finished = True

@@ -194,6 +194,26 @@ class PartResult:
     rank: int = -1
 
 
+@dataclass
+class Parts:
+    """Rank 0's view of one class valued in parts."""
+
+    parts: int
+    out: int  # parts not back yet
+    found: list[tuple[int, int, int, bool]] = field(default_factory=list)
+    cpu_seconds: float = 0.0  # of the quick bound and the parts so far
+    nodes: int = 0
+    longest: PartResult | None = None  # the part of most CPU (its rank and wall time)
+
+    def add(self, pr: PartResult) -> None:
+        self.cpu_seconds += pr.cpu_seconds if math.isfinite(pr.cpu_seconds) else 0.0
+        self.nodes += max(pr.nodes, 0)
+        if self.longest is None or pr.cpu_seconds > self.longest.cpu_seconds:
+            self.longest = pr
+        if pr.found is not None:
+            self.found.append(pr.found)
+
+
 def least_part(found: list[tuple]) -> tuple | None:
     """A class valued in parts (Solver.class_part): the least total of the quick
     bound and of what the parts found below it, (total, depth, second guess,
