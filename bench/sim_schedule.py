@@ -143,7 +143,7 @@ class PartsModel:
     def __init__(self, path: str | None, measured: list[Opener] = ()):
         """`measured`: openers whose classes bench_class_costs timed, for the whole
         class's cost of records made with --no-whole."""
-        self.quick, self.inflation, self.source = 0.005, 2.2, "default"
+        self.quick, self.inflation, self.source = 0.005, 1.8, "default"
         if path:
             rows = [json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()]
             for r in rows:
@@ -253,7 +253,7 @@ def main() -> None:
     ap.add_argument("--strata", type=int, default=10)
     ap.add_argument("--seed", type=int, default=23)
     ap.add_argument("--parts-record", help="bench_parts.py records: the cost of a class "
-                    "valued in parts (default: quick bound 0.5 %%, parts 2.2x the whole)")
+                    "valued in parts (default: quick bound 0.5 %%, parts 1.8x the whole)")
     ap.add_argument("--split-share", type=float, default=SPLIT_SHARE,
                     help="split openers predicted above this part of a rank's share "
                     "(default: the run's, SPLIT_SHARE)")

@@ -159,7 +159,7 @@ def combine(n_answers: int, results: list[ClassResult]) -> tuple[int, int, int]:
 # refuted against that bound or beating it. Auto: classes predicted above
 # PART_SHARE of a solving rank's fair share (half, as for SPLIT_SHARE), in enough
 # parts that each is predicted at a quarter of the share (the parts together cost
-# 1.8-2.2 times the whole class, bench/bench_parts.py on qajaq, and the heaviest
+# 1.8 times the whole class, bench/bench_parts.py on qajaq, and the heaviest
 # classes run up to twice their prediction), at most MAX_PARTS (never more than the
 # solving ranks)
 QUICK = 10
