@@ -176,3 +176,31 @@ def test_main_table_text_output(tmp_path, capsys):
 def test_main_no_command_prints_help(capsys):
     assert cli.main([]) == 2
     assert "usage: wordle-dp" in capsys.readouterr().out
+
+
+def test_solves_memo_follows_the_openers(tmp_path):
+    """solve's default memo: 8 MB when every opener's biggest first-feedback class has
+    at most 700 answers (salet: 221), 75 MB when one is bigger (qajaq: 1369); an
+    explicit --memo-mb wins; the other commands keep 75 MB."""
+    import numpy as np
+
+    from solver.cli.common import SMALL_MEMO_CLASS, make_solver
+    from solver.search.engine import memo_entries_for
+    from solver.words import WordLists
+
+    lists = WordLists.load(quiet=True)
+    cache = ["--cache-dir", str(tmp_path)]
+
+    def entries(argv, words):
+        args = cli.build_parser().parse_args(argv + cache)
+        return make_solver(args, lists, words).stats["memo_entries"]
+
+    from solver.table import get_table
+
+    table, _ = get_table(lists, "numpy", str(tmp_path))
+    biggest = {w: int(np.bincount(table[lists.guess_id(w)]).max()) for w in ("salet", "qajaq")}
+    assert biggest["salet"] <= SMALL_MEMO_CLASS < biggest["qajaq"]
+    assert entries(["solve", "salet"], ["salet"]) == memo_entries_for(8)
+    assert entries(["solve", "salet", "qajaq"], ["salet", "qajaq"]) == memo_entries_for(75)
+    assert entries(["solve", "salet", "--memo-mb", "40"], ["salet"]) == memo_entries_for(40)
+    assert entries(["best"], []) == memo_entries_for(75)

@@ -169,12 +169,34 @@ def add_objective(p: argparse.ArgumentParser) -> None:
     )
 
 
-def add_memo(p: argparse.ArgumentParser) -> None:
+# solve's memo by default (issue 23, goal 5; BENCHMARKS.md): a 75 MB memo is all
+# resident and costs 63 MB of peak memory and 0.16 s of page faults on `solve salet`,
+# while openers whose biggest first-feedback class has at most SMALL_MEMO_CLASS
+# answers (3-12 s openers measured) run as fast with 8 MB; above it (chizz, 1112
+# answers) 8 MB measured 4 % slower, so those keep 75
+SMALL_MEMO_MB, LARGE_MEMO_MB, SMALL_MEMO_CLASS = 8.0, 75.0, 700
+
+
+def add_memo(p: argparse.ArgumentParser, by_opener: bool = False) -> None:
+    """--memo-mb; `by_opener`: its default follows the openers (solve)."""
     p.add_argument(
-        "--memo-mb", type=memo_mb, default=75, metavar="MB",
-        help="transposition table size, above 0 and at most the machine's memory; when "
-        "full, entries for the smallest sets are evicted first (default: 75)",
+        "--memo-mb", type=memo_mb, default=None if by_opener else LARGE_MEMO_MB,
+        metavar="MB", help="transposition table size, above 0 and at most the machine's "
+        "memory; when full, entries for the smallest sets are evicted first (default: "
+        + (f"{SMALL_MEMO_MB:g} when every opener's biggest first-feedback class has at "
+           f"most {SMALL_MEMO_CLASS} answers, else {LARGE_MEMO_MB:g})" if by_opener
+           else f"{LARGE_MEMO_MB:g})"),
     )
+
+
+def memo_for(table, lists: WordLists, openers) -> float:
+    """solve's default memo (MB) for `openers`: small unless one has a big class."""
+    import numpy as np
+
+    for w in openers:
+        if np.bincount(table[lists.guess_id(w)]).max() > SMALL_MEMO_CLASS:
+            return LARGE_MEMO_MB
+    return SMALL_MEMO_MB
 
 
 def add_backend(p: argparse.ArgumentParser) -> None:
@@ -191,18 +213,21 @@ def load_lists(args, quiet: bool = False) -> WordLists:
                           lists=getattr(args, "lists", None), length=getattr(args, "length", None))
 
 
-def make_solver(args, lists: WordLists):
+def make_solver(args, lists: WordLists, openers=()):
+    """The engine the options ask for; `openers`: what it will solve (solve's
+    default memo follows them)."""
     from ..search import Solver
     from ..search.engine import memo_entries_for
 
     if args.max_guesses < 0:
         raise UsageError("--max-guesses must be >= 0 (0 = no cap)")
-    if args.memo_mb <= 0:
+    if args.memo_mb is not None and args.memo_mb <= 0:
         raise UsageError("--memo-mb must be > 0")
     table, _ = get_table(lists, args.backend, args.cache_dir)
+    mb = args.memo_mb if args.memo_mb is not None else memo_for(table, lists, openers)
     return Solver(
         lists, mode=args.mode, max_guesses=args.max_guesses, table=table,
-        beam=getattr(args, "beam", None), memo_entries=memo_entries_for(args.memo_mb),
+        beam=getattr(args, "beam", None), memo_entries=memo_entries_for(mb),
     )
 
 

@@ -62,7 +62,7 @@ def _cmd_solve(args) -> int:
     if args.objective == "worst" and args.beam:
         raise UsageError("--beam and --objective worst exclude each other (a beam proves "
                          "no cap infeasible)")
-    solver = make_solver(args, lists)
+    solver = make_solver(args, lists, args.words)
     if args.objective == "worst":
         from ..game.objective import WorstSolver
 
@@ -153,7 +153,7 @@ def register(sub) -> None:
     add_lists(s)
     add_problem(s)
     add_backend(s)
-    add_memo(s)
+    add_memo(s, by_opener=True)
     add_objective(s)
     from .boards import add_boards
     from .variants import add_adversary
