@@ -171,6 +171,15 @@ def test_sigterm_single_process(tmp_path, cache):
     assert 20 <= int((snap.status != S.PENDING).sum()) < len(snap.status)
 
 
+def _whole_run(store, lists: list[str], cache, timeout: int = 300) -> S.Store:
+    """The reference the split runs must match: one process, every opener whole."""
+    p = subprocess.run(_cmd(None, "run", "--store", str(store), *lists, "--split", "off",
+                            "--quiet"), env=mpi_env(cache), capture_output=True, text=True,
+                       timeout=timeout)
+    assert p.returncode == 0, p.stderr
+    return S.Store.open(store)
+
+
 def test_split_openers_over_ranks_match_whole_ones(tmp_path, cache):
     """--split all on 3 ranks, hard mode under a cap of 3 (some openers infeasible):
     the table and the second guesses of one process valuing every opener whole."""
@@ -183,11 +192,7 @@ def test_split_openers_over_ranks_match_whole_ones(tmp_path, cache):
     n = len(WordLists.load(a, g, quiet=True).guesses)
     assert f"{n} valued as first-feedback classes" in p.stderr
     assert "coordinator:" in p.stderr and "ms each" in p.stderr
-    p1 = subprocess.run(_cmd(None, "run", "--store", str(single), *lists, "--split", "off",
-                             "--quiet"), env=mpi_env(cache), capture_output=True, text=True,
-                        timeout=300)
-    assert p1.returncode == 0, p1.stderr
-    got, ref = S.Store.open(store), S.Store.open(single)
+    got, ref = S.Store.open(store), _whole_run(single, lists, cache)
     sg, sr = got.snapshot(), ref.snapshot()
     assert sr.counts()["infeasible"] > 0 and sr.counts()["exact"] > 0
     for name in ("total", "depth"):
@@ -211,11 +216,7 @@ def test_classes_in_parts_over_ranks_match_whole_openers(tmp_path, cache, mode, 
     assert p.returncode == 0, p.stderr
     parts = re.search(r"(\d+) part\(s\) of classes", p.stderr)
     assert parts and int(parts.group(1)) >= 20, p.stderr[-2000:]
-    p1 = subprocess.run(_cmd(None, "run", "--store", str(single), *lists, "--split", "off",
-                             "--quiet"), env=mpi_env(cache), capture_output=True, text=True,
-                        timeout=300)
-    assert p1.returncode == 0, p1.stderr
-    sg, sr = S.Store.open(store).snapshot(), S.Store.open(single).snapshot()
+    sg, sr = S.Store.open(store).snapshot(), _whole_run(single, lists, cache).snapshot()
     assert sr.counts()["exact"] > 0
     assert (sg.status == sr.status).all()
     assert (sg.fields["total"] == sr.fields["total"]).all()
@@ -243,11 +244,7 @@ def test_many_ranks_with_auto_split_match_one_rank(tmp_path, cache, ranks):
     assert p.returncode == 0, p.stderr[-3000:]
     split = re.search(r"(\d+) valued as first-feedback classes", p.stderr)
     assert split and int(split.group(1)) >= 5, p.stderr[-3000:]
-    p1 = subprocess.run(_cmd(None, "run", "--store", str(single), *lists, "--split", "off",
-                             "--quiet"), env=mpi_env(cache), capture_output=True, text=True,
-                        timeout=600)
-    assert p1.returncode == 0, p1.stderr
-    got, ref = S.Store.open(store), S.Store.open(single)
+    got, ref = S.Store.open(store), _whole_run(single, lists, cache, timeout=600)
     sg, sr = got.snapshot(), ref.snapshot()
     assert sr.counts()["exact"] == 60
     assert (sg.status == sr.status).all()

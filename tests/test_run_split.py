@@ -413,12 +413,13 @@ def test_a_class_without_a_quick_bound_goes_out_whole_and_settled_parts_are_drop
     table, _ = get_table(lists, "numpy", cache)
 
     def n_big(k: int) -> int:
-        sp = Split(k, classes_of(table[k], 243))
+        sp = Split(k, classes_of(table[k], 3**lists.length))
         make_units(sp, "easy")
         return len(sp.big)
 
     i = max(range(len(lists.guesses)), key=n_big)  # the most classes valued alone
-    work = Work("easy", len(lists.answers), table, 243, parts=2, share=1.0, workers=4)
+    work = Work("easy", len(lists.answers), table, 3**lists.length, parts=2, share=1.0,
+                workers=4)
     assert work.add_split(i, {}, 1.0) is None
     units = []
     while len(work):
@@ -474,3 +475,40 @@ def test_parts_rule_and_the_cost_model():
         assert (np.diff(cost) > 0).all()
     # the steep part: 1369 answers cost far more than twice 1000 (measured ~9x)
     assert class_cost(1369, "easy") > 4 * class_cost(1000, "easy")
+
+
+@pytest.mark.parametrize("broken", ["class_value", "class_part"])
+def test_an_error_in_a_class_or_a_part_fails_its_opener_only(tmp_path, small, broken):
+    """A class (or a part of one) that raises fails its opener, with the message in
+    the store's errors; the other openers are valued as usual."""
+    a, g, cache = small
+    words = _openers(small, 6, seed="broken").split(",")
+    bad = words[0]
+
+    class Broken:
+        def __init__(self, lists, mode, max_guesses, table):
+            self.s = default_factory(lists, mode, max_guesses, table)
+
+        def __getattr__(self, name):
+            real = getattr(self.s, name)
+            if name != broken:
+                return real
+
+            def call(opener, *rest, **kw):
+                if opener == bad:
+                    raise RuntimeError(f"broken {name}")
+                return real(opener, *rest, **kw)
+            return call
+
+    out = io.StringIO()
+    s = run(RunConfig(store=tmp_path / "s.zarr", answers=a, guesses=g, cache_dir=cache,
+                      progress_file=out, openers=",".join(words), split="all", parts=2,
+                      solver_factory=Broken))
+    assert s.state == "finished" and s.failed == 1, out.getvalue()
+    st = S.Store.open(tmp_path / "s.zarr")
+    snap = st.snapshot()
+    i = st.words.index(bad)
+    assert snap.status[i] == S.FAILED
+    assert f"broken {broken}" in st.group.attrs["errors"][bad]
+    others = [st.words.index(w) for w in words[1:]]
+    assert (snap.status[others] == S.EXACT).all()

@@ -100,50 +100,53 @@ class Worker:
                          finished_at=time.time())
             return rec, msg + "\n" + tb
 
+    def _measured(self, fn):
+        """fn() timed, its exception caught (the opener fails, the run goes on):
+        (its value or None, CPU s, wall s, nodes searched or -1, error or None)."""
+        t0, c0 = time.perf_counter(), time.process_time()
+        n0 = self.stats().get("nodes", -1)
+        try:
+            out, err = fn(), None
+        except Exception as exc:
+            out, err = None, f"{type(exc).__name__}: {exc}\n" + traceback.format_exc(limit=4)
+        n1 = self.stats().get("nodes", -1)
+        nodes = int(n1 - n0) if n0 >= 0 and n1 >= 0 and err is None else -1
+        return out, time.process_time() - c0, time.perf_counter() - t0, nodes, err
+
     def solve_class(self, index: int, pattern: int) -> tuple[ClassResult, str | None]:
         """One first-feedback class of an opener (Solver.class_value); on an error, a
         result with status PENDING (nothing valued) and the message."""
         word = self.lists.guesses[index]
-        t0 = time.perf_counter()
-        c0 = time.process_time()
-        n0 = self.stats().get("nodes", -1)
-        try:
+
+        def value() -> tuple[int, int, int, int]:
             status, total, depth, second = self.solver.class_value(word, pattern)
-            n1 = self.stats().get("nodes", -1)
-            return ClassResult(
-                index, int(pattern), class_status_code(status),
-                -1 if total is None else int(total), -1 if depth is None else int(depth),
-                -1 if second is None else self.lists.guess_index[second],
-                time.process_time() - c0, time.perf_counter() - t0,
-                int(n1 - n0) if n0 >= 0 and n1 >= 0 else -1, self.rank), None
-        except Exception as exc:  # the opener fails, the run goes on
-            msg = f"{type(exc).__name__}: {exc}\n" + traceback.format_exc(limit=4)
-            return ClassResult(index, int(pattern), PENDING, cpu_seconds=time.process_time()
-                               - c0, wall_seconds=time.perf_counter() - t0,
-                               rank=self.rank), msg
+            return (class_status_code(status), -1 if total is None else int(total),
+                    -1 if depth is None else int(depth),
+                    -1 if second is None else self.lists.guess_index[second])
+
+        v, cpu, wall, nodes, err = self._measured(value)
+        if v is None:
+            return ClassResult(index, int(pattern), PENDING, cpu_seconds=cpu,
+                               wall_seconds=wall, rank=self.rank), err
+        code, total, depth, second = v
+        return ClassResult(index, int(pattern), code, total, depth, second, cpu, wall, nodes,
+                           self.rank), None
 
     def solve_part(self, index: int, pattern: int, part: int, parts: int,
                    below: int) -> tuple[PartResult, str | None]:
         """One part of a class valued in parts (Solver.class_part); on an error, a
         result with nothing found and the message."""
         word = self.lists.guesses[index]
-        t0 = time.perf_counter()
-        c0 = time.process_time()
-        n0 = self.stats().get("nodes", -1)
-        try:
+
+        def found() -> tuple[int, int, int, bool] | None:
             f = self.solver.class_part(word, pattern, part, parts,
                                        below=below if parts > 0 else None)
-            n1 = self.stats().get("nodes", -1)
-            found = None if f is None else (int(f[0]), int(f[1]),
-                                             int(self.lists.guess_index[f[2]]), bool(f[3]))
-            return PartResult(index, int(pattern), part, parts, found,
-                              time.process_time() - c0, time.perf_counter() - t0,
-                              int(n1 - n0) if n0 >= 0 and n1 >= 0 else -1, self.rank), None
-        except Exception as exc:
-            msg = f"{type(exc).__name__}: {exc}\n" + traceback.format_exc(limit=4)
-            return PartResult(index, int(pattern), part, parts, None,
-                              time.process_time() - c0, time.perf_counter() - t0,
-                              rank=self.rank), msg
+            return None if f is None else (int(f[0]), int(f[1]),
+                                           int(self.lists.guess_index[f[2]]), bool(f[3]))
+
+        f, cpu, wall, nodes, err = self._measured(found)
+        return PartResult(index, int(pattern), part, parts, f, cpu, wall, nodes,
+                          self.rank), err
 
     def do(self, unit: Unit) -> list[tuple[Record | ClassResult | PartResult, str | None]]:
         """Value one unit: [(result, error or None)], one per opener, class or part
