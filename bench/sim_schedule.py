@@ -15,7 +15,7 @@ range.
 
 The simulated run is the code's own schedule: N ranks, rank 0 coordinates and
 N-1 solve. Units go out most expensive first by the same predicted cost
-(solver/run/split.py: opener_cost and class_cost). Without splitting every opener is
+(solver/run/costs.py; --model spread, the run's, or size alone). Without splitting every opener is
 one unit of its measured cost (its classes up to the first infeasible one, as
 `solve` stops there). With --split auto, openers above SPLIT_SHARE of a rank's
 fair share go out as classes, planned by split.plan and make_units: the head
@@ -50,12 +50,12 @@ sys.path.insert(0, str(ROOT))
 
 import solver.run.split as split_rules  # noqa: E402
 from solver.run.coordinator import Work  # noqa: E402
+from solver.run.costs import CostModel, class_cost, spreads_of  # noqa: E402
 from solver.run.split import (  # noqa: E402
     PART_SHARE,
     SPLIT_SHARE,
     ClassResult,
     PartResult,
-    class_cost,
     decisive,
     plan,
 )
@@ -73,8 +73,28 @@ class Opener:
         self.whole = float(rec["cpu"])
         # [pattern, size, status, total, cpu, nodes], smallest first (solve's order)
         self.classes = [(int(c[0]), int(c[1]), c[2], float(c[4])) for c in rec["classes"]]
-        self.predicted = float(sum(class_cost(s, mode) for _p, s, _st, _c in self.classes))
+        self.mode = mode
+        self.spreads: dict[int, int] = {}  # pattern -> spread (costs.py), where known
+        self.predict()
         self.stratum = -1
+
+    def predict(self) -> None:
+        self.predicted = float(sum(class_cost(s, self.mode, self.spreads.get(p))
+                                   for p, s, _st, _c in self.classes))
+
+
+def add_spreads(openers: list[Opener]) -> None:
+    """The spreads of the openers' big classes, as a run computes them, and the
+    predictions made with them (--model spread)."""
+    from solver.table import get_table
+    from solver.words import WordLists
+
+    lists = WordLists.load(quiet=True)
+    table, _ = get_table(lists, "numpy", None)
+    got = spreads_of(table, 243, sorted({lists.guess_id(o.word) for o in openers}))
+    for o in openers:
+        o.spreads = got.get(lists.guess_id(o.word), {})
+        o.predict()
 
 
 def load(path: str, mode: str) -> list[Opener]:
@@ -161,16 +181,20 @@ class PartsModel:
 
 def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
              startup: float, share: float = SPLIT_SHARE, parts: int | None = 0,
-             model: PartsModel | None = None) -> dict:
+             parts_model: PartsModel | None = None) -> dict:
     """Makespan of one run of `pop` on `ranks` ranks, scheduled by the run's own
     Work queue (solver/run/coordinator.py; see the module docstring). `parts`: run
-    --parts (None auto, 0 never), costed by `model`."""
+    --parts (None auto, 0 never), costed by `parts_model`."""
     workers = max(1, ranks - 1)
     costs = {i: o.predicted for i, o in enumerate(pop)}
     chosen = plan(costs, workers, split, set(), share) if ranks > 1 else set()
     # the samples are of the default 5-letter lists
-    work = Work(mode, 0, _Rows(pop), 3**5, parts, sum(costs.values()) / workers, workers)
-    model = model or PartsModel(None)
+    rows = _Rows(pop)
+    model = CostModel(mode, rows, 3**5, {i: o.spreads for i, o in enumerate(pop)
+                                         if o.spreads})
+    work = Work(mode, 0, rows, 3**5, parts, sum(costs.values()) / workers, workers,
+                costs=model)
+    pm = parts_model or PartsModel(None)
     n_parts = 0
     for i in sorted(costs, key=lambda i: (-costs[i], i)):
         if i in chosen:
@@ -197,8 +221,8 @@ def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
             part, n, _below = unit[2]
             found = None if code != STATUS_CODES["exact"] else (1, 1, 0, False)
             if n < 0:  # the quick bound: finds nothing on a class that is not exact
-                return c * model.quick, [PartResult(i, pats[0], part, n, found)]
-            return c * model.inflation / n, [PartResult(i, pats[0], part, n, None)]
+                return c * pm.quick, [PartResult(i, pats[0], part, n, found)]
+            return c * pm.inflation / n, [PartResult(i, pats[0], part, n, None)]
         t, out = 0.0, []
         for p in pats:
             code, c = classes(i)[p]
@@ -260,20 +284,24 @@ def main() -> None:
     ap.add_argument("--part-share", type=float, default=PART_SHARE,
                     help="classes in parts above this part of a rank's share (default: "
                     "the run's, PART_SHARE)")
+    ap.add_argument("--model", choices=("spread", "size"), default="spread",
+                    help="the cost model the run plans with (solver/run/costs.py): size "
+                    "and spread of the big classes (the run's), or size alone")
     ap.add_argument("--json", help="write every figure here too")
     args = ap.parse_args()
 
     ranks = [int(x) for x in args.ranks.split(",")]
     out = {}
-    model = PartsModel(args.parts_record, [o for k in ("known_easy", "known_hard")
+    pm = PartsModel(args.parts_record, [o for k in ("known_easy", "known_hard")
                                            if getattr(args, k) for o in load(
                                                getattr(args, k), k.split("_")[1])])
     split_rules.PART_SHARE = args.part_share  # parts_for reads it
-    print(f"split share {args.split_share}, part share {args.part_share}, coordinator "
+    print(f"cost model: {args.model}; split share {args.split_share}, part share "
+          f"{args.part_share}, coordinator "
           f"{args.coord_ms} ms per result, start-up "
           f"{args.startup} s per rank, {args.boot} bootstrap draws; a class in parts: "
-          f"quick bound {100 * model.quick:.2f} % of it, parts {model.inflation:.2f}x it "
-          f"({model.source})")
+          f"quick bound {100 * pm.quick:.2f} % of it, parts {pm.inflation:.2f}x it "
+          f"({pm.source})")
     for mode, path in (("easy", args.easy), ("hard", args.hard)):
         if not path:
             continue
@@ -281,6 +309,8 @@ def main() -> None:
         known = load(getattr(args, f"known_{mode}"), mode) if getattr(
             args, f"known_{mode}") else []
         sizes = strata_of(openers + known, args.strata)
+        if args.model == "spread":
+            add_spreads(openers + known)
         base = population(openers, sizes, None, known)
         rng = np.random.default_rng(args.seed)
         boots = [population(openers, sizes, rng, known) for _ in range(args.boot)]
@@ -307,9 +337,9 @@ def main() -> None:
         for n in ranks:
             for split, parts in (("off", 0), ("auto", 0), ("auto", None)):
                 r = simulate(base, n, mode, split, args.coord_ms / 1000, args.startup,
-                             args.split_share, parts, model)
+                             args.split_share, parts, pm)
                 b = [simulate(p, n, mode, split, args.coord_ms / 1000, args.startup,
-                              args.split_share, parts, model) for p in boots]
+                              args.split_share, parts, pm) for p in boots]
                 if split != "off":
                     split = f"{split}, parts {'auto' if parts is None else 'off'}"
                 m = np.percentile([x["makespan"] for x in b], [2.5, 97.5]) / 60 if b else \

@@ -228,7 +228,7 @@ def test_many_ranks_with_auto_split_match_one_rank(tmp_path, cache, ranks):
     problem: the 10 openers with the biggest classes and 50 others, so that a
     rank's fair share is about two openers and the big ones go out as classes.
     The store equals one process's, second guesses included."""
-    from solver.run.split import opener_cost
+    from solver.run.costs import opener_cost
     from solver.table import get_table
 
     a, g = write_lists(tmp_path / "lists", 150, 25)
@@ -252,3 +252,37 @@ def test_many_ranks_with_auto_split_match_one_rank(tmp_path, cache, ranks):
         assert (sg.fields[name] == sr.fields[name]).all(), name
     assert (np.asarray(got.group["second"][...]) == np.asarray(ref.group["second"][...])).all()
     assert len(set(np.unique(sg.fields["rank"]))) > ranks // 4  # the work was spread
+
+
+_SPREADS = """
+import json, sys
+from solver.run.mpi import gather_spreads, mpi
+from solver.table import get_table
+from solver.words import WordLists
+comm, _MPI = mpi()
+lists = WordLists.load(sys.argv[1], sys.argv[2], quiet=True)
+table, _ = get_table(lists, "numpy", None)
+got = gather_spreads(comm, table, 243, range(len(lists.guesses)), min_size=15)
+if comm.Get_rank() == 0:
+    print(json.dumps({str(o): {str(p): k for p, k in d.items()} for o, d in got.items()}))
+else:
+    assert got == {}
+"""
+
+
+def test_spreads_gathered_over_ranks_equal_one_process(tmp_path, cache):
+    """The plan's spreads, each rank scanning every third opener, are those of one
+    process scanning all of them."""
+    from solver.run.costs import spreads_of
+    from solver.table import get_table
+
+    a, g = write_lists(tmp_path / "lists", 120, 20)
+    p = subprocess.run([str(MPIEXEC), "-n", "3", sys.executable, "-c", _SPREADS, a, g],
+                       env=mpi_env(cache), capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    got = {int(o): {int(q): k for q, k in d.items()}
+           for o, d in json.loads(p.stdout).items()}
+    lists = WordLists.load(a, g, quiet=True)
+    table, _ = get_table(lists, "numpy", cache)
+    want = spreads_of(table, 243, range(len(lists.guesses)), min_size=15)
+    assert got == want and len(want) > 10

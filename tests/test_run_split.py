@@ -19,6 +19,7 @@ from solver import store as S
 from solver.run import RunConfig, run
 from solver.run.config import MEMO_MAX_MB, MEMO_MIN_MB, default_memo_mb
 from solver.run.coordinator import Work
+from solver.run.costs import class_cost
 from solver.run.mpi import node_memory_bytes
 from solver.run.split import (
     CHUNK_ROWS,
@@ -290,7 +291,7 @@ def test_head_gates_the_big_classes_and_an_infeasible_head_settles(small):
     table, _ = get_table(lists, "numpy", cache)
     i = lists.guess_id("aback")
     sp = Split(i, classes_of(table[i], 243))
-    make_units(sp, "easy")
+    make_units(sp, lambda _p, s: float(class_cost(s, "easy")))
     sizes = dict(sp.classes)
     assert sp.head and sp.big
     assert max(sizes[p] for p in sp.head) <= min(sizes[u[0]] for u in sp.big)
@@ -344,7 +345,8 @@ def test_memo_mb_reaches_the_engine(tmp_path, small):
 
 @pytest.mark.parametrize("mode", ["easy", "hard"])
 def test_affinity_bundles_openers_sharing_their_biggest_class(small, mode):
-    from solver.run.split import affinity, bundle_cost, class_sizes, opener_cost
+    from solver.run.costs import class_sizes, opener_cost
+    from solver.run.split import affinity, bundle_cost
     from solver.table import get_table
 
     a, g, cache = small
@@ -414,7 +416,7 @@ def test_a_class_without_a_quick_bound_goes_out_whole_and_settled_parts_are_drop
 
     def n_big(k: int) -> int:
         sp = Split(k, classes_of(table[k], 3**lists.length))
-        make_units(sp, "easy")
+        make_units(sp, lambda _p, s: float(class_cost(s, "easy")))
         return len(sp.big)
 
     i = max(range(len(lists.guesses)), key=n_big)  # the most classes valued alone
@@ -459,16 +461,16 @@ def test_parts_rule_and_the_cost_model():
     """parts_for: forced N for classes of more than two answers; auto only above a
     rank's share, in parts of a quarter of it, capped by the ranks and MAX_PARTS.
     class_cost rises with size, steeply above ~600 answers (hard above easy)."""
-    from solver.run.split import MAX_PARTS, class_cost, parts_for
+    from solver.run.split import MAX_PARTS, parts_for
 
-    assert parts_for(2, "easy", 10.0, 8, 3) == 1 and parts_for(3, "easy", 10.0, 8, 3) == 3
-    assert parts_for(900, "easy", 1e9, 100, None) == 1  # under the share: whole
-    assert parts_for(900, "easy", 1.0, 1, None) == 1  # one solving rank: whole
+    assert parts_for(2, 5.0, 10.0, 8, 3) == 1 and parts_for(3, 5.0, 10.0, 8, 3) == 3
+    assert parts_for(900, 30.0, 1e9, 100, None) == 1  # under the share: whole
+    assert parts_for(900, 30.0, 1.0, 1, None) == 1  # one solving rank: whole
     c = float(class_cost(1369, "easy"))
     share = c / 2.5
-    assert parts_for(1369, "easy", share, 1000, None) == 10  # ceil(4 * 2.5)
-    assert parts_for(1369, "easy", share, 6, None) == 6
-    assert parts_for(1369, "easy", c / 100, 10_000, None) == MAX_PARTS
+    assert parts_for(1369, c, share, 1000, None) == 10  # ceil(4 * 2.5)
+    assert parts_for(1369, c, share, 6, None) == 6
+    assert parts_for(1369, c, c / 100, 10_000, None) == MAX_PARTS
     sizes = np.arange(1, 2316)
     for mode in ("easy", "hard"):
         cost = class_cost(sizes, mode)

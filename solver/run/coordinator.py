@@ -16,6 +16,7 @@ import numpy as np
 from ..progress import fmt_duration
 from ..store import EXACT, FAILED, PENDING, UPPER_BOUND, Record, Store
 from .config import RunConfig, RunSummary
+from .costs import CostModel
 from .mpi import TAG_REP, TAG_REQ, Signals, wait_message
 from .split import (
     QUICK,
@@ -30,7 +31,6 @@ from .split import (
     combine,
     least_part,
     make_units,
-    opener_cost,
     parts_for,
     plan,
     second_row,
@@ -53,8 +53,9 @@ class Work:
 
     def __init__(self, mode: str, n_answers: int, table: np.ndarray, n_patterns: int,
                  parts: int | None = 0, share: float = 0.0, workers: int = 1,
-                 uncapped: bool = False):
+                 uncapped: bool = False, costs: CostModel | None = None):
         self.mode = mode
+        self.costs = costs or CostModel(mode, table, n_patterns)  # predicted seconds
         # classes valued in parts (split.parts_for): run --parts, a solving rank's
         # fair share of the predicted work, the solving ranks
         self.parts, self.share, self.workers = parts, share, workers
@@ -114,7 +115,7 @@ class Work:
         self._key[index] = cost
         if sp.settled():
             return self._finish(sp)
-        make_units(sp, self.mode)
+        make_units(sp, lambda p, s: self.costs.of_class(index, p, s))
         if sp.head:
             self.push((index, sp.head), cost)
             if sp.big:
@@ -129,7 +130,9 @@ class Work:
         # completes within one batch, its classes never written
         sizes = dict(sp.classes)
         for u in sp.big:
-            n = parts_for(sizes[u[0]], self.mode, self.share, self.workers, self.parts)
+            size = sizes[u[0]]
+            n = parts_for(size, self.costs.of_class(sp.index, u[0], size), self.share,
+                          self.workers, self.parts)
             if n > 1:  # the quick bound first; its parts once it is back
                 self.partial[(sp.index, u[0])] = Parts(n, n)
                 self.push((sp.index, u, (0, -QUICK, 0)), self._key[sp.index])
@@ -581,14 +584,16 @@ def coordinate(co: Coordinator, comm, MPI) -> None:
 
 
 def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: list[int],
-              size: int, engine) -> tuple[Work, ClassStore | None, list[int], set[int],
-                                          dict[int, list[int]], list]:
+              size: int, engine, spreads: dict[int, dict[int, int]] | None = None
+              ) -> tuple[Work, ClassStore | None, list[int], set[int],
+                         dict[int, list[int]], list]:
     """Rank 0's plan: the Work queue for the openers `queue` (in `order`'s order),
     the class checkpoint (None when nothing may be split: under a cutoff, with
     --split off, the worst-case objective, or an engine without class_value), the
     queue in the order used,
     the openers split, the bundles (opener -> its bundle) and the records of split
-    openers that the checkpoint already completes."""
+    openers that the checkpoint already completes. `spreads`: those of the big
+    classes (costs.spreads_of), for the cost model, where they were computed."""
     n_p = 3**lists.length
     work = Work(cfg.mode, len(lists.answers), table, n_p)
     classes = None
@@ -597,12 +602,13 @@ def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: lis
         # the predicted costs order the work (openers and classes on one scale) and
         # choose which openers go out as classes (split), and which classes in parts
         classes = ClassStore(store.path, len(lists.guesses), n_p)
-        costs = {i: opener_cost(table[i], cfg.mode, n_p) for i in queue}
+        model = CostModel(cfg.mode, table, n_p, spreads)
+        costs = {i: model.of_opener(i) for i in queue}
         split = plan(costs, max(1, size - 1), cfg.split, classes.partly_done(queue))
-        if callable(getattr(engine, "class_part", None)):
-            work = Work(cfg.mode, len(lists.answers), table, n_p, cfg.parts,
-                        sum(costs.values()) / max(1, size - 1), max(1, size - 1),
-                        cfg.max_guesses == 0)
+        parts_ok = callable(getattr(engine, "class_part", None))
+        work = Work(cfg.mode, len(lists.answers), table, n_p, cfg.parts if parts_ok else 0,
+                    sum(costs.values()) / max(1, size - 1), max(1, size - 1),
+                    cfg.max_guesses == 0, model)
         queue = sorted(queue, key=lambda i: (-costs[i], i))
     else:
         costs = {i: float(len(queue) - k) for k, i in enumerate(queue)}  # queue order

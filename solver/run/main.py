@@ -30,6 +30,7 @@ from .coordinator import (
 from .mpi import (
     abort_job,
     check_launcher,
+    gather_spreads,
     limit_threads,
     mpi,
     mpi_name,
@@ -99,8 +100,11 @@ def run(cfg: RunConfig) -> RunSummary:
         if err is None and cfg.cutoff is None and store.cutoff is not None and (
                 not cfg.no_cutoff):
             cfg.cutoff = store.cutoff  # resuming a --cutoff store without the option
+        spread = None  # (3^L, openers): the big classes' spreads for the cost model
+        if err is None and _wants_spreads(cfg, size):
+            spread = (3**lists.length, chosen)
         if size > 1:
-            comm.bcast((err is None, cfg.cutoff), root=0)
+            comm.bcast((err is None, cfg.cutoff, spread), root=0)
         if err is not None:
             raise err
         shared = None
@@ -108,12 +112,13 @@ def run(cfg: RunConfig) -> RunSummary:
             shared = node_table(comm, MPI, lambda: table)
             table = table if shared is None else shared
         on_node, nodes, tables = node_layout(comm, MPI, shared)  # as in worker_main
+        spreads = gather_spreads(comm, table, *spread) if spread else None  # collective
     else:
-        ok, cfg.cutoff = comm.bcast(None, root=0)
+        ok, cfg.cutoff, spread = comm.bcast(None, root=0)
         if not ok:
             return RunSummary(exit_code=EXIT_USAGE, state="refused", ranks=size)
         try:
-            return worker_main(cfg, comm, MPI, rank)
+            return worker_main(cfg, comm, MPI, rank, spread)
         except BaseException:
             abort_job(comm, f"rank {rank}")
             raise
@@ -121,7 +126,7 @@ def run(cfg: RunConfig) -> RunSummary:
     try:
         memo = cfg.memo_mb or default_memo_mb(node_memory_bytes(), on_node)
         return _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
-                           (nodes, tables))
+                           (nodes, tables), spreads)
     except BaseException:
         if size > 1:  # never leave the workers waiting for a reply
             abort_job(comm, "rank 0")
@@ -130,8 +135,16 @@ def run(cfg: RunConfig) -> RunSummary:
         store.unlock()
 
 
+def _wants_spreads(cfg: RunConfig, size: int) -> bool:
+    """Whether the plan needs the spreads of big classes (costs.py): only where it
+    may split openers and value classes in parts by predicted cost (--split auto,
+    two or more solving ranks, no cutoff, the expected objective)."""
+    return (size > 2 and cfg.split == "auto" and cfg.cutoff is None
+            and cfg.objective == "expected")
+
+
 def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
-                nodes: tuple[int, bool] = (1, False)) -> RunSummary:
+                nodes: tuple[int, bool] = (1, False), spreads=None) -> RunSummary:
     local = Worker(cfg, lists, table, 0, memo) if size == 1 else None
     if local is not None:
         engine = local.solver
@@ -146,7 +159,7 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
                            getattr(engine, "estimate", None))
     store.mark_selected(ordered)
     work, classes, queue, split, bundled, settled = plan_work(
-        cfg, lists, table, store, queue, size, engine)
+        cfg, lists, table, store, queue, size, engine, spreads)
     co = Coordinator(cfg, store, lists, work, len(queue), size, out, classes)
     for rec, err in settled:
         co.add(rec, err, None)

@@ -155,6 +155,24 @@ def node_layout(comm, MPI, shared) -> tuple[int, int, bool]:  # noqa: N803
     return on_node, sum(x for x, _ in every), all(y for _, y in every)
 
 
+def gather_spreads(comm, table, n_patterns: int, openers, min_size: int | None = None
+                   ) -> dict[int, dict[int, int]]:
+    """Collective over `comm`: the spreads of the openers' big classes
+    (costs.spreads_of), each rank scanning every size-th opener, so that the plan's
+    cost model does not keep the other ranks waiting on rank 0. Rank 0 gets them
+    all; the other ranks {}. `min_size`: costs.SPREAD_MIN unless given (tests)."""
+    from .costs import SPREAD_MIN, spreads_of
+
+    rank, size = comm.Get_rank(), comm.Get_size()
+    mine = list(openers)[rank::size]
+    got = comm.gather(spreads_of(table, n_patterns, mine, min_size=min_size or SPREAD_MIN),
+                      root=0)
+    out: dict[int, dict[int, int]] = {}
+    for part in got or []:
+        out.update(part)
+    return out
+
+
 def _cgroup_limit() -> int | None:
     """The memory limit of this process's cgroup (v2, else v1), if any: what a Slurm
     job with --mem, or a container, may really use."""

@@ -8,7 +8,8 @@ class can be valued alone (Solver.class_value, on the search path `solve` takes
 for it), so rank 0 can hand the classes of a big opener to different ranks and add
 up what comes back.
 
-Which openers (`plan`): with --split auto, those whose predicted cost is above
+Which openers (`plan`): with --split auto, those whose predicted cost (costs.py)
+is above
 SPLIT_SHARE of a solving rank's fair share of the run (the predicted cost of all
 the work over the number of solving ranks); --split all splits every opener (tests,
 benchmarks); --split off none. An opener with classes already checkpointed is
@@ -19,7 +20,7 @@ values every opener whole, exactly as before.
 
 The units of a split opener: its smallest classes, together up to HEAD_FRACTION
 of the opener's predicted cost, go first as one 'head' unit solved smallest first,
-as `solve` does; every other class goes out alone, biggest first, in the
+as `solve` does; every other class goes out alone, costliest first, in the
 opener's place in the queue, once the head came back without settling the
 opener: in hard mode about one opener in
 ten is infeasible, almost always through a small class, which `solve` finds in
@@ -50,6 +51,7 @@ unreadable part only means those classes are valued again.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,6 +66,7 @@ from ..store import (
     STATUS_CODES,
     UPPER_BOUND,
 )
+from .costs import class_cost, class_sizes
 
 # Split an opener predicted above this part of a solving rank's fair share. An opener
 # well below its share cannot make the run late by itself, and splitting it only adds
@@ -77,36 +80,6 @@ CHUNK_ROWS = 8  # openers per chunk of the checkpoint arrays (a chunk: 15 kB raw
 GROUP = "classes"
 SPLIT_MODES = ("auto", "all", "off")
 
-# Predicted CPU seconds of valuing a class of s answers: the larger of
-# A1[mode] * s ** 2.6 and A2[mode] * s ** B2[mode]. The cost of a class climbs much
-# faster above about 600 answers (1000 answers about 45 s, 1150 about 85 s, qajaq's
-# 1369 about 414 s in easy mode), and one power law under-predicted the heaviest
-# openers 1.3-2.8x, so that a run split none of them. Fitted on
-# bench/bench_class_costs.py's stratified samples (seed 20262323; easy 497 openers,
-# hard the first 219): A1 and A2 make each part's sum equal the measured sum, B2 is
-# the log-log slope above 600 answers; BENCHMARKS.md, issue 23. Strict mode takes
-# hard's. Used to order the work and to choose what to split, never to prune.
-COST_A1 = {"easy": 2.0e-7, "hard": 3.7e-7, "strict": 3.7e-7}
-COST_B1 = 2.6
-COST_A2 = {"easy": 6.1e-16, "hard": 4.6e-13, "strict": 4.6e-13}
-COST_B2 = {"easy": 5.62, "hard": 4.76, "strict": 4.76}
-
-
-def class_cost(size: int | np.ndarray, mode: str) -> float | np.ndarray:
-    """Predicted CPU seconds of one class of `size` answers."""
-    m = mode if mode in COST_A1 else "easy"
-    s = np.asarray(size, dtype=np.float64)
-    return np.maximum(COST_A1[m] * s**COST_B1, COST_A2[m] * s ** COST_B2[m])
-
-
-def class_sizes(row: np.ndarray, n_patterns: int) -> np.ndarray:
-    """Answers per first-feedback pattern of an opener's table row (3^L patterns of
-    L-letter words), the all-green class (the last pattern) counted as empty."""
-    sizes = np.bincount(row, minlength=n_patterns)
-    sizes[n_patterns - 1] = 0
-    return sizes
-
-
 def classes_of(row: np.ndarray, n_patterns: int) -> list[tuple[int, int]]:
     """(pattern, size) of the non-green classes of an opener's table row, in the
     order `solve` values them: smallest first, ties by pattern, highest first."""
@@ -114,12 +87,6 @@ def classes_of(row: np.ndarray, n_patterns: int) -> list[tuple[int, int]]:
     cls = [(int(p), int(counts[p])) for p in np.flatnonzero(counts)]
     cls.sort(key=lambda pc: -pc[1])  # solve: largest first (stable over patterns) ...
     return cls[::-1]  # ... then reversed
-
-
-def opener_cost(row: np.ndarray, mode: str, n_patterns: int) -> float:
-    """Predicted CPU seconds of valuing an opener whole."""
-    sizes = class_sizes(row, n_patterns)
-    return float(np.sum(class_cost(sizes[sizes > 0], mode)))
 
 
 @dataclass
@@ -167,13 +134,14 @@ PART_SHARE = 0.5
 MAX_PARTS = 64
 
 
-def parts_for(size: int, mode: str, share: float, workers: int, forced: int | None) -> int:
-    """How many parts a class of `size` answers is valued in (1: whole). `forced`:
-    run --parts N values every class of more than two answers in N parts (0:
-    never); None: the auto rule above, by the predicted cost against `share`."""
+def parts_for(size: int, cost: float, share: float, workers: int,
+              forced: int | None) -> int:
+    """How many parts a class of `size` answers and predicted `cost` seconds
+    (costs.CostModel) is valued in (1: whole). `forced`: run --parts N values every
+    class of more than two answers in N parts (0: never); None: the auto rule above,
+    by the predicted cost against `share`."""
     if forced is not None:
         return forced if size > 2 and forced > 1 else 1
-    cost = float(class_cost(size, mode))
     if workers < 2 or share <= 0 or cost <= PART_SHARE * share:
         return 1
     return max(1, min(MAX_PARTS, workers, math.ceil(4.0 * cost / share)))
@@ -267,21 +235,26 @@ class Split:
         return not self.todo() or any(decisive(r) for r in self.done.values())
 
 
-def make_units(split: Split, mode: str) -> None:
+def make_units(split: Split, cost: Callable[[int, int], float]) -> None:
     """Fill split.head (the cheapest classes, smallest first, up to HEAD_FRACTION of
     the opener's predicted cost together) and split.big (every other class alone,
-    biggest first) from the classes still to value."""
+    the costliest first) from the classes still to value. `cost(pattern, size)`: a
+    class's predicted seconds."""
     todo = split.todo()
-    whole = sum(float(class_cost(s, mode)) for _p, s in todo)
+    each = [cost(p, s) for p, s in todo]
+    whole = sum(each)
     head: list[int] = []
     acc = 0.0
-    for p, s in todo:
-        acc += float(class_cost(s, mode))
+    for (p, _s), c in zip(todo, each, strict=True):
+        acc += c
         if acc > HEAD_FRACTION * whole:
             break
         head.append(p)
     split.head = tuple(head)
-    split.big = [(p,) for p, _s in reversed(todo[len(head):])]
+    rest = list(zip(todo[len(head):], each[len(head):], strict=True))
+    rest.reverse()  # biggest first; the costliest first where predictions differ
+    rest.sort(key=lambda pc: -pc[1])
+    split.big = [(p,) for (p, _s), _c in rest]
 
 
 def plan(costs: dict[int, float], workers: int, how: str, forced: set[int],

@@ -14,6 +14,7 @@ from .mpi import (
     TAG_REP,
     TAG_REQ,
     Signals,
+    gather_spreads,
     node_layout,
     node_memory_bytes,
     node_table,
@@ -166,7 +167,9 @@ class Worker:
         return out
 
 
-def worker_main(cfg: RunConfig, comm, MPI, rank: int) -> RunSummary:
+def worker_main(cfg: RunConfig, comm, MPI, rank: int, spread=None) -> RunSummary:
+    """A solving rank: its share of the plan's spreads (`spread`: (3^L, openers),
+    as rank 0 sent them), then units from rank 0 until it says stop."""
     from ..table import get_table
     from ..words import WordLists
 
@@ -177,6 +180,8 @@ def worker_main(cfg: RunConfig, comm, MPI, rank: int) -> RunSummary:
 
     shared = node_table(comm, MPI, load_table)  # collective: before anything can fail
     on_node, _nodes, _all = node_layout(comm, MPI, shared)  # collective too
+    if spread:  # collective: with rank 0's plan
+        gather_spreads(comm, shared if shared is not None else load_table(), *spread)
     sigs = Signals().install()
     try:
         lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True, lists=cfg.lists,
