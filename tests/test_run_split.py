@@ -436,8 +436,13 @@ def test_a_class_without_a_quick_bound_goes_out_whole_and_settled_parts_are_drop
         quick += [u for u in work.pop() if len(u) == 3]  # (classes of 1-2 go whole)
     assert quick and all(u[2] == (0, -QUICK, 0) for u in quick)
     big = [u[1][0] for u in quick]
-    # no quick bound for the first class: it goes out whole
+    # no quick bound for the first class: its parts go out without one (-1); when
+    # no part finds a strategy either, the class goes out whole (for its status)
     assert work.on_part(PartResult(i, big[0], 0, -QUICK, None, 0.5), None) == (None, None)
+    unbound = work.pop() + work.pop()
+    assert sorted(unbound) == [(i, (big[0],), (0, 2, -1)), (i, (big[0],), (1, 2, -1))]
+    assert work.on_part(PartResult(i, big[0], 0, 2, None, 1.0), None) == (None, None)
+    assert work.on_part(PartResult(i, big[0], 1, 2, None, 1.0), None) == (None, None)
     assert work.pop() == [(i, (big[0],))]
     assert len(big) > 2
     # a quick bound for the second: two parts against it, then the least of all

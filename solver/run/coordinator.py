@@ -163,7 +163,9 @@ class Work:
         """Take one part of a class valued in parts: the class's result once its
         last part is back (or at an error), else None. The quick bound's return
         queues the parts against it; with no quick bound (nothing within the cap
-        among its candidates) the class goes out whole."""
+        among its candidates: hard jiffy's all-grey class, 394 s) the parts go out
+        without one, each refuting against its own best. Where no part finds a
+        strategy, the class goes out whole, for solve's status."""
         key = (pr.index, pr.pattern)
         st = self.partial.get(key)
         sp = self.splits.get(pr.index)
@@ -175,21 +177,22 @@ class Work:
             del self.partial[key]
             return ClassResult(pr.index, pr.pattern, PENDING, cpu_seconds=st.cpu_seconds,
                                wall_seconds=pr.wall_seconds, rank=pr.rank), err
-        if pr.parts < 0:  # the quick bound
-            if pr.found is None:
-                del self.partial[key]
-                self.push((pr.index, (pr.pattern,)), self._key[pr.index])
-            else:
-                for j in range(st.parts):
-                    self.push((pr.index, (pr.pattern,), (j, st.parts, pr.found[0])),
-                              self._key[pr.index])
+        if pr.parts < 0:  # the quick bound; the parts against it (-1: none found)
+            below = -1 if pr.found is None else pr.found[0]
+            for j in range(st.parts):
+                self.push((pr.index, (pr.pattern,), (j, st.parts, below)),
+                          self._key[pr.index])
             return None, None
         st.out -= 1
         if st.out > 0:
             return None, None
         del self.partial[key]
-        best = least_part(st.found)  # the quick bound at least: never None here
-        assert best is not None and st.longest is not None
+        best = least_part(st.found)
+        if best is None:  # no strategy within the cap, or the search's limits: the
+            # whole class says which (infeasible, not_found), as solve would
+            self.push((pr.index, (pr.pattern,)), self._key[pr.index])
+            return None, None
+        assert st.longest is not None
         total, depth, second, tainted = best
         return ClassResult(pr.index, pr.pattern, UPPER_BOUND if tainted and self.uncapped
                            else EXACT, total, depth, second, st.cpu_seconds,

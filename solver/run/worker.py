@@ -135,13 +135,13 @@ class Worker:
 
     def solve_part(self, index: int, pattern: int, part: int, parts: int,
                    below: int) -> tuple[PartResult, str | None]:
-        """One part of a class valued in parts (Solver.class_part); on an error, a
-        result with nothing found and the message."""
+        """One part of a class valued in parts (Solver.class_part; `below` < 0: no
+        quick bound); on an error, a result with nothing found and the message."""
         word = self.lists.guesses[index]
 
         def found() -> tuple[int, int, int, bool] | None:
             f = self.solver.class_part(word, pattern, part, parts,
-                                       below=below if parts > 0 else None)
+                                       below=below if parts > 0 and below >= 0 else None)
             return None if f is None else (int(f[0]), int(f[1]),
                                            int(self.lists.guess_index[f[2]]), bool(f[3]))
 
