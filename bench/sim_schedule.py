@@ -75,12 +75,27 @@ class Opener:
         self.classes = [(int(c[0]), int(c[1]), c[2], float(c[4])) for c in rec["classes"]]
         self.mode = mode
         self.spreads: dict[int, int] = {}  # pattern -> spread (costs.py), where known
+        # pattern -> the quick bound's total (None: it found nothing), where measured
+        self.quick: dict[int, int | None] = {}
         self.predict()
         self.stratum = -1
 
     def predict(self) -> None:
         self.predicted = float(sum(class_cost(s, self.mode, self.spreads.get(p))
                                    for p, s, _st, _c in self.classes))
+
+
+def add_quick(openers: list[Opener], path: str) -> None:
+    """The quick bounds bench/bench_probe.py measured: what a run sees when one
+    comes back (without a record, a quick bound finds 'something', which sizes
+    nothing again)."""
+    got = {}
+    for line in Path(path).read_text().splitlines():
+        r = json.loads(line)
+        got[(r["opener"], int(r["pattern"]))] = None if r["quick"] is None else int(
+            r["quick"][0])
+    for o in openers:
+        o.quick = {p: got[(o.word, p)] for p, *_x in o.classes if (o.word, p) in got}
 
 
 def add_spreads(openers: list[Opener]) -> None:
@@ -164,6 +179,7 @@ class PartsModel:
         """`measured`: openers whose classes bench_class_costs timed, for the whole
         class's cost of records made with --no-whole."""
         self.quick, self.inflation, self.source = 0.005, 1.8, "default"
+        self.measured_parts = 16
         if path:
             rows = [json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()]
             for r in rows:
@@ -176,7 +192,16 @@ class PartsModel:
                 whole = sum(r["whole_cpu"] for r in rows)
                 self.quick = sum(r["quick_cpu"] for r in rows) / whole
                 self.inflation = sum(sum(r["part_cpu"]) for r in rows) / whole
+                self.measured_parts = round(np.mean([r["parts"] for r in rows]))
                 self.source = ", ".join(f"{r['opener']} ({r['parts']} parts)" for r in rows)
+
+    def cost(self, n: int) -> float:
+        """The parts' total over the whole class's cost, for n parts: 1 for one part
+        (the class searched once, against its quick bound), the measured inflation
+        at the measured number of parts, linear in n between (an assumption: only
+        16 parts were measured)."""
+        k = max(1, self.measured_parts - 1)
+        return 1.0 + (self.inflation - 1.0) * (n - 1) / k
 
 
 def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
@@ -220,9 +245,15 @@ def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
             code, c = classes(i)[pats[0]]
             part, n, _below = unit[2]
             found = None if code != STATUS_CODES["exact"] else (1, 1, 0, False)
+            if pats[0] in pop[i].quick:  # what the quick bound found, measured
+                t = pop[i].quick[pats[0]]
+                found = None if t is None or found is None else (t, 1, 0, False)
             if n < 0:  # the quick bound: finds nothing on a class that is not exact
                 return c * pm.quick, [PartResult(i, pats[0], part, n, found)]
-            return c * pm.inflation / n, [PartResult(i, pats[0], part, n, None)]
+            # a part finds the value where the quick bound found nothing (one of them)
+            got = (1, 1, 0, False) if (code == STATUS_CODES["exact"] and part == 0
+                                       and pop[i].quick.get(pats[0], 0) is None) else None
+            return c * pm.cost(n) / n, [PartResult(i, pats[0], part, n, got)]
         t, out = 0.0, []
         for p in pats:
             code, c = classes(i)[p]
@@ -287,6 +318,9 @@ def main() -> None:
     ap.add_argument("--model", choices=("spread", "size"), default="spread",
                     help="the cost model the run plans with (solver/run/costs.py): size "
                     "and spread of the big classes (the run's), or size alone")
+    ap.add_argument("--probe-easy", help="bench_probe.py records: the quick bounds of "
+                    "the big classes, easy mode")
+    ap.add_argument("--probe-hard", help="the same, hard mode")
     ap.add_argument("--json", help="write every figure here too")
     args = ap.parse_args()
 
@@ -311,6 +345,8 @@ def main() -> None:
         sizes = strata_of(openers + known, args.strata)
         if args.model == "spread":
             add_spreads(openers + known)
+        if getattr(args, f"probe_{mode}"):
+            add_quick(openers + known, getattr(args, f"probe_{mode}"))
         base = population(openers, sizes, None, known)
         rng = np.random.default_rng(args.seed)
         boots = [population(openers, sizes, rng, known) for _ in range(args.boot)]

@@ -86,3 +86,16 @@ def test_cost_model_sums_its_classes(lists_table):
     assert model.of_opener(i) == pytest.approx(want)
     assert CostModel("hard", table, 243).of_opener(i) == pytest.approx(
         opener_cost(table[i], "hard", 243))
+
+
+def test_the_cost_after_a_quick_bound():
+    """More guesses per answer in the quick bound: a costlier class; no prediction
+    where the fit does not reach (small classes, no real total)."""
+    from solver.run.costs import cost_after_quick
+
+    for mode in ("easy", "hard", "strict"):
+        ts = [cost_after_quick(1000, t, mode) for t in (3000, 3100, 3200, 3300)]
+        assert all(t is not None for t in ts) and ts == sorted(ts) and ts[0] < ts[-1]
+        assert cost_after_quick(SPREAD_MIN - 1, 3 * SPREAD_MIN, mode) is None
+        assert cost_after_quick(1000, 999, mode) is None  # under one guess an answer
+    assert cost_after_quick(1000, 3000, "worst") is None

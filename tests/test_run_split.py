@@ -519,3 +519,33 @@ def test_an_error_in_a_class_or_a_part_fails_its_opener_only(tmp_path, small, br
     assert f"broken {broken}" in st.group.attrs["errors"][bad]
     others = [st.words.index(w) for w in words[1:]]
     assert (snap.status[others] == S.EXACT).all()
+
+
+def test_a_quick_bound_sizes_the_parts_again():
+    """Auto parts: a big class predicted under PART_SHARE of the share, but above
+    PROBE_SHARE, gets a quick bound first; its total sizes the parts (costs.
+    cost_after_quick): many guesses per answer, many parts; few, one part."""
+    from solver.run.costs import cost_after_quick
+    from solver.run.split import PART_SHARE, PROBE_SHARE, QUICK, PartResult, parts_for
+
+    row = np.array([0] * 900 + [1] * 5 + [2] * 3, dtype=np.uint8)  # one big class
+    table = row[None, :]
+    cost = float(class_cost(900, "hard"))
+    share = cost / (PART_SHARE + PROBE_SHARE) * 2  # between the two thresholds
+    assert PROBE_SHARE * share < cost < PART_SHARE * share
+    for total in (2970, 2700):
+        work = Work("hard", len(row), table, 243, parts=None, share=share, workers=100)
+        assert work.add_split(0, {}, cost) is None
+        head, = work.pop()
+        for p in head[1]:
+            work.on_class(ClassResult(0, p, S.EXACT, 2, 2, 0), None)
+        unit, = work.pop()
+        assert unit == (0, (0,), (0, -QUICK, 0))  # the quick bound first
+        assert work.on_part(PartResult(0, 0, 0, -QUICK, (total, 6, 7, False), 0.3),
+                            None) == (None, None)
+        n = parts_for(900, cost_after_quick(900, total, "hard"), share, 100, None)
+        units = []
+        while len(work):
+            units += work.pop()
+        assert sorted(units) == [(0, (0,), (j, n, total)) for j in range(n)]
+        assert (n > 4) if total == 2970 else (n == 1)

@@ -16,9 +16,10 @@ import numpy as np
 from ..progress import fmt_duration
 from ..store import EXACT, FAILED, PENDING, UPPER_BOUND, Record, Store
 from .config import RunConfig, RunSummary
-from .costs import CostModel
+from .costs import CostModel, cost_after_quick
 from .mpi import TAG_REP, TAG_REQ, Signals, wait_message
 from .split import (
+    PROBE_SHARE,
     QUICK,
     ClassResult,
     ClassStore,
@@ -131,9 +132,13 @@ class Work:
         sizes = dict(sp.classes)
         for u in sp.big:
             size = sizes[u[0]]
-            n = parts_for(size, self.costs.of_class(sp.index, u[0], size), self.share,
-                          self.workers, self.parts)
-            if n > 1:  # the quick bound first; its parts once it is back
+            cost = self.costs.of_class(sp.index, u[0], size)
+            n = parts_for(size, cost, self.share, self.workers, self.parts)
+            # auto: a class near its share gets a quick bound too, whose total
+            # predicts its cost better (on_part), even if it then goes out in one part
+            probe = (self.parts is None and self.workers > 1 and cost > PROBE_SHARE
+                     * self.share and cost_after_quick(size, 2 * size, self.mode))
+            if n > 1 or probe:  # the quick bound first; its parts once it is back
                 self.partial[(sp.index, u[0])] = Parts(n, n)
                 self.push((sp.index, u, (0, -QUICK, 0)), self._key[sp.index])
             else:
@@ -179,6 +184,13 @@ class Work:
                                wall_seconds=pr.wall_seconds, rank=pr.rank), err
         if pr.parts < 0:  # the quick bound; the parts against it (-1: none found)
             below = -1 if pr.found is None else pr.found[0]
+            if self.parts is None and pr.found is not None:  # auto: sized again by
+                # what the quick bound found (costs.cost_after_quick), when it applies
+                size = dict(sp.classes)[pr.pattern]
+                cost = cost_after_quick(size, pr.found[0], self.mode)
+                if cost is not None:
+                    st.parts = st.out = parts_for(size, cost, self.share, self.workers,
+                                                  None)
             for j in range(st.parts):
                 self.push((pr.index, (pr.pattern,), (j, st.parts, below)),
                           self._key[pr.index])

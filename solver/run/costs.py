@@ -21,6 +21,10 @@ Two models, both fitted on bench/bench_class_costs.py's stratified samples (seed
   halves (hard 1.04 -> 0.63, easy 0.95 -> 0.48, on the sample's classes of 300+
   answers).
 
+A class valued in parts (split.py) first gets a quick bound, and its total says
+more again: COST_QUICK predicts the class's cost from the guesses per answer of
+that bound, and the class's parts are sized by it (coordinator.Work.on_part).
+
 The spreads cost a scan of SPREAD_GUESSES guesses over each class's members
 (about 1 ms a class, 14 s for all classes of 300+ answers of the 12972 openers),
 so a run computes them only where they can change a decision (many ranks, --split
@@ -44,6 +48,15 @@ COST_SPREAD = {"easy": (-5.22, -1.554, 9.842), "hard": (-8.242, -0.732, 9.014),
                "strict": (-8.242, -0.732, 9.014)}
 SPREAD_MIN = 300
 SPREAD_GUESSES = 1000
+# after the quick bound (split.QUICK): (a, b, c) of exp(a) * s^b * exp(c * t / s),
+# t the quick bound's total, so t / s its guesses per answer after the opener.
+# A class whose good strategies need many guesses has much to prove under the
+# cap. Least squares on the log over bench/bench_probe.py's classes of SPREAD_MIN
+# answers or more (hard 171, easy 135): rms of the log 0.35 hard and 0.18 easy,
+# where the spread model has 0.52 and 0.35 on the same classes; the spread adds
+# nothing to it. Strict mode takes hard's
+COST_QUICK = {"easy": (-51.335, 0.706, 16.166), "hard": (-42.58, 1.707, 11.197),
+              "strict": (-42.58, 1.707, 11.197)}
 
 
 def class_cost(size, mode: str, spread=None):
@@ -77,6 +90,17 @@ def opener_cost(row: np.ndarray, mode: str, n_patterns: int,
     pats = np.flatnonzero(sizes)
     k = None if not spreads else np.array([spreads.get(int(p), 0) for p in pats])
     return float(np.sum(class_cost(sizes[pats], mode, k)))
+
+
+def cost_after_quick(size: int, total: int, mode: str) -> float | None:
+    """Predicted CPU seconds of a class of `size` answers whose quick bound has
+    `total` guesses after the opener; None where the model does not apply (a class
+    under SPREAD_MIN answers, a mode without a fit, or no real total)."""
+    fit = COST_QUICK.get(mode)
+    if fit is None or size < SPREAD_MIN or total < size:
+        return None
+    a, b, c = fit
+    return float(np.exp(a + b * np.log(size) + c * total / size))
 
 
 class CostModel:
