@@ -13,7 +13,7 @@ to its quick bound's can be compared with the ratio to its prediction:
     nice -n 10 .venv/bin/python bench/bench_probe.py --mode hard \\
         --costs checkpoints/bench/costs-hard.jsonl \\
         --record checkpoints/bench/probe-hard.jsonl
-    .venv/bin/python bench/bench_probe.py --mode hard --record ... --report
+    .venv/bin/python bench/bench_probe.py --mode hard --costs ... --record ... --report
 """
 
 from __future__ import annotations
@@ -46,23 +46,39 @@ def classes(costs: Path, mode: str, least: float) -> list[tuple[str, int, int, f
     return sorted(out, key=lambda c: -c[3])
 
 
-def report(record: Path, mode: str) -> None:
-    rows = [json.loads(line) for line in record.read_text().splitlines()]
-    cpu = np.array([r["cpu"] for r in rows])
-    pred = np.array([float(class_cost(r["size"], mode)) for r in rows])
-    quick = np.array([r["quick_cpu"] for r in rows])
-    for name, est in (("size prediction", pred), ("quick bound", quick)):
-        ratio = cpu / np.maximum(est, 1e-4)
-        # the scale that makes the sums agree, then the spread around it
-        k = cpu.sum() / est.sum()
-        spread = np.log10(cpu / np.maximum(k * est, 1e-4))
-        print(f"{name}: {len(rows)} classes, scale {k:.3g}, measured/(scale x est) "
-              f"median {10**np.median(spread):.2f}, 10-90 % "
-              f"{10**np.percentile(spread, 10):.2f}-{10**np.percentile(spread, 90):.2f}, "
-              f"worst {10**spread.max():.2f} ({rows[int(np.argmax(spread))]['opener']}), "
-              f"ratio median {np.median(ratio):.3g}")
-    print(f"quick bounds {quick.sum():.1f} s of the classes' {cpu.sum():.1f} s "
-          f"({100 * quick.sum() / cpu.sum():.1f} %)")
+def report(record: Path, costs: Path, mode: str, fit_openers: int) -> None:
+    """Log error (measured over predicted) of the three models on the classes of
+    SPREAD_MIN+ answers whose quick bound found a strategy: on the record's first
+    `fit_openers` openers (what the constants were fitted on) and on the rest
+    (openers measured after the fit: a holdout)."""
+    from solver.run.costs import SPREAD_MIN, cost_after_quick, spreads_of
+    from solver.table import get_table
+    from solver.words import WordLists
+
+    lists = WordLists.load(quiet=True)
+    table, _ = get_table(lists, "numpy", None)
+    rows = [json.loads(line) for line in costs.read_text().splitlines()]
+    quick = {(r["opener"], r["pattern"]): r["quick"]
+             for r in map(json.loads, record.read_text().splitlines())}
+    for name, part in ((f"fit (first {fit_openers})", rows[:fit_openers]),
+                       (f"holdout (last {len(rows) - fit_openers})", rows[fit_openers:])):
+        ids = [lists.guess_id(r["opener"]) for r in part]
+        spreads = spreads_of(table, 243, ids)
+        err: dict[str, list[float]] = {"size": [], "spread": [], "quick bound": []}
+        for r, g in zip(part, ids, strict=True):
+            for p, size, _st, _tot, cpu, _n in r["classes"]:
+                q = quick.get((r["opener"], p))
+                if size < SPREAD_MIN or cpu <= 0 or not q:
+                    continue
+                k = spreads.get(g, {}).get(p)
+                err["size"].append(np.log(cpu / float(class_cost(size, mode))))
+                err["spread"].append(np.log(cpu / float(class_cost(size, mode, k))))
+                err["quick bound"].append(np.log(cpu / cost_after_quick(size, q[0], mode)))
+        print(f"{name}: {len(err['size'])} classes")
+        for k, v in err.items() if err["size"] else ():
+            e = np.array(v)
+            print(f"  {k}: log error mean {e.mean():+.2f}, rms {np.sqrt((e**2).mean()):.2f}; "
+                  f"worst {np.exp(e.max()):.1f}x under, {np.exp(-e.min()):.1f}x over")
 
 
 def main() -> None:
@@ -72,10 +88,12 @@ def main() -> None:
     ap.add_argument("--costs", type=Path, help="a bench_class_costs.py record")
     ap.add_argument("--min", type=float, default=5.0, help="seconds (default 5)")
     ap.add_argument("--record", type=Path, required=True, help="JSON lines (appended)")
-    ap.add_argument("--report", action="store_true", help="summarise --record and stop")
+    ap.add_argument("--report", action="store_true", help="the models' errors and stop")
+    ap.add_argument("--fit-openers", type=int, default=384,
+                    help="openers of --costs the constants were fitted on (384 hard)")
     args = ap.parse_args()
     if args.report:
-        report(args.record, args.mode)
+        report(args.record, args.costs, args.mode, args.fit_openers)
         return
 
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")

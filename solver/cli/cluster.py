@@ -78,9 +78,10 @@ def register(sub) -> None:
                    "on several ranks: a quick upper bound first (the best of a few "
                    "second guesses), then each part's second guesses refuted against it "
                    "or beating it; the class's value is the least, exact as whole. auto "
-                   "(the default) does it for classes predicted above a rank's fair "
+                   "(the default) does it for classes predicted above half a rank's fair "
                    "share, so that one class (qajaq's all-grey one: minutes) does not "
-                   f"set the finish time; 0 never; N (2-{PARTS_MAX}) every class of "
+                   "set the finish time, and sizes the parts by what the quick bound "
+                   f"found (a class near its share gets one first); 0 never; N (2-{PARTS_MAX}) every class of "
                    "more than two answers (tests, benchmarks). Parts are not "
                    "checkpointed: a stop loses the classes whose parts are in flight")
     seconds = float_range(0.0, SECONDS_MAX)
