@@ -81,8 +81,9 @@ def register(sub) -> None:
                    "(the default) does it for classes predicted above half a rank's fair "
                    "share, so that one class (qajaq's all-grey one: minutes) does not "
                    "set the finish time, and sizes the parts by what the quick bound "
-                   f"found (a class near its share gets one first); 0 never; N (2-{PARTS_MAX}) every class of "
-                   "more than two answers (tests, benchmarks). Parts are not "
+                   "found (a class near its share gets one first); 0 never; "
+                   f"N (2-{PARTS_MAX}) every class of more than two answers (tests, "
+                   "benchmarks). Parts are not "
                    "checkpointed: a stop loses the classes whose parts are in flight")
     seconds = float_range(0.0, SECONDS_MAX)
     r.add_argument("--grace", type=seconds, default=60.0, metavar="S",

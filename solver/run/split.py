@@ -9,9 +9,8 @@ for it), so rank 0 can hand the classes of a big opener to different ranks and a
 up what comes back.
 
 Which openers (`plan`): with --split auto, those whose predicted cost (costs.py)
-is above
-SPLIT_SHARE of a solving rank's fair share of the run (the predicted cost of all
-the work over the number of solving ranks); --split all splits every opener (tests,
+is above SPLIT_SHARE of a solving rank's fair share of the run (the predicted cost
+of all the work over the number of solving ranks); --split all splits every opener (tests,
 benchmarks); --split off none. An opener with classes already checkpointed is
 always split, so a resumed run finishes it from there. Never under a cutoff: there
 `solve` refutes most openers from bounds over all their classes at once, in well
