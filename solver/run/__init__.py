@@ -7,16 +7,18 @@ for work (plain request/reply with comm.send/recv) and gets the next unit: an
 opener, a bundle of openers that share their most expensive first-feedback class
 (one rank values them back to back and the memo does the shared class once), or
 first-feedback classes of an opener too big for one rank's fair share (split,
-checkpointed class by class). Units go out most expensive first by a cost
-predicted from class sizes (Solver.estimate under a cutoff, or with --split off),
-so the long ones do not end up alone at the tail (coordinator). As a single
+checkpointed class by class, a big class in parts). Units go out most expensive
+first by a predicted cost (costs: class sizes, the spreads of big classes and the
+quick bounds of classes in parts; Solver.estimate under a cutoff, or with --split
+off), so the long ones do not end up alone at the tail (coordinator). As a single
 process, rank 0 solves itself.
 
 Every rank keeps one Solver for the whole run, so its memo (positions already
 valued) carries over from one opener to the next; its size follows the node's
 memory and ranks (config.default_memo_mb) unless --memo-mb says otherwise.
 The package's seams: config (what a run is asked), mpi (MPI and the node),
-worker (a solving rank), coordinator (rank 0), split (work below the opener);
+worker (a solving rank), coordinator (rank 0), split (work below the opener),
+costs (the predicted costs it is planned by);
 main starts a run and sets rank 0 up.
 
 Stopping: --time-limit, SIGUSR1 or SIGTERM make rank 0 stop handing out work,
