@@ -76,14 +76,15 @@ def main() -> None:
         r["quick_value"] = None if quick is None else list(quick)
         print(f"  quick bound {quick} {r['quick_cpu']} s", flush=True)
         found, cpus = [] if quick is None else [quick], []
-        if quick is not None:
-            for j in range(args.parts):
-                f, c = timed(lambda j=j, w=word, p=p, q=quick[0]: fresh().class_part(
-                    w, p, j, args.parts, below=q))
-                cpus.append(c)
-                if f is not None:
-                    found.append(f)
-                print(f"  part {j}/{args.parts}: {f} {c} s", flush=True)
+        # with no quick bound the parts go out without one, as a run sends them
+        below = None if quick is None else quick[0]
+        for j in range(args.parts):
+            f, c = timed(lambda j=j, w=word, p=p, q=below: fresh().class_part(
+                w, p, j, args.parts, below=q))
+            cpus.append(c)
+            if f is not None:
+                found.append(f)
+            print(f"  part {j}/{args.parts}: {f} {c} s", flush=True)
         best = least_part(found)
         r["part_cpu"] = cpus
         r["value"] = None if best is None else list(best)

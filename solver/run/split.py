@@ -69,11 +69,12 @@ from .costs import class_cost, class_sizes
 
 # Split an opener predicted above this part of a solving rank's fair share. An opener
 # well below its share cannot make the run late by itself, and splitting it only adds
-# messages; half, not all of it, because the heaviest openers run up to twice their
-# prediction (qajaq: 261 s predicted, 414-542 s measured). bench/sim_schedule.py on
-# the 500-opener easy sample: 256 ranks 63 % -> 99 % efficient, 1024 ranks 86 % ->
-# 79 % (more classes in parts, which cost more); 0.25 was worse at both
-SPLIT_SHARE = 0.5
+# messages; a third, not all of it, because the predictions miss: the heaviest
+# classes run up to 2.5-4x what even the best model says (costs.py). Chosen on
+# bench/sim_schedule.py's 500-opener samples (BENCHMARKS.md, issue 23), from 0.5,
+# 0.35 and 0.25 with PART_SHARE 0.25: 1024 ranks easy 91 / 89 / 87 %, hard 75 / 83 /
+# 83 %; 4096 ranks easy 35 / 29 / 24 %: more splitting lengthens the tail there
+SPLIT_SHARE = 0.35
 HEAD_FRACTION = 0.05  # classes predicted below this part of their opener: one head unit
 CHUNK_ROWS = 8  # openers per chunk of the checkpoint arrays (a chunk: 15 kB raw)
 GROUP = "classes"
@@ -123,13 +124,14 @@ def combine(n_answers: int, results: list[ClassResult]) -> tuple[int, int, int]:
 # second guesses: 1.8 s, and the optimum itself, on qajaq's
 # all-grey class), then `parts` units, each the second guesses g = j mod parts,
 # refuted against that bound or beating it. Auto: classes predicted above
-# PART_SHARE of a solving rank's fair share (half, as for SPLIT_SHARE), in enough
-# parts that each is predicted at a quarter of the share (the parts together cost
-# 1.8 times the whole class, bench/bench_parts.py on qajaq, and the heaviest
-# classes run up to twice their prediction), at most MAX_PARTS (never more than the
-# solving ranks)
+# PART_SHARE of a solving rank's fair share, in enough parts that each is predicted
+# at a quarter of the share (16 parts together cost 1.8 times the whole class,
+# bench/bench_parts.py on qajaq, and the heaviest classes run up to 2.5-4x their
+# prediction), at most MAX_PARTS (never more than the solving ranks). A quarter, not
+# a half: hard mode at 256 ranks 80 -> 98 %, nothing lost elsewhere (the schedule
+# simulation, BENCHMARKS.md)
 QUICK = 10
-PART_SHARE = 0.5
+PART_SHARE = 0.25
 # auto: a class predicted above PROBE_SHARE of the share, where the quick bound's
 # total predicts its cost (costs.cost_after_quick), gets the quick bound first
 # and is sized by that prediction instead (hard tutti's all-grey class: 69 s
