@@ -19,7 +19,8 @@ N-1 solve. Units go out most expensive first by the same predicted cost
 one unit of its measured cost (its classes up to the first infeasible one, as
 `solve` stops there). With --split auto, openers above SPLIT_SHARE of a rank's
 fair share go out as classes, planned by split.plan and make_units: the head
-unit first (stopping at an infeasible class), the big classes once it is back;
+unit first (stopping at an infeasible class), the big classes once it is back
+(hard mode; at once in easy mode, coordinator.gate_heads);
 a class that settles the opener drops its queued siblings (those in flight run to
 their end). Each rank pays --startup seconds first. Rank 0 answers one message at
 a time and spends --coord-ms per result in it (bench/bench_coordinator.py
@@ -49,7 +50,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import solver.run.split as split_rules  # noqa: E402
-from solver.run.coordinator import Work  # noqa: E402
+from solver.run.coordinator import Work, gate_heads  # noqa: E402
 from solver.run.costs import CostModel, class_cost, spreads_of  # noqa: E402
 from solver.run.split import (  # noqa: E402
     PART_SHARE,
@@ -218,7 +219,7 @@ def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
     model = CostModel(mode, rows, 3**5, {i: o.spreads for i, o in enumerate(pop)
                                          if o.spreads})
     work = Work(mode, 0, rows, 3**5, parts, sum(costs.values()) / workers, workers,
-                costs=model)
+                costs=model, gate=gate_heads(mode, 6))
     pm = parts_model or PartsModel(None)
     n_parts = 0
     for i in sorted(costs, key=lambda i: (-costs[i], i)):

@@ -549,3 +549,27 @@ def test_a_quick_bound_sizes_the_parts_again():
             units += work.pop()
         assert sorted(units) == [(0, (0,), (j, n, total)) for j in range(n)]
         assert (n > 4) if total == 2970 else (n == 1)
+
+
+def test_easy_mode_releases_the_big_classes_with_the_head(small):
+    """Without the gate (easy mode, cap 6 or more) a split opener's head and big
+    classes are queued together; hard mode and short caps keep the gate."""
+    from solver.run.coordinator import gate_heads
+    from solver.table import get_table
+
+    assert not gate_heads("easy", 6) and not gate_heads("easy", 0)
+    assert gate_heads("easy", 5) and gate_heads("hard", 6) and gate_heads("strict", 0)
+    a, g, cache = small
+    lists = WordLists.load(a, g, quiet=True)
+    table, _ = get_table(lists, "numpy", cache)
+    i = lists.guess_id("aback")
+    work = Work("easy", len(lists.answers), table, 243, gate=False)
+    assert work.add_split(i, {}, 5.0) is None
+    sp = work.splits[i]
+    units = []
+    while len(work):
+        units += work.pop()
+    assert units[0] == (i, sp.head)  # the head first, then every big class
+    assert sorted(u[1] for u in units[1:]) == sorted(
+        (p,) for p, _s in sp.classes if p not in sp.head)
+    assert not work.more()
