@@ -278,7 +278,7 @@ def test_plan_splits_what_exceeds_a_share():
     assert plan(costs, 8, "auto", set(), fraction=1.0) == {0}  # share 15.6
     assert plan(costs, 16, "auto", set(), fraction=1.0) == {0, 1, 2}  # share 7.8
     assert plan(costs, 16, "auto", set(), fraction=0.5) == {0, 1, 2, 3}
-    assert plan(costs, 8, "auto", set()) == {0, 1, 2}  # the default: half the share
+    assert plan(costs, 8, "auto", set()) == {0, 1, 2}  # the default: a third of the share
     assert plan(costs, 4, "off", {3}) == {3}  # a partly valued opener is finished so
     assert plan(costs, 4, "all", set()) == {0, 1, 2, 3}
 
@@ -573,3 +573,39 @@ def test_easy_mode_releases_the_big_classes_with_the_head(small):
     assert sorted(u[1] for u in units[1:]) == sorted(
         (p,) for p, _s in sp.classes if p not in sp.head)
     assert not work.more()
+
+
+def test_a_quick_bound_that_finds_nothing_tries_more_candidates(small):
+    """The worker's quick bound: when none of the first QUICK candidates is within
+    the cap, QUICK_RETRY times as many are tried; parts are passed through."""
+    from solver.run.config import RunConfig
+    from solver.run.split import QUICK
+    from solver.run.worker import QUICK_RETRY, Worker
+    from solver.table import get_table
+
+    a, g, cache = small
+    lists = WordLists.load(a, g, quiet=True)
+    table, _ = get_table(lists, "numpy", cache)
+    calls = []
+
+    class Stub:
+        def __init__(self, *_a):
+            pass
+
+        def class_part(self, word, pattern, part, parts, below=None):
+            calls.append((part, parts, below))
+            if parts == -QUICK * QUICK_RETRY or parts > 0:
+                return (40, 5, lists.guesses[3], False)
+            return None
+
+    cfg = RunConfig(store="unused", answers=a, guesses=g, solver_factory=Stub)
+    w = Worker(cfg, lists, table, 1)
+    pr, err = w.solve_part(0, 7, 0, -QUICK, 0)
+    assert err is None and pr.found == (40, 5, 3, False) and pr.parts == -QUICK
+    assert calls == [(0, -QUICK, None), (0, -QUICK * QUICK_RETRY, None)]
+    calls.clear()
+    pr, _ = w.solve_part(0, 7, 2, 4, -1)  # a part with no bound: below None
+    assert calls == [(2, 4, None)] and pr.found == (40, 5, 3, False)
+    calls.clear()
+    w.solve_part(0, 7, 1, 4, 55)
+    assert calls == [(1, 4, 55)]
