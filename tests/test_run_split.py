@@ -609,3 +609,22 @@ def test_a_quick_bound_that_finds_nothing_tries_more_candidates(small):
     calls.clear()
     w.solve_part(0, 7, 1, 4, 55)
     assert calls == [(1, 4, 55)]
+
+
+def test_a_probed_class_with_no_quick_bound_goes_out_whole():
+    """A class given a quick bound only to size it (one part): when the bound finds
+    nothing, the class goes out whole (the same search, and it gives the status)."""
+    from solver.run.split import PART_SHARE, PROBE_SHARE, QUICK, PartResult
+
+    row = np.array([0] * 900 + [1] * 5 + [2] * 3, dtype=np.uint8)
+    table = row[None, :]
+    cost = float(class_cost(900, "hard"))
+    work = Work("hard", len(row), table, 243, parts=None,
+                share=cost / (PART_SHARE + PROBE_SHARE) * 2, workers=100)
+    work.add_split(0, {}, cost)
+    head, = work.pop()
+    for p in head[1]:
+        work.on_class(ClassResult(0, p, S.EXACT, 2, 2, 0), None)
+    assert work.pop() == [(0, (0,), (0, -QUICK, 0))]
+    assert work.on_part(PartResult(0, 0, 0, -QUICK, None, 0.3), None) == (None, None)
+    assert work.pop() == [(0, (0,))] and not len(work)

@@ -189,6 +189,10 @@ class Work:
             return ClassResult(pr.index, pr.pattern, PENDING, cpu_seconds=st.cpu_seconds,
                                wall_seconds=pr.wall_seconds, rank=pr.rank), err
         if pr.parts < 0:  # the quick bound; the parts against it (-1: none found)
+            if pr.found is None and st.parts == 1:  # one part with no bound: the class
+                del self.partial[key]  # whole does the same search, and gives the status
+                self.push((pr.index, (pr.pattern,)), self._key[pr.index])
+                return None, None
             below = -1 if pr.found is None else pr.found[0]
             if self.parts is None and pr.found is not None:  # auto: sized again by
                 # what the quick bound found (costs.cost_after_quick), when it applies
