@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import sys
+import time
 from dataclasses import replace
 
 import numpy as np
@@ -112,7 +113,9 @@ def run(cfg: RunConfig) -> RunSummary:
             shared = node_table(comm, MPI, lambda: table)
             table = table if shared is None else shared
         on_node, nodes, tables = node_layout(comm, MPI, shared)  # as in worker_main
+        t_spread = time.perf_counter()
         spreads = gather_spreads(comm, table, *spread) if spread else None  # collective
+        t_spread = time.perf_counter() - t_spread
     else:
         ok, cfg.cutoff, spread = comm.bcast(None, root=0)
         if not ok:
@@ -126,7 +129,7 @@ def run(cfg: RunConfig) -> RunSummary:
     try:
         memo = cfg.memo_mb or default_memo_mb(node_memory_bytes(), on_node)
         return _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
-                           (nodes, tables), spreads)
+                           (nodes, tables), spreads, t_spread)
     except BaseException:
         if size > 1:  # never leave the workers waiting for a reply
             abort_job(comm, "rank 0")
@@ -144,7 +147,8 @@ def _wants_spreads(cfg: RunConfig, size: int) -> bool:
 
 
 def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
-                nodes: tuple[int, bool] = (1, False), spreads=None) -> RunSummary:
+                nodes: tuple[int, bool] = (1, False), spreads=None,
+                spread_seconds: float = 0.0) -> RunSummary:
     local = Worker(cfg, lists, table, 0, memo) if size == 1 else None
     if local is not None:
         engine = local.solver
@@ -176,6 +180,8 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
               f"{cfg.store}" + (f"; {redo} lower bound(s) below the cutoff are valued again"
                                 if redo else "")
               + (f"; {len(split)} valued as first-feedback classes" if split else "")
+              + (f"; planned with the spreads of {sum(map(len, spreads.values()))} big "
+                 f"class(es) ({spread_seconds:.1f} s)" if spreads else "")
               + (f"; {len(bundled)} in {len(set(map(id, bundled.values())))} bundle(s) "
                  "sharing their biggest class" if bundled else ""),
               file=out, flush=True)
