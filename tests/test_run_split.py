@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import os
 import random
+import re
 import signal
 
 import numpy as np
@@ -628,3 +629,18 @@ def test_a_probed_class_with_no_quick_bound_goes_out_whole():
     assert work.pop() == [(0, (0,), (0, -QUICK, 0))]
     assert work.on_part(PartResult(0, 0, 0, -QUICK, None, 0.3), None) == (None, None)
     assert work.pop() == [(0, (0,))] and not len(work)
+
+
+def test_progress_counts_classes_and_parts(tmp_path, small):
+    """A split run's progress lines count the classes and parts valued, which move
+    while a big opener is still open."""
+    a, g, cache = small
+    out = io.StringIO()
+    cfg = RunConfig(store=str(tmp_path / "p.zarr"), answers=a, guesses=g, cache_dir=cache,
+                    progress_file=out, progress_seconds=0.0, split="all", parts=2,
+                    openers=_openers(small, 3, seed="progress"))
+    assert run(cfg).exit_code == 0
+    lines = [x for x in out.getvalue().splitlines() if "openers (" in x and "ETA" in x]
+    got = [re.search(r"; (\d+) classes and (\d+) parts valued", x) for x in lines]
+    counts = [(int(m[1]), int(m[2])) for m in got if m]
+    assert counts and counts == sorted(counts) and counts[-1][1] > 0

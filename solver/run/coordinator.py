@@ -415,7 +415,11 @@ class Coordinator:
         pct = 100.0 * done / self.n_queued if self.n_queued else 100.0
         print(f"[{time.strftime('%H:%M:%S')}] {done}/{self.n_queued} openers ({pct:.1f}%), "
               f"{rate:.1f}/min, ETA {fmt_duration(eta) if left else '0s'}, best {best}"
-              + (f", {self.failed} failed" if self.failed else ""), file=self.out, flush=True)
+              + (f", {self.failed} failed" if self.failed else "")
+              # work below the opener moves even while no opener completes
+              + (f"; {self.classes_valued} classes and {self.parts_valued} parts valued"
+                 if self.classes_valued or self.parts_valued else ""),
+              file=self.out, flush=True)
 
     def tick(self) -> None:
         if (self.buffer or self.class_buffer) and (
