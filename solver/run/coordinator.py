@@ -634,7 +634,6 @@ def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: lis
     openers that the checkpoint already completes. `spreads`: those of the big
     classes (costs.spreads_of), for the cost model, where they were computed."""
     n_p = 3**lists.length
-    work = Work(cfg.mode, len(lists.answers), table, n_p)
     classes = None
     if cfg.cutoff is None and cfg.split != "off" and cfg.objective == "expected" and callable(
             getattr(engine, "class_value", None)):
@@ -652,6 +651,7 @@ def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: lis
     else:
         costs = {i: float(len(queue) - k) for k, i in enumerate(queue)}  # queue order
         split = set()
+        work = Work(cfg.mode, len(lists.answers), table, n_p)
     bundled: dict[int, list[int]] = {}
     if classes is not None and size > 1:
         # openers sharing their most expensive class go to one rank back to back
