@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solver.run.split import QUICK, class_cost  # noqa: E402
+from solver.run.worker import QUICK_RETRY  # noqa: E402
 
 
 def classes(costs: Path, mode: str, least: float) -> list[tuple[str, int, int, float]]:
@@ -120,6 +121,8 @@ def main() -> None:
         s = Solver(lists, mode=args.mode, max_guesses=args.max_guesses, table=table)
         c0 = time.process_time()
         got = s.class_part(word, p, 0, -QUICK)
+        if got is None:  # as the run's worker does: more candidates (QUICK_RETRY)
+            got = s.class_part(word, p, 0, -QUICK * QUICK_RETRY)
         q = time.process_time() - c0
         r = {"opener": word, "pattern": p, "size": size, "cpu": cpu,
              "quick_cpu": round(q, 4), "quick": None if got is None else list(got),
