@@ -15,14 +15,18 @@ range.
 
 The simulated run is the code's own schedule: N ranks, rank 0 coordinates and
 N-1 solve. Units go out most expensive first by the same predicted cost
-(solver/run/costs.py; --model spread, the run's, or size alone). Without splitting every opener is
-one unit of its measured cost (its classes up to the first infeasible one, as
-`solve` stops there). With --split auto, openers above SPLIT_SHARE of a rank's
-fair share go out as classes, planned by split.plan and make_units: the head
+(solver/run/costs.py; --model spread, the run's, or size alone). Without
+splitting every opener is one unit of its measured cost (its classes up to the
+first infeasible one, as `solve` stops there). With --split auto, openers above
+SPLIT_SHARE of a rank's fair share go out as classes, planned by split.plan and make_units: the head
 unit first (stopping at an infeasible class), the big classes once it is back
 (hard mode; at once in easy mode, coordinator.gate_heads);
 a class that settles the opener drops its queued siblings (those in flight run to
-their end). Each rank pays --startup seconds first. Rank 0 answers one message at
+their end). A class in parts gets its quick bound first; with --probe-easy /
+--probe-hard (bench/bench_probe.py records) the bound a run would find, whose
+total sizes the parts again as the run does (without, nothing is resized). One
+part costs the class whole; n parts the measured inflation (--parts-record)
+scaled linearly in n. Each rank pays --startup seconds first. Rank 0 answers one message at
 a time and spends --coord-ms per result in it (bench/bench_coordinator.py
 measures it), so a worker waits for it when it is busy. Not modelled: memo reuse
 across openers (each cost is a fresh solver's), and a job's queueing.
@@ -32,7 +36,8 @@ makespan): what fraction of the N cores' time went into solving.
 
     .venv/bin/python bench/sim_schedule.py --easy /tmp/costs-easy.jsonl \\
         --hard /tmp/costs-hard.jsonl --known-easy /tmp/costs-easy-known.jsonl \\
-        --coord-ms 0.05 --boot 100
+        --probe-easy /tmp/probe-easy.jsonl --probe-hard /tmp/probe-hard.jsonl \\
+        --parts-record /tmp/parts-easy.jsonl --boot 20
 """
 
 from __future__ import annotations
