@@ -91,7 +91,7 @@ def test_cost_model_sums_its_classes(lists_table):
 def test_the_cost_after_a_quick_bound():
     """More guesses per answer in the quick bound: a costlier class; no prediction
     where the fit does not reach (small classes, no real total)."""
-    from solver.run.costs import cost_after_quick
+    from solver.run.costs import cost_after_quick, quick_model_applies
 
     for mode in ("easy", "hard", "strict"):
         ts = [cost_after_quick(1000, t, mode) for t in (3000, 3100, 3200, 3300)]
@@ -99,3 +99,5 @@ def test_the_cost_after_a_quick_bound():
         assert cost_after_quick(SPREAD_MIN - 1, 3 * SPREAD_MIN, mode) is None
         assert cost_after_quick(1000, 999, mode) is None  # under one guess an answer
     assert cost_after_quick(1000, 3000, "worst") is None
+    assert quick_model_applies(SPREAD_MIN, "hard") and not quick_model_applies(
+        SPREAD_MIN - 1, "easy") and not quick_model_applies(1000, "worst")

@@ -16,7 +16,7 @@ import numpy as np
 from ..progress import fmt_duration
 from ..store import EXACT, FAILED, PENDING, UPPER_BOUND, Record, Store
 from .config import RunConfig, RunSummary
-from .costs import CostModel, cost_after_quick
+from .costs import CostModel, cost_after_quick, quick_model_applies
 from .mpi import TAG_REP, TAG_REQ, Signals, wait_message
 from .split import (
     PROBE_SHARE,
@@ -143,7 +143,7 @@ class Work:
             # auto: a class near its share gets a quick bound too, whose total
             # predicts its cost better (on_part), even if it then goes out in one part
             probe = (self.parts is None and self.workers > 1 and cost > PROBE_SHARE
-                     * self.share and cost_after_quick(size, 2 * size, self.mode))
+                     * self.share and quick_model_applies(size, self.mode))
             if n > 1 or probe:  # the quick bound first; its parts once it is back
                 self.partial[(sp.index, u[0])] = Parts(n, n)
                 self.push((sp.index, u, (0, -QUICK, 0)), self._key[sp.index])

@@ -92,14 +92,19 @@ def opener_cost(row: np.ndarray, mode: str, n_patterns: int,
     return float(np.sum(class_cost(sizes[pats], mode, k)))
 
 
+def quick_model_applies(size: int, mode: str) -> bool:
+    """Whether a quick bound's total predicts the cost of a class of `size` answers
+    (cost_after_quick): classes of SPREAD_MIN answers or more, in a fitted mode."""
+    return mode in COST_QUICK and size >= SPREAD_MIN
+
+
 def cost_after_quick(size: int, total: int, mode: str) -> float | None:
     """Predicted CPU seconds of a class of `size` answers whose quick bound has
-    `total` guesses after the opener; None where the model does not apply (a class
-    under SPREAD_MIN answers, a mode without a fit, or no real total)."""
-    fit = COST_QUICK.get(mode)
-    if fit is None or size < SPREAD_MIN or total < size:
+    `total` guesses after the opener; None where the model does not apply
+    (quick_model_applies) or there is no real total."""
+    if not quick_model_applies(size, mode) or total < size:
         return None
-    a, b, c = fit
+    a, b, c = COST_QUICK[mode]
     return float(np.exp(a + b * np.log(size) + c * total / size))
 
 

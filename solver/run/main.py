@@ -102,8 +102,9 @@ def run(cfg: RunConfig) -> RunSummary:
                 not cfg.no_cutoff):
             cfg.cutoff = store.cutoff  # resuming a --cutoff store without the option
         spread = None  # (3^L, openers): the big classes' spreads for the cost model
-        if err is None and _wants_spreads(cfg, size):
-            spread = (3**lists.length, chosen)
+        if err is None and _wants_spreads(cfg, size):  # the openers still to value
+            todo = store.todo(cfg.cutoff, cfg.retry_failed)
+            spread = (3**lists.length, [i for i in chosen if todo[i]])
         if size > 1:
             comm.bcast((err is None, cfg.cutoff, spread), root=0)
         if err is not None:

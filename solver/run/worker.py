@@ -189,13 +189,15 @@ def worker_main(cfg: RunConfig, comm, MPI, rank: int, spread=None) -> RunSummary
 
     shared = node_table(comm, MPI, load_table)  # collective: before anything can fail
     on_node, _nodes, _all = node_layout(comm, MPI, shared)  # collective too
+    table = shared
     if spread:  # collective: with rank 0's plan
-        gather_spreads(comm, shared if shared is not None else load_table(), *spread)
+        table = table if table is not None else load_table()  # (kept for the Worker)
+        gather_spreads(comm, table, *spread)
     sigs = Signals().install()
     try:
         lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True, lists=cfg.lists,
                                length=cfg.length)
-        table = shared if shared is not None else get_table(lists, "numpy", cfg.cache_dir)[0]
+        table = table if table is not None else get_table(lists, "numpy", cfg.cache_dir)[0]
         memo = cfg.memo_mb or default_memo_mb(node_memory_bytes(), on_node)
         worker = Worker(cfg, lists, table, rank, memo)
     except Exception as exc:
