@@ -476,6 +476,23 @@ def test_suite_has_mode_sensitive_cases():
     assert min(differ.values()) >= MIN_MODE_SENSITIVE, differ
 
 
+def test_suite_refutes_guesses_unread():
+    """The brute-force instances must take the scans' shortcut that refutes a guess
+    from its classes on the parent's set without reading its row (stats
+    refuted_unread), in easy and hard mode, and the values stay the brute force's.
+    (Strict mode's pool is the set's own members: no parent pool, no shortcut.)"""
+    unread = {"easy": 0, "hard": 0}
+    for seed in SEEDS[::5]:
+        inst = instance(seed)
+        if inst.mode not in unread:
+            continue
+        s = _solver(inst, inst.cap)
+        for opener in inst.openers:
+            _check(s.solve(opener), inst, opener, inst.cap, reference(seed)[opener][0])
+        unread[inst.mode] += s.stats["refuted_unread"]
+    assert min(unread.values()) > 0, unread
+
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("n", [10])
 def test_engine_long_chain(mode, n):

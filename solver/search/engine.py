@@ -213,6 +213,7 @@ class Solver:
             npool=npool,
             kmax=np.full(d, n_p, np.int64),
             lbs=np.zeros((d, n_g), np.int64),
+            kcl=np.zeros((d, n_g), np.int32),
             ests=np.zeros((d, n_g), np.float64),
             cnt=np.zeros((d, n_p), np.int32),
             seen=np.zeros((d, n_p), np.int64),
@@ -261,6 +262,7 @@ class Solver:
             "memo_stores": int(s[K.ST_STORES]),
             "memo_evictions": int(s[K.ST_EVICT]),
             "guesses_scanned": int(s[K.ST_SCANNED]),
+            "refuted_unread": int(s[K.ST_UNREAD]),
             "memo_entries": int(self._ctx.mk1.shape[0]),
         }
 

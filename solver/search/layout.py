@@ -31,6 +31,7 @@ TAINT_REUSE = 2  # memo_probe also reads tainted entries of up to this many more
 
 # stats slots
 ST_NODES, ST_HITS, ST_STORES, ST_EVICT, ST_SCANNED, ST_GEN = 0, 1, 2, 3, 4, 5
+ST_UNREAD = 6  # guesses a scan refuted without reading (their classes on the parent)
 N_STATS = 8
 ST_DEPTH = 8  # per-depth profile from here: 4 counters per depth (scans, guesses
 # scanned, patterns read, guesses evaluated); the array is sized for every depth
@@ -81,6 +82,9 @@ CTX_FIELDS = (
     ("npool", "int64", 1),  # [D]
     ("kmax", "int64", 1),  # [D] most feedback classes of any pool guess on the node's set
     ("lbs", "int64", 2),  # [D, G] lower bound per pool guess
+    # [D, G] per pool guess, at most how many feedback classes it makes on the node's
+    # set (exact when its row was read in full): no guess makes more on a subset
+    ("kcl", "int32", 2),
     ("ests", "float64", 2),  # [D, G] promise per pool guess (smaller is better)
     ("cnt", "int32", 2),  # [D, P] scratch class counts (kept zero between uses)
     ("seen", "int64", 2),  # [D, P] scratch: stamp of the last guess that showed a pattern

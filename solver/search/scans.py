@@ -21,6 +21,7 @@ from .layout import (
     ST_DEPTH,
     ST_GEN,
     ST_SCANNED,
+    ST_UNREAD,
     STRICT,
 )
 from .pool import _parent_table, _pool_source
@@ -34,15 +35,18 @@ def refute_pool(ctx, off, n, d, beta, collect):
     feedback classes, ins = it is a member); after reading i members with c
     collisions (i - classes seen), k <= n - c, so its bound is >= 2n - ins + c and
     the guess is refuted as soon as c >= beta - 2n + ins: its row is not read to
-    the end.
+    the end. A guess that makes at most k' classes on the parent's set (kcl, or on
+    all the answers at depth 1) makes at most k' on S, so it is refuted without
+    reading its row at all when n - k' collisions would do (stats ST_UNREAD).
 
     collect = 0: returns (least proven bound, 0, -1): >= beta is a fail high, -1 as
     soon as one guess cannot be refuted (the node then scans its pool).
     collect = 1: a lazy scan for a node that will search, instead of scan_prepare:
     every useful guess goes to pools[d] (refuted ones with their bound, >= beta, so
     they stay for the descendants but are no candidates here; the others read in
-    full, with their promise), kmax[d] gets the parent's bound, and no local table is
-    written (children read the global table). Returns (least bound, guesses kept,
+    full, with their promise), with its most classes on S in kcl[d] (exact if read
+    in full), kmax[d] gets the parent's bound, and no local table is written
+    (children read the global table). Returns (least bound, guesses kept,
     a guess separating S into singletons or -1)."""
     mode, nsrc, gm, gv, m12, m34, high = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
                                                  ctx.cmin, n, d)
@@ -85,6 +89,7 @@ def refute_pool(ctx, off, n, d, beta, collect):
     stamp = ctx.stats[ST_GEN] + 1
     ctx.stats[ST_GEN] = stamp
     reads = 0
+    unread = 0
     kept = 0
     pool = ctx.pools[d]
     lbs = ctx.lbs[d]
@@ -93,7 +98,11 @@ def refute_pool(ctx, off, n, d, beta, collect):
     prow = ctx.prow[d]  # (a field read in a loop costs a reference count each time)
     kpar = ctx.kmax[d - 1]
     green = ctx.params[P_GREEN]
+    kcl = ctx.kcl[d]
+    kup = ctx.kcl[d - 1]
+    gclass = ctx.gclass
     for j in range(nsrc):
+        kub = n
         if mode == STRICT:
             g = agid[arena[off + j]]
         else:
@@ -103,9 +112,24 @@ def refute_pool(ctx, off, n, d, beta, collect):
                 continue
             if high and not hard_high(ctx.letters, g, ctx.cmin, d):
                 continue  # a letter required five times or more
-        stamp += 1
+            kub = min(n, gclass[g] if d == 1 else kup[j])
         member = 1 if gans[g] >= 0 else 0  # may be in S: its answer would pay 1 less
         need = base + member
+        if n - kub >= need:
+            # refuted unread: it makes at most kub classes on the parent's set, so
+            # on S too, and at least n - kub members collide
+            lb = 3 * n - member - kub
+            unread += 1
+            if lb < least:
+                least = lb
+            if collect and (kub >= 2 or member):
+                pool[kept] = g
+                lbs[kept] = lb
+                ests[kept] = lb
+                kcl[kept] = kub
+                kept += 1
+            continue
+        stamp += 1
         col = 0
         i = 0
         while i < n:
@@ -137,6 +161,7 @@ def refute_pool(ctx, off, n, d, beta, collect):
                 pool[kept] = g
                 lbs[kept] = lb
                 ests[kept] = lb
+                kcl[kept] = min(kub, n - col)  # classes seen, and the unread members
                 kept += 1
             continue
         k = i - col
@@ -146,6 +171,7 @@ def refute_pool(ctx, off, n, d, beta, collect):
         if lb < beta and not collect:
             ctx.stats[ST_GEN] = stamp
             ctx.stats[ST_DEPTH + 4 * d + 2] += reads
+            ctx.stats[ST_UNREAD] += unread
             return np.int64(-1), 0, -1
         if lb < least:
             least = lb
@@ -153,6 +179,7 @@ def refute_pool(ctx, off, n, d, beta, collect):
             if k == n:
                 ctx.stats[ST_GEN] = stamp
                 ctx.stats[ST_DEPTH + 4 * d + 2] += reads
+                ctx.stats[ST_UNREAD] += unread
                 return least, kept, g
             # class sizes, for the promise and (big sets) class_lb
             for t in range(n):
@@ -166,9 +193,11 @@ def refute_pool(ctx, off, n, d, beta, collect):
             pool[kept] = g
             lbs[kept] = lb
             ests[kept] = lb + 0.25 * acc - (0.5 if ins else 0.0)
+            kcl[kept] = k
             kept += 1
     ctx.stats[ST_GEN] = stamp
     ctx.stats[ST_DEPTH + 4 * d + 2] += reads
+    ctx.stats[ST_UNREAD] += unread
     if collect:
         # the parent's bound, with which the candidates' big classes were valued
         # above: _quick_pass must value them with the same one, or a total it adds
@@ -184,7 +213,8 @@ def refute_pool(ctx, off, n, d, beta, collect):
 @njit(cache=True, nogil=True)
 def full_split_guess(ctx, off, n, d):
     """A pool guess whose feedback separates every member of S, or -1 (all a set
-    with 2 guesses left can use). A row is read only up to its first collision."""
+    with 2 guesses left can use). A row is read only up to its first collision, and
+    not at all when the guess makes fewer than n classes on the parent's set."""
     mode, nsrc, gm, gv, m12, m34, high = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
                                                  ctx.cmin, n, d)
     use_parent, pbase, pstride = _parent_table(ctx, d)
@@ -197,12 +227,16 @@ def full_split_guess(ctx, off, n, d):
     src = ctx.pools[d - 1]
     ltab = ctx.ltab
     tblT = ctx.tblT
+    kup = ctx.kcl[d - 1]
+    gclass = ctx.gclass
     found = -1
     for j in range(nsrc):
         if mode == STRICT:
             g = agid[arena[off + j]]
         else:
             g = src[j]
+            if (gclass[g] if d == 1 else kup[j]) < n:
+                continue  # too few classes on the parent's set to separate S
             if mode == HARD and not hard_ok(hmask[g, 0], hmask[g, 1], hmask[g, 2],
                                             gm, gv, m12, m34):
                 continue
@@ -230,11 +264,11 @@ def full_split_guess(ctx, off, n, d):
 def scan_prepare(ctx, off, n, d, tfree, beta):
     """One pass over the parent's pool for a node that searches: keep the useful
     guesses (more than one feedback class, or a member) in pools[d], with for each
-    its lower bound (lbs[d]: 3n - k - [g in S], classes larger than kmax + 1 valued
-    by class_lb) and its promise (ests[d]); drop guesses equivalent on S to an
-    earlier one (easy mode, small
-    sets and depth 1: identical feedback on every member, verified byte by byte);
-    and write this node's local table (the patterns of its pool guesses on its
+    its classes on S (kcl[d]), its lower bound (lbs[d]: 3n - k - [g in S], classes
+    larger than kmax + 1 valued by class_lb) and its promise (ests[d]); drop
+    guesses equivalent on S to an earlier one (easy mode, small sets and depth 1:
+    identical feedback on every member, verified byte by byte); and write this
+    node's local table (the patterns of its pool guesses on its
     members, row-major at ltab[tfree:]) so that children scan short contiguous
     rows instead of the 30 MB table.
 
@@ -273,6 +307,7 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
     green = ctx.params[P_GREEN]
     beam = ctx.params[1] > 0
     scratch = ctx.prow[d]
+    kcl = ctx.kcl[d]
     kmax = 1
     kept = 0
     scanned = 0
@@ -355,6 +390,7 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
         pool[kept] = g
         lbs[kept] = lbj
         ests[kept] = lbj + 0.25 * acc - (0.5 if ins else 0.0)
+        kcl[kept] = k
         kept += 1
     ctx.stats[ST_SCANNED] += scanned
     ctx.stats[ST_DEPTH + 4 * d + 1] += scanned
