@@ -32,10 +32,13 @@ PROGRESS_EVERY = 10.0  # seconds between progress lines on long solves
 # to the undominated guesses (kernels.root_pool; easy mode; smaller sets are cheap
 # to search as they are)
 DOMINANCE_MIN_SET = 48
-# Below depth 1, easy mode: sets of at least this many answers get the lazy scan
-# (the refutation pass collects the pool; no local table); smaller ones are scanned
-# in full and deduplicated. Not in hard or strict mode, where it measured slower
-# (children then read the big table; hard swerf 14.0 -> 17.8 s).
+# Below depth 1, easy and hard mode: sets of at least this many answers get the lazy
+# scan (the refutation pass collects the pool; no local table); smaller ones are
+# scanned in full (and deduplicated, easy mode). Hard mode took it once the scans
+# could refute guesses unread (their classes on the parent's set): hard swerf 2.4 ->
+# 1.2 s, chink's big class 15.9 -> 10.6 s; before that its children reading the big
+# table made it slower (swerf 14.0 -> 17.8 s). Not in strict mode, whose pool is the
+# set itself.
 LAZY_MIN_SET = K.DEDUP_MAX_SET + 1
 NEVER = 1 << 30
 # Under a cutoff, classes of the opener of at least this many answers get the
@@ -193,7 +196,7 @@ class Solver:
         n_p, length = v.n_patterns, v.length
         params = np.array(
             [MODES[self.mode], self.beam or 0, int(dedup), memo - 1, self.depth_limit,
-             LAZY_MIN_SET if self.mode == "easy" else NEVER, 2, DOMINANCE_MIN_SET,
+             LAZY_MIN_SET if self.mode != "strict" else NEVER, 2, DOMINANCE_MIN_SET,
              n_p, length, v.all_green, 0, 0], np.int64
         )
         pat = v.pattern_dtype
@@ -263,6 +266,7 @@ class Solver:
             "memo_evictions": int(s[K.ST_EVICT]),
             "guesses_scanned": int(s[K.ST_SCANNED]),
             "refuted_unread": int(s[K.ST_UNREAD]),
+            "lazy_scans": int(s[K.ST_LAZY]),
             "memo_entries": int(self._ctx.mk1.shape[0]),
         }
 

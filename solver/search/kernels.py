@@ -52,6 +52,7 @@ from .layout import (  # noqa: F401 (re-exported: the kernels' constants)
     ST_EVICT,
     ST_GEN,
     ST_HITS,
+    ST_LAZY,
     ST_NODES,
     ST_SCANNED,
     ST_STORES,
@@ -347,6 +348,7 @@ def node(ctx, off, n, b, beta, d, free, tfree):
             return lb, np.int64(0), np.int64(0), np.int64(-1)
         if lazy:
             ctx.stats[ST_DEPTH + 4 * d] += 1
+            ctx.stats[ST_LAZY] += 1
             if full >= 0:
                 memo_store(ctx, k1, k2, 0, 2 * n, True, 2, full, n)
                 return np.int64(2 * n), np.int64(EXACT), np.int64(2), np.int64(full)

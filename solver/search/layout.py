@@ -33,6 +33,7 @@ TAINT_REUSE = 2  # memo_probe also reads tainted entries of up to this many more
 # stats slots
 ST_NODES, ST_HITS, ST_STORES, ST_EVICT, ST_SCANNED, ST_GEN = 0, 1, 2, 3, 4, 5
 ST_UNREAD = 6  # guesses a scan refuted without reading (their classes on the parent)
+ST_LAZY = 7  # nodes that searched after a lazy scan (refute_pool collecting)
 N_STATS = 8
 ST_DEPTH = 8  # per-depth profile from here: 4 counters per depth (scans, guesses
 # scanned, patterns read, guesses evaluated); the array is sized for every depth
