@@ -91,8 +91,9 @@ def test_cut_applies_only_where_valid(full_solver):
 
 @pytest.mark.parametrize("seed", SEEDS[::3], ids=[f"seed-{s}" for s in SEEDS[::3]])
 def test_engine_with_lazy_scan_everywhere_matches_brute(seed):
-    """The lazy scan runs on sets of 17+ answers below depth 1 in easy mode; here on
-    every set of 3+ from depth 1, in every mode (it once valued classes with a
+    """The lazy scan runs on sets of 17+ answers below depth 1 in easy and hard mode,
+    which these small instances never reach; here on every set of 3+ from depth 1,
+    in every mode (it once valued classes with a
     different bound than the guesses' and added up an 'exact' total 1 too low, in
     hard mode on a 150-answer class: this catches that on the small instances)."""
     inst = instance(seed)
