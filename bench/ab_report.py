@@ -2,6 +2,7 @@
 the openers both trees finished, whether their totals agree, and the CPU ratio
 current / baseline with a bootstrap 95 % interval over openers (the ratio of the
 sums, which is what a whole table pays; the geometric mean of the pairs as well).
+Pairs where either tree hit --timeout are censored: counted, left out of the ratio.
 Works on a record that is still being written, or one whose run was stopped: the
 sample's order is random, so the finished pairs are a random sample too.
 
@@ -60,12 +61,16 @@ def main() -> None:
         raise SystemExit(f"{args.record}: no opener finished by both trees yet")
     differ = [o for o, c, b in ps if (c["status"], c["total"]) != (b["status"], b["total"])]
     timeouts = [o for o, c, b in ps if "timeout" in (c["status"], b["status"])]
+    timed = [p for p in ps if p[0] in timeouts]
+    ps = [p for p in ps if p[0] not in timeouts]  # censored: no ratio to take
+    if not ps:
+        raise SystemExit("every finished pair timed out")
     point, lo, hi = ratio_interval(ps)
     geo = math.exp(sum(math.log(c["cpu"] / b["cpu"]) for _, c, b in ps) / len(ps))
     worst_c = max(ps, key=lambda p: p[1]["cpu"])
     worst_b = max(ps, key=lambda p: p[2]["cpu"])
-    print(f"{len(ps)} openers finished by both trees; totals differ: {differ or 'none'}"
-          f"; timeouts: {timeouts or 'none'}")
+    print(f"{len(ps) + len(timed)} openers finished by both trees; totals differ: "
+          f"{differ or 'none'}; timeouts (left out of the ratio): {timeouts or 'none'}")
     print(f"CPU current / baseline: {point:.3f} (95 % {lo:.3f}-{hi:.3f}), "
           f"geometric mean of pairs {geo:.3f}")
     print(f"sums: current {sum(c['cpu'] for _, c, _ in ps):.1f} s, "
