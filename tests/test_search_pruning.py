@@ -104,3 +104,31 @@ def test_engine_with_lazy_scan_everywhere_matches_brute(seed):
         s._ctx.params[6] = 1
         for opener in inst.openers:
             _check(s.solve(opener), inst, opener, cap, ref[opener][col])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_letter_factors_bound_every_guess(full_solver, seed):
+    """The colours a guess's letters can get on a set bound its feedback classes
+    there (scans refute guesses unread on it): for every guess, on sets that share
+    letters (a feedback class of a random guess, or of two) and on a random set."""
+    s = full_solver
+    ctx = s._ctx
+    rng = np.random.default_rng(seed)
+    n_g, n_a = s.table.shape
+    all_a = np.arange(n_a, dtype=np.int32)
+    g1, g2 = rng.integers(n_g, size=2)
+    row1 = s.table[g1]
+    big1 = all_a[row1 == np.bincount(row1).argmax()]
+    row2 = s.table[g2, big1]
+    sets = [big1, big1[row2 == np.bincount(row2).argmax()],
+            rng.choice(n_a, 40, replace=False).astype(np.int32)]
+    letters = ctx.letters
+    for members in sets:
+        fac = np.empty((letters.shape[1], 26), np.int64)
+        K.letter_factors(ctx.aletters, members, 0, len(members), fac)
+        bound = np.prod(fac[np.arange(letters.shape[1]), letters], axis=1)
+        sub = s.table[:, members].astype(np.int64)
+        srt = np.sort(sub, axis=1)
+        classes = 1 + (np.diff(srt, axis=1) != 0).sum(axis=1)
+        assert np.all(bound >= classes), members
+        assert np.any(bound < len(members))  # it can refute something here

@@ -55,6 +55,33 @@ class_lb = njit(cache=True, nogil=True)(class_lb_py)
 
 
 @njit(cache=True, nogil=True)
+def letter_factors(aletters, arena, off, n, fac):
+    """fac[q, x]: the most feedback colours a guess with letter x at position q can
+    get on the set arena[off:off+n] (answers' letters `aletters`): 1 if no member
+    has x (grey everywhere) or every member has x there (green), 2 if no member has
+    x there (yellow or grey), else 3. A guess then makes at most the product over
+    its positions of fac[q, its letter] feedback classes on the set (or any subset),
+    whatever its repeated letters: each position's colour is one of those."""
+    length = fac.shape[0]
+    anyl = np.zeros(26, np.bool_)
+    for i in range(n):
+        for q in range(length):
+            anyl[aletters[arena[off + i], q]] = True
+    for q in range(length):
+        for x in range(26):
+            fac[q, x] = 2 if anyl[x] else 1
+        x0 = aletters[arena[off], q]
+        fixed = True
+        for i in range(n):
+            x = aletters[arena[off + i], q]
+            fac[q, x] = 3
+            if x != x0:
+                fixed = False
+        if fixed:
+            fac[q, x0] = 1
+
+
+@njit(cache=True, nogil=True)
 def _big_classes_extra(cnt, row, n, k):
     """What class_lb(c, k) adds to 2c-1 summed over the classes of more than k+1
     answers, given the class counts of a row's patterns; clears the counts."""

@@ -31,6 +31,7 @@ from .bounds import (  # noqa: F401 (re-exported)
     class_bound,
     class_lb,
     guess_classes,
+    letter_factors,
     set_bound,
 )
 from .layout import (  # noqa: F401 (re-exported: the kernels' constants)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bounds import _big_classes_extra, class_lb
+from .bounds import _big_classes_extra, class_lb, letter_factors
 from .layout import (
     CHUNK,
     DEDUP_MAX_SET,
@@ -36,7 +36,8 @@ def refute_pool(ctx, off, n, d, beta, collect):
     collisions (i - classes seen), k <= n - c, so its bound is >= 2n - ins + c and
     the guess is refuted as soon as c >= beta - 2n + ins: its row is not read to
     the end. A guess that makes at most k' classes on the parent's set (kcl, or on
-    all the answers at depth 1) makes at most k' on S, so it is refuted without
+    all the answers at depth 1) makes at most k' on S, and at most the product of
+    the colours its letters can get on S (letter_factors); it is refuted without
     reading its row at all when n - k' collisions would do (stats ST_UNREAD).
 
     collect = 0: returns (least proven bound, 0, -1): >= beta is a fail high, -1 as
@@ -101,6 +102,10 @@ def refute_pool(ctx, off, n, d, beta, collect):
     kcl = ctx.kcl[d]
     kup = ctx.kcl[d - 1]
     gclass = ctx.gclass
+    gletters = ctx.letters
+    length = gletters.shape[1]
+    fac = np.empty((length, 26), np.int64)
+    letter_factors(ctx.aletters, arena, off, n, fac)
     for j in range(nsrc):
         kub = n
         if mode == STRICT:
@@ -115,9 +120,16 @@ def refute_pool(ctx, off, n, d, beta, collect):
             kub = min(n, gclass[g] if d == 1 else kup[j])
         member = 1 if gans[g] >= 0 else 0  # may be in S: its answer would pay 1 less
         need = base + member
+        if n - kub < need and mode != STRICT:
+            # the colours its letters can get on S bound its classes too
+            lk = np.int64(1)
+            for q in range(length):
+                lk *= fac[q, gletters[g, q]]
+            if lk < kub:
+                kub = lk
         if n - kub >= need:
-            # refuted unread: it makes at most kub classes on the parent's set, so
-            # on S too, and at least n - kub members collide
+            # refuted unread: it makes at most kub classes on S (on the parent's set,
+            # or by the colours its letters can get), so at least n - kub collide
             lb = 3 * n - member - kub
             unread += 1
             if lb < least:
