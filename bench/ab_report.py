@@ -9,6 +9,10 @@ sample's order is random, so the finished pairs are a random sample too.
     python bench/ab_report.py checkpoints/bench/ab-easy-20261125.jsonl
     python bench/ab_report.py FILE --project 24.4   # scale an earlier projection
 
+--costs BEFORE: the record is a bench_class_costs.py record instead, compared
+opener by opener with BEFORE, an earlier record of the same sample (not
+interleaved: the two ran at different times, under their own loads).
+
 --project X prints X times the ratio and its interval: an earlier whole-table
 projection (CPU-h) carried over to the current tree. It is labelled as such: it
 assumes the ratio measured on this sample holds over the earlier sample's openers.
@@ -23,6 +27,15 @@ import random
 from pathlib import Path
 
 DRAWS = 2000
+
+
+def cost_pairs(path: Path, before: Path) -> list[tuple[str, dict, dict]]:
+    """The same from two bench_class_costs.py records (fields opener, cpu, status,
+    total): the openers both measured."""
+    def load(p: Path) -> dict[str, dict]:
+        return {r["opener"]: r for r in map(json.loads, p.read_text().splitlines())}
+    old = load(before)
+    return [(o, r, old[o]) for o, r in load(path).items() if o in old]
 
 
 def pairs(path: Path) -> list[tuple[str, dict, dict]]:
@@ -53,10 +66,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("record", type=Path)
+    ap.add_argument("--costs", type=Path, metavar="BEFORE",
+                    help="compare bench_class_costs.py records: RECORD now, BEFORE then")
     ap.add_argument("--project", type=float, metavar="CPU_H",
                     help="an earlier whole-table projection to scale by the ratio")
     args = ap.parse_args()
-    ps = pairs(args.record)
+    ps = cost_pairs(args.record, args.costs) if args.costs else pairs(args.record)
     if not ps:
         raise SystemExit(f"{args.record}: no opener finished by both trees yet")
     differ = [o for o, c, b in ps if (c["status"], c["total"]) != (b["status"], b["total"])]
@@ -77,8 +92,12 @@ def main() -> None:
           f"baseline {sum(b['cpu'] for _, _, b in ps):.1f} s; worst current "
           f"{worst_c[0]} {worst_c[1]['cpu']:.1f} s, worst baseline {worst_b[0]} "
           f"{worst_b[2]['cpu']:.1f} s")
-    print(f"peak RSS, most: current {max(c['rss_mb'] for _, c, _ in ps):.0f} MB, "
-          f"baseline {max(b['rss_mb'] for _, _, b in ps):.0f} MB")
+    if all("rss_mb" in c and "rss_mb" in b for _, c, b in ps):
+        print(f"peak RSS, most: current {max(c['rss_mb'] for _, c, _ in ps):.0f} MB, "
+              f"baseline {max(b['rss_mb'] for _, _, b in ps):.0f} MB")
+    over = [sum(r["cpu"] > 60 for r in rows) for rows in
+            ([c for _, c, _ in ps], [b for _, _, b in ps])]
+    print(f"openers over 60 s: current {over[0]}, baseline {over[1]}")
     if args.project:
         print(f"earlier projection {args.project} CPU-h x ratio: {args.project * point:.1f} "
               f"(95 % {args.project * lo:.1f}-{args.project * hi:.1f}), carried over, "
