@@ -191,33 +191,31 @@ def _scan_node(ctx, off, n, b, d, k1, k2, tfree, beta):
 
 
 @njit(cache=True, nogil=True)
+def _under(lbs, rows, cut, fail_lb):
+    """The pool rows of `rows` whose bound is under the budget `cut`, in their order,
+    and fail_lb lowered to the least bound of the others."""
+    keep = np.empty(len(rows), np.int64)
+    nk = 0
+    for j in rows:
+        if lbs[j] < cut:
+            keep[nk] = j
+            nk += 1
+        elif lbs[j] < fail_lb:
+            fail_lb = lbs[j]
+    return keep[:nk], fail_lb
+
+
+@njit(cache=True, nogil=True)
 def _candidates(ctx, d, m, beta):
     """Pool rows worth evaluating (bound under the budget; the beam's only, if one),
     in pool order, and the least bound among the others (INF if none). node takes
     them most promising first, a block at a time (_next_block)."""
-    lbs = ctx.lbs[d]
     beam = ctx.params[1]
-    fail_lb = np.int64(INF)
     if beam > 0 and m > beam:
-        pick = np.argsort(ctx.ests[d, :m])[:beam]  # the beam depends on S alone
-        cand = np.empty(beam, np.int64)
-        nc = 0
-        for j in pick:
-            if lbs[j] < beta:
-                cand[nc] = j
-                nc += 1
-            elif lbs[j] < fail_lb:
-                fail_lb = lbs[j]
+        rows = np.argsort(ctx.ests[d, :m])[:beam]  # the beam depends on S alone
     else:
-        cand = np.empty(m, np.int64)
-        nc = 0
-        for j in range(m):
-            if lbs[j] < beta:
-                cand[nc] = j
-                nc += 1
-            elif lbs[j] < fail_lb:
-                fail_lb = lbs[j]
-    return cand[:nc], fail_lb
+        rows = np.arange(m)
+    return _under(ctx.lbs[d], rows, beta, np.int64(INF))
 
 
 @njit(cache=True, nogil=True)
@@ -229,16 +227,8 @@ def _next_block(lbs, ests, rest, cut, fail_lb):
     out by then, which the loop would skip anyway (their bounds go into fail_lb). A
     node often needs only its first few candidates: sorting thousands per node
     took a tenth of the search. Returns (block, rest, fail_lb)."""
-    keep = np.empty(len(rest), np.int64)
-    nk = 0
-    for j in rest:
-        if lbs[j] < cut:
-            keep[nk] = j
-            nk += 1
-        elif lbs[j] < fail_lb:
-            fail_lb = lbs[j]
-    keep = keep[:nk]
-    if nk <= 2 * CAND_BLOCK:
+    keep, fail_lb = _under(lbs, rest, cut, fail_lb)
+    if len(keep) <= 2 * CAND_BLOCK:
         return keep[np.argsort(ests[keep], kind="mergesort")], keep[:0], fail_lb
     vals = ests[keep]
     t = np.partition(vals.copy(), CAND_BLOCK - 1)[CAND_BLOCK - 1]

@@ -104,8 +104,9 @@ def refute_pool(ctx, off, n, d, beta, collect):
     gclass = ctx.gclass
     gletters = ctx.letters
     length = gletters.shape[1]
-    fac = np.empty((length, 26), np.int64)
-    letter_factors(ctx.aletters, arena, off, n, fac)
+    fac = np.ones((length, 26), np.int64)
+    if mode != STRICT:  # (strict mode's pool is S itself: no bound read from it)
+        letter_factors(ctx.aletters, arena, off, n, fac)
     for j in range(nsrc):
         kub = n
         if mode == STRICT:
