@@ -124,6 +124,10 @@ class StrategyNode:
         return 1 + max((c.height for c in self.children.values()), default=0)
 
 
+class Stopped(Exception):
+    """A search cut short by Solver.request_stop: it has no result."""
+
+
 class Solver:
     """Exact optimal values of openers for one problem (lists, mode, cap).
 
@@ -197,7 +201,7 @@ class Solver:
         params = np.array(
             [MODES[self.mode], self.beam or 0, int(dedup), memo - 1, self.depth_limit,
              LAZY_MIN_SET if self.mode != "strict" else NEVER, 2, DOMINANCE_MIN_SET,
-             n_p, length, v.all_green, 0, 0], np.int64
+             n_p, length, v.all_green, 0, 0, 0], np.int64
         )
         pat = v.pattern_dtype
         return K.Ctx(
@@ -304,14 +308,39 @@ class Solver:
 
     def _solve_set(self, members: np.ndarray, left: int, cons, beta: int = K.INF):
         """Search the set `members` with `left` guesses left under the hard-mode
-        constraint `cons`: (value, flags, height, best guess id)."""
+        constraint `cons`: (value, flags, height, best guess id). Raises Stopped
+        when request_stop cut the search short."""
         ctx = self._ctx
         n = len(members)
         ctx.arena[:n] = members
         if MODES[self.mode] == K.HARD:
             ctx.cgreen[1] = cons[0]
             ctx.cmin[1] = cons[1]
-        return self._kernels.node(ctx, 0, n, left, beta, 1, n, 0)
+        out = self._kernels.node(ctx, 0, n, left, beta, 1, n, 0)
+        if ctx.params[K.P_STOP]:
+            self._forget()
+            raise Stopped("the search was asked to stop")
+        return out
+
+    # ------------------------------------------------------------------ stopping
+    def request_stop(self) -> None:
+        """Cut the search in progress short, from another thread (the kernels run
+        without the GIL and look at the flag on entry to every node): it raises
+        Stopped within milliseconds, and so does every later search until
+        clear_stop. Nothing it computed is kept."""
+        self._ctx.params[K.P_STOP] = 1
+
+    def clear_stop(self) -> None:
+        """Let searches run again after request_stop."""
+        self._ctx.params[K.P_STOP] = 0
+
+    def _forget(self) -> None:
+        """Empty the memo: a stopped search stored values that are not results
+        (every node failed high once the flag was up)."""
+        ctx = self._ctx
+        ctx.mk1[:] = 0
+        ctx.mk2[:] = 0
+        self._root_cache.clear()
 
     def _gid(self, word: str) -> int:
         return self.lists.guess_id(word)
@@ -516,13 +545,20 @@ class Solver:
         optimal total of its class after the opener, and the best second guess
         (the solved answer itself for a singleton class). Patterns of infeasible
         classes are left out."""
+        return {p: (v, g) for p, (v, g, _d) in self.class_rows(opener).items()}
+
+    def class_rows(self, opener: str) -> dict[int, tuple[int, str, int]]:
+        """class_values with each class's depth: (total, second guess, its deepest
+        answer's guesses with the opener), as class_value gives them; right after
+        `solve(opener)` they come from its memo, and the opener's depth is the
+        deepest class's."""
         gid = self._gid(opener)
-        out: dict[int, tuple[int, str]] = {}
+        out: dict[int, tuple[int, str, int]] = {}
         members = np.arange(len(self.lists.answers), dtype=np.int32)
         for p, m, cons in self._child_sets(gid, members, None):
-            v, _flags, _h, g = self._solve_set(m, self.depth_limit - 1, cons)
+            v, _flags, h, g = self._solve_set(m, self.depth_limit - 1, cons)
             if g >= 0 and v < K.INF:
-                out[p] = (int(v), self.lists.guesses[int(g)])
+                out[p] = (int(v), self.lists.guesses[int(g)], int(h) + 1)
         return out
 
     def class_value(self, opener: str, pattern: int

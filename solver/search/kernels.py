@@ -48,6 +48,7 @@ from .layout import (  # noqa: F401 (re-exported: the kernels' constants)
     P_PART,
     P_PARTS,
     P_PATTERNS,
+    P_STOP,
     SAMPLE_GUESSES,
     ST_DEPTH,
     ST_EVICT,
@@ -305,6 +306,10 @@ def node(ctx, off, n, b, beta, d, free, tfree):
     """Optimal total for the set arena[off:off+n] with b guesses left, or a lower
     bound >= beta. Returns (value, flags, height, best guess)."""
     ctx.stats[ST_NODES] += 1
+    if ctx.params[P_STOP] != 0:
+        # asked to stop: fail high at once, up the whole stack (what the nodes above
+        # then store in the memo is wrong, so the engine clears it: Solver.Stopped)
+        return np.int64(max(beta, 2 * n)), np.int64(0), np.int64(0), np.int64(-1)
     if n == 1:
         return np.int64(1), np.int64(EXACT), np.int64(1), np.int64(ctx.agid[ctx.arena[off]])
     if b <= 1:

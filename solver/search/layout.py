@@ -22,7 +22,10 @@ P_PATTERNS, P_LENGTH, P_GREEN = 8, 9, 10
 # processes (Solver.set_part): 0 all; k > 0 only guess ids = P_PART mod k; k < 0 only
 # the first -k candidates in the search's own order (a quick upper bound)
 P_PARTS, P_PART = 11, 12
-N_PARAMS = 13
+# set (from another thread: the kernels release the GIL) to cut a search short: every
+# node then fails high at once, and the engine raises Stopped (Solver.request_stop)
+P_STOP = 13
+N_PARAMS = 14
 DENSE_PATTERNS = 256  # up to this many patterns, scan every code; above, only those seen
 DEDUP_MAX_SET = 16
 CHUNK = 8  # members read between refutation checks
@@ -109,7 +112,7 @@ CTX_FIELDS = (
     # [N_PARAMS]: mode, beam (0 = all), dedup on/off, memo mask, depth limit,
     # least set size and least depth scanned lazily (refute_pool collecting),
     # least root set size whose pool is cut (root_pool; never in hard/strict mode),
-    # then P_PATTERNS, P_LENGTH, P_GREEN, P_PARTS, P_PART
+    # then P_PATTERNS, P_LENGTH, P_GREEN, P_PARTS, P_PART, P_STOP
     ("params", "int64", 1),
     ("dkey", "uint64", 1),  # [H] dedup hash set (pattern-vector hashes)
     ("dgid", "int32", 1),  # [H]
