@@ -31,10 +31,13 @@ def registered_transpose(table: np.ndarray) -> np.ndarray | None:
     return None
 
 
-def node_tables(comm, MPI, make: Callable[[], np.ndarray]) -> np.ndarray | None:  # noqa: N803
+def node_tables(comm, MPI, make: Callable[[], np.ndarray],  # noqa: N803
+                wait: Callable[[object], None] | None = None) -> np.ndarray | None:
     """Collective over `comm`: the pattern table in node-shared memory (its transpose
     registered for Solver), or None when it could not be shared (then every rank
-    loads its own). `make()` is called on each node's first rank only."""
+    loads its own). `make()` is called on each node's first rank only; `wait(node)`,
+    if given, is a barrier over the node's ranks that does not spin, called while
+    the leader makes the table."""
     node = comm.Split_type(MPI.COMM_TYPE_SHARED)
     leader = node.Get_rank() == 0
     table = None
@@ -43,6 +46,8 @@ def node_tables(comm, MPI, make: Callable[[], np.ndarray]) -> np.ndarray | None:
             table = np.ascontiguousarray(make())  # uint8, or uint16 above 5 letters
         except Exception:  # the ranks fall back to their own copies (and report there)
             table = None
+    if wait is not None:  # the leader may build the table: the others wait asleep
+        wait(node)
     meta = node.bcast(None if table is None else (table.shape, table.dtype.str), root=0)
     if meta is None:
         return None

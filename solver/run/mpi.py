@@ -17,7 +17,13 @@ from collections.abc import Mapping
 from ..errors import UsageError
 
 TAG_REQ = 11  # worker -> rank 0: ("ready",) | ("result", results, stats, signal) | ("failed", why)
-TAG_REP = 12  # rank 0 -> worker: ("work", units) | ("stop",)
+TAG_REP = 12  # rank 0 -> worker: ("work", units, bounds) | ("stop",)
+TAG_ABANDON = 13  # rank 0 -> a busy worker, past the grace of a stop: cut the unit short
+
+# How long a waiting rank sleeps between looks at MPI, at most: its waits cost no CPU
+# (MPICH's blocking calls spin: 80 % system time in a bcast, 100 % user in a recv)
+# while a message still arrives within a few ms of being sent.
+QUIET_SLEEP = 0.02
 
 
 def limit_threads() -> None:
@@ -78,7 +84,7 @@ def check_launcher(size: int, mpi_library: str | None,
                 "the plugin your site names for its MPI (often pmix); see slurm/README.md")
 
 
-def wait_message(comm, MPI, source, tag, should_break=None, max_sleep=0.02):
+def wait_message(comm, MPI, source, tag, should_break=None, max_sleep=QUIET_SLEEP):
     """Wait for a message without busy-polling the CPU (MPICH's recv spins).
 
     Returns (source, message), or None when should_break() turns true first.
@@ -94,31 +100,82 @@ def wait_message(comm, MPI, source, tag, should_break=None, max_sleep=0.02):
     return src, comm.recv(source=src, tag=tag)
 
 
+def quiet_barrier(comm, max_sleep: float = QUIET_SLEEP) -> None:
+    """A barrier whose waiting ranks sleep instead of spinning: call it before a
+    collective that some ranks may reach long before the others (rank 0 loading,
+    planning or writing), so that the collective itself finds everyone there.
+    No-op without MPI."""
+    if comm is None or comm.Get_size() == 1:
+        return
+    req = comm.Ibarrier()
+    delay = 0.0002
+    while not req.Test():
+        time.sleep(delay)
+        delay = min(delay * 1.5, max_sleep)
+
+
+def quiet_bcast(comm, obj=None, root: int = 0):
+    """comm.bcast after a quiet_barrier: the others wait for the root asleep."""
+    if comm is None or comm.Get_size() == 1:
+        return obj
+    quiet_barrier(comm)
+    return comm.bcast(obj, root=root)
+
+
+def threads_ok(MPI) -> bool:  # noqa: N803
+    """Whether two threads of a rank may call MPI at once (MPI_THREAD_MULTIPLE),
+    as a worker's abandon watcher does beside its solving thread."""
+    try:
+        return MPI.Query_thread() >= MPI.THREAD_MULTIPLE
+    except Exception:
+        return False
+
+
 class Signals:
-    """SIGUSR1/SIGTERM -> a flag (handled between openers / between messages)."""
+    """SIGUSR1/SIGTERM -> a flag, looked at between units of work and messages.
 
-    def __init__(self):
-        self.received: int | None = None
-        self._old = {}
+    One flag per process: installs nest (book build, then its run, then the run's
+    coordinator or worker), the handlers go in at the first and out at the last,
+    and a signal received at any depth is seen at every depth, so a stop asked for
+    while rank 0 plans or a rank waits is not lost, and never kills a rank."""
 
-    def install(self):
-        for sig in (signal.SIGUSR1, signal.SIGTERM):
-            try:
-                self._old[sig] = signal.signal(sig, self._handler)
-            except (ValueError, OSError):  # not the main thread
-                pass
+    _received: int | None = None
+    _depth = 0
+    _old: dict = {}
+
+    @property
+    def received(self) -> int | None:
+        return Signals._received
+
+    @received.setter
+    def received(self, signum: int | None) -> None:
+        Signals._received = signum
+
+    def install(self) -> Signals:
+        if Signals._depth == 0:
+            Signals._received = None
+            Signals._old = {}
+            for sig in (signal.SIGUSR1, signal.SIGTERM):
+                try:
+                    Signals._old[sig] = signal.signal(sig, Signals._handler)
+                except (ValueError, OSError):  # not the main thread
+                    pass
+        Signals._depth += 1
         return self
 
-    def _handler(self, signum, frame):
-        self.received = signum
+    @staticmethod
+    def _handler(signum, frame):
+        Signals._received = signum
 
-    def restore(self):
-        for sig, old in self._old.items():
-            try:
-                signal.signal(sig, old)
-            except (ValueError, OSError):
-                pass
-
+    def restore(self) -> None:
+        Signals._depth = max(0, Signals._depth - 1)
+        if Signals._depth == 0:
+            for sig, old in Signals._old.items():
+                try:
+                    signal.signal(sig, old)
+                except (ValueError, OSError):
+                    pass
+            Signals._old = {}
 
 
 def abort_job(comm, who: str) -> None:
@@ -135,7 +192,7 @@ def node_table(comm, MPI, make):  # noqa: N803
     """The pattern table in node-shared memory (None: each rank loads its own)."""
     from ..shared_table import node_tables
 
-    return node_tables(comm, MPI, make)
+    return node_tables(comm, MPI, make, quiet_barrier)
 
 
 
@@ -165,8 +222,9 @@ def gather_spreads(comm, table, n_patterns: int, openers, min_size: int | None =
 
     rank, size = comm.Get_rank(), comm.Get_size()
     mine = list(openers)[rank::size]
-    got = comm.gather(spreads_of(table, n_patterns, mine, min_size=min_size or SPREAD_MIN),
-                      root=0)
+    part = spreads_of(table, n_patterns, mine, min_size=min_size or SPREAD_MIN)
+    quiet_barrier(comm)  # slices take unequal times
+    got = comm.gather(part, root=0)
     out: dict[int, dict[int, int]] = {}
     for part in got or []:
         out.update(part)
