@@ -34,7 +34,6 @@ from pathlib import Path
 import numpy as np
 
 from .errors import StoreError, UsageError, quote
-from .progress import Progress
 from .store import (
     _FIELDS,
     EXACT,
@@ -74,16 +73,18 @@ def book_path(mode: str, max_guesses: int) -> Path:
     return Path(str(resources.files(__package__) / "data" / "book" / f"{mode}-{max_guesses}.npz"))
 
 
-def popular_openers(solver, n_scored: int = POPULAR_SCORED) -> list[str]:
+def popular_openers(lists, table: np.ndarray, mode: str = "easy", max_guesses: int = 6,
+                    n_scored: int = POPULAR_SCORED) -> list[str]:
     """The book's popular openers: the n_scored best by expected remaining answers
     after one guess (a one-step heuristic; ties by list order), then the player
     openers of PLAYER_OPENERS that the guess list has. In that order, no repeats."""
     from .game.measures import SUMSQ, scan
+    from .variant import Variant
 
-    lists = solver.lists
+    variant = Variant.of(lists, mode, max_guesses)
     members = np.arange(len(lists.answers), dtype=np.int32)
     gids = np.arange(len(lists.guesses), dtype=np.int64)
-    raw = scan(solver.table, members, gids, solver.variant.all_green)
+    raw = scan(table, members, gids, variant.all_green)
     order = np.lexsort((gids, raw[:, SUMSQ]))[:n_scored]
     words = [lists.guesses[int(g)] for g in order]
     words += [w for w in PLAYER_OPENERS if w in lists.guess_index]
@@ -223,12 +224,16 @@ def proven_top(snap: Snapshot) -> int:
     return int(((snap.status == EXACT) & (snap.fields["total"] < snap.frontier())).sum())
 
 
-def write(store: Store, solver, out: str | Path, top: int, popular: list[str], command: str,
-          progress_file=None) -> dict:
+def write(store: Store, out: str | Path, top: int, popular: list[str], command: str,
+          steps: dict | None = None) -> dict:
     """Write the book of a finished store to `out` (atomically). The store must hold
-    every opener (none pending or failed), prove the `top` best, and have every
-    popular opener exact or infeasible. `solver` (for the store's problem) values
-    the first-feedback classes of every exact opener. Returns the book's info."""
+    every opener (none pending or failed), prove the `top` best, have every popular
+    opener exact or infeasible, and hold the class values of every exact opener in
+    its class checkpoint (the run's workers keep them: no search here). `steps`:
+    what the build measured (wall and CPU seconds of its steps), for the
+    provenance. Returns the book's info."""
+    from .run.split import ClassStore
+
     snap = store.snapshot()
     st = snap.status
     c = snap.counts()
@@ -245,17 +250,15 @@ def write(store: Store, solver, out: str | Path, top: int, popular: list[str], c
                          f"(first {missing[0]}): value them with run --no-cutoff")
     total = snap.fields["total"]
     exact = np.flatnonzero(st == EXACT)
+    classes = ClassStore(store.path, len(store.words), store.problem.n_patterns)
     rows = []
-    words = store.words
-    index = {w: i for i, w in enumerate(words)}
-    progress = Progress("book: class values", progress_file, "openers")
-    for k, i in enumerate(exact):
-        # the values of the opener's classes (the memo of the solve just before
-        # makes each cheap), so that a second-guess answer needs no search
-        for p, (v, g) in sorted(solver.class_values(words[i]).items()):
-            rows.append((int(i), int(p), index[g], v))
-        progress(k + 1, len(exact))
-    progress.done()
+    for i in exact:
+        got = classes.results(int(i))
+        if not got or any(r.status != EXACT for r in got.values()):
+            raise UsageError(f"{store.path} lacks the class values of "
+                             f"{store.words[int(i)]}: build the book again (the same "
+                             "command values them)")
+        rows += [(int(i), p, r.second, r.total) for p, r in sorted(got.items())]
     order = np.lexsort((exact, total[exact]))
     kth = int(total[exact[order[top - 1]]])
     prob = store.problem
@@ -275,6 +278,8 @@ def write(store: Store, solver, out: str | Path, top: int, popular: list[str], c
         "store": str(store.path),
         "cpu_seconds": float(np.nansum(snap.fields["cpu_seconds"])),
         "machines": runs.get("hosts") or [str(runs.get("host", platform.node()))],
+        "ranks": runs.get("ranks"),
+        "steps": steps or {},
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "python": platform.python_version(),
         "written_on": _machine(),
@@ -324,65 +329,102 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
           top: int = DEFAULT_TOP, n_scored: int = POPULAR_SCORED, cutoff: int | None = None,
           cache_dir: str | None = None, time_limit: float | None = None, quiet: bool = False,
           progress_file=None, command: str | None = None) -> dict | None:
-    """Build (or resume building) a book, in three resumable steps over the result
-    store `store`: (1) the popular openers valued exactly; (2) every opener valued
-    under a cutoff, one past the `top`-th best popular value unless `cutoff` is
-    given (exact below it, a proven lower bound above); (3) the book written to
-    `out` (default: the package's own book for the default lists). Under MPI every
-    rank calls it and the runs use them all; rank 0 returns the book's info, the
-    others None. A stopped run (time limit, signal) returns None before writing:
-    the same call resumes."""
-    from .run import RunConfig, run
-    from .table import get_table
-    from .words import WordLists
+    """Build (or resume building) a book over the result store `store`, in two
+    steps: (1) one run values every opener: the popular ones exactly, every other
+    one under a cutoff one past the `top`-th best exact total known so far (or the
+    fixed `cutoff`): exact below it, a proven lower bound above, so the `top` best
+    are proven; the workers keep each exact opener's class values in the store as
+    they value it; (2) rank 0 writes the book to `out` (default: the package's own
+    book for the default lists) from the store, in about a second. Under MPI every
+    rank calls it and the run uses them all; rank 0 returns the book's info, the
+    others None. A stopped run (time limit, signal) returns None on every rank
+    before writing: the same call resumes, and a finished store is never valued
+    again."""
+    from .run.mpi import Signals
 
     if top < 1:
         raise UsageError("--top must be >= 1")
-    base = dict(store=store, answers=answers, guesses=guesses, lists=lists_name,
-                length=length, cache_dir=cache_dir,
-                mode=mode, max_guesses=max_guesses, time_limit=time_limit, quiet=quiet,
-                progress_file=progress_file)
+    signals = Signals().install()  # a stop while scoring or writing is not lost either
+    try:
+        return _build(store, out, answers, guesses, mode, max_guesses, lists_name, length,
+                      top, n_scored, cutoff, cache_dir, time_limit, quiet, progress_file,
+                      command)
+    finally:
+        signals.restore()
+
+
+def _build(store, out, answers, guesses, mode, max_guesses, lists_name, length, top,
+           n_scored, cutoff, cache_dir, time_limit, quiet, progress_file, command
+           ) -> dict | None:
+    from .run import RunConfig, run
+    from .run.mpi import quiet_barrier
+
     rank = _rank()
     popular: list[str] = []
+    t0, c0 = time.perf_counter(), time.process_time()
     if rank == 0:
-        from .search import Solver
+        from .table import get_table
+        from .words import WordLists
 
         lists = WordLists.load(answers, guesses, quiet=True, lists=lists_name, length=length)
-        table, _ = get_table(lists, "numpy", cache_dir)
-        solver = Solver(lists, mode, max_guesses, table=table)
-        popular = popular_openers(solver, n_scored)
         if out is None:
             if (answers, guesses) != (None, None) or lists.length != 5:
                 raise UsageError("a book for other lists needs --out FILE")
             out = book_path(mode, max_guesses)
-    t0 = time.monotonic()
-    s1 = run(RunConfig(openers=",".join(popular) or "all", no_cutoff=True, **base))
-    if s1.state != "finished" or s1.exit_code:
+        _test_pause("scoring")
+        table, _ = get_table(lists, "numpy", cache_dir)
+        popular = popular_openers(lists, table, mode, max_guesses, n_scored)
+    scoring = (time.perf_counter() - t0, time.process_time() - c0)
+    s = run(RunConfig(store=store, answers=answers, guesses=guesses, lists=lists_name,
+                      length=length, cache_dir=cache_dir, mode=mode,
+                      max_guesses=max_guesses, time_limit=time_limit, quiet=quiet,
+                      progress_file=progress_file, openers="all", best=top,
+                      exact=tuple(popular), cutoff=cutoff, fill_classes=True))
+    if s.state != "finished" or s.exit_code or rank != 0:
+        quiet_barrier(_comm())  # the others wait asleep while rank 0 writes
         return None
-    if rank == 0 and cutoff is None:
-        st = Store.open(store, read_only=True)
-        snap = st.snapshot()
-        vals = sorted(int(snap.fields["total"][st.index_of(w)]) for w in popular
-                      if snap.status[st.index_of(w)] == EXACT)
-        if len(vals) < top:
-            raise UsageError(f"only {len(vals)} popular openers are feasible; lower --top")
-        cutoff = vals[top - 1] + 1
-    if time_limit is not None:
-        base["time_limit"] = max(1.0, time_limit - (time.monotonic() - t0))
-    s2 = run(RunConfig(openers="all", cutoff=cutoff, **base))
-    if s2.state != "finished" or s2.exit_code or rank != 0:
-        return None
+    t1, c1 = time.perf_counter(), time.process_time()
+    _test_pause("writing")
     st = Store.open(store, read_only=True)
     assert out is not None  # rank 0 chose it above
-    return write(st, solver, out, top, popular, command or command_line(),
-                 progress_file or (None if quiet else sys.stderr))
+    steps = {"ranks": s.ranks, "solvers": s.solvers,
+             "score_wall": scoring[0], "score_cpu": scoring[1],
+             "run_wall": s.wall_seconds, "run_cpu": s.solve_cpu_seconds}
+    info = write(st, out, top, popular, command or command_line(), steps)
+    steps["write_wall"], steps["write_cpu"] = (time.perf_counter() - t1,
+                                               time.process_time() - c1)
+    quiet_barrier(_comm())
+    info["steps"] = steps
+    return info
+
+
+def _test_pause(step: str) -> None:
+    """Test hook: with WORDLE_DP_TEST_PAUSE=STEP:MARKER, rank 0 creates the file
+    MARKER at the start of STEP and waits there (up to 30 s) for a stop signal, so
+    that a test can stop a build in a step too short to hit otherwise."""
+    import os
+
+    from .run.mpi import Signals
+
+    want = os.environ.get("WORDLE_DP_TEST_PAUSE", "")
+    if not want.startswith(step + ":"):
+        return
+    Path(want.split(":", 1)[1]).touch()
+    end = time.monotonic() + 30
+    while Signals().received is None and time.monotonic() < end:
+        time.sleep(0.05)
+
+
+def _comm():
+    """The MPI communicator run() uses (None without MPI)."""
+    from .run import _mpi
+
+    return _mpi()[0]
 
 
 def _rank() -> int:
     """This process's MPI rank (0 without MPI), as run() sees it."""
-    from .run import _mpi
-
-    comm, _ = _mpi()
+    comm = _comm()
     return comm.Get_rank() if comm is not None else 0
 
 

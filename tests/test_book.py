@@ -135,7 +135,7 @@ def test_book_for_other_lists_is_refused(built, tmp_path, capsys):
 def test_popular_openers_are_the_best_scored_then_players():
     lists = small_lists(3, n_answers=30, n_guesses=120)
     s = Solver(lists, table=build_numpy(lists))
-    pop = popular_openers(s, n_scored=5)
+    pop = popular_openers(lists, s.table, n_scored=5)
     assert len(pop) == len(set(pop)) >= 5
     from solver.game.measures import SUMSQ, scan
 

@@ -181,7 +181,8 @@ def test_main_no_command_prints_help(capsys):
 def test_solves_memo_follows_the_openers(tmp_path):
     """solve's default memo: 8 MB when every opener's biggest first-feedback class has
     at most 700 answers (salet: 221), 75 MB when one is bigger (qajaq: 1369); an
-    explicit --memo-mb wins; the other commands keep 75 MB."""
+    explicit --memo-mb wins; the game commands keep 75 MB (best is a run: its ranks'
+    memo follows the node's memory, config.default_memo_mb)."""
     import numpy as np
 
     from solver.cli.common import SMALL_MEMO_CLASS, make_solver
@@ -203,4 +204,4 @@ def test_solves_memo_follows_the_openers(tmp_path):
     assert entries(["solve", "salet"], ["salet"]) == memo_entries_for(8)
     assert entries(["solve", "salet", "qajaq"], ["salet", "qajaq"]) == memo_entries_for(75)
     assert entries(["solve", "salet", "--memo-mb", "40"], ["salet"]) == memo_entries_for(40)
-    assert entries(["best"], []) == memo_entries_for(75)
+    assert entries(["next", "salet:BBBBB"], []) == memo_entries_for(75)

@@ -170,11 +170,15 @@ def _number_cases() -> list[Case]:
     for opt in ("--grace", "--flush-seconds", "--progress-seconds"):
         for v in bad_float:
             out.append(Case(f"{opt}={v!r}", [*cmds["run"], opt, v], opt))
+    for v in bad_float:
+        out.append(Case(f"best-grace={v!r}", [*cmds["best"], "--grace", v], "--grace"))
+    book = ["book", "build", *lists, "--store", "{T}/new.zarr", "--out", "{T}/b.npz"]
     for v in ["soon", "nan", "-5", "99999999999999999999d", "1:99:99:99", "1:99:00", "1:00:60",
               "5:75", "x" * 100_000, "9" * 5000 + ":00", "1-" + "9" * 5000 + ":00:00",
               "400d", "9000h"]:
-        out.append(Case(f"time-limit={v[:16]!r}-{len(v)}", [*cmds["run"], "--time-limit", v],
-                        "time limit"))
+        for cmd, base in (("run", cmds["run"]), ("best", cmds["best"]), ("book", book)):
+            out.append(Case(f"time-limit={v[:16]!r}-{len(v)}-{cmd}",
+                            [*base, "--time-limit", v], "time limit"))
     for v in ["4/4", "-1/2", "1/0", "a/b", "", "9" * 5000 + "/2", "1/" + "9" * 5000]:
         out.append(Case(f"shard={v[:12]!r}-{len(v)}", [*cmds["run"], "--shard", v], "shard"))
     for v in ["", "none", "ALL", "1", "x" * 100_000]:
@@ -298,6 +302,8 @@ def _store_cases() -> list[Case]:
         "merge-in": ["merge", "--store", "{T}/m.zarr", "{S}"],
         "merge-out": ["merge", "--store", "{S}", "{T}/good.zarr"],
     }
+    readers["best"] = ["best", "--store", "{S}", "--answers", "{A}", "--guesses", "{G}",
+                       "--cache-dir", "{C}", "--quiet"]
     for (name, prep, needle), (cmd, argv) in itertools.product(DAMAGE, readers.items()):
         out.append(Case(f"damaged-{name}-{cmd}", argv, needle, prep))
     repairable = {"root-json-garbage", "root-json-empty", "root-json-deleted",
@@ -319,6 +325,8 @@ def _store_cases() -> list[Case]:
     users = {
         "run": ["run", "--answers", "{A}", "--guesses", "{G}", "--cache-dir", "{C}",
                 "--quiet", "--store"],
+        "best": ["best", "--answers", "{A}", "--guesses", "{G}", "--cache-dir", "{C}",
+                 "--quiet", "--store"],
         "merge-out": ["merge", "{T}/good.zarr", "--store"],
         "query": ["query", "--store"],
         "export": ["export", "--csv", "{T}/out.csv", "--store"],

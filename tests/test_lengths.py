@@ -173,5 +173,5 @@ def test_mpi_run_at_six_letters(tmp_path):
     a, b = m.snapshot(), one.snapshot()
     assert (a.status == b.status).all() and (a.fields["total"] == b.fields["total"]).all()
     assert (a.fields["depth"] == b.fields["depth"]).all()
-    assert set(np.unique(a.fields["rank"])) == {1, 2}
+    assert set(np.unique(a.fields["rank"])) == {0, 1, 2}  # rank 0 solves too
     assert np.array_equal(m.group["second"][...], one.group["second"][...])

@@ -19,7 +19,6 @@ from solver import cli
 from solver import store as S
 from solver.run import RunConfig, run
 from solver.run.config import MEMO_MAX_MB, MEMO_MIN_MB, default_memo_mb
-from solver.run.coordinator import Work
 from solver.run.costs import class_cost
 from solver.run.mpi import node_memory_bytes
 from solver.run.split import (
@@ -30,11 +29,13 @@ from solver.run.split import (
     Split,
     classes_of,
     combine,
+    has_class_values,
     make_units,
     pack,
     plan,
     unpack,
 )
+from solver.run.work import Work
 from solver.run.worker import default_factory
 from solver.words import WordLists
 from tests.run_helpers import write_lists
@@ -84,11 +85,41 @@ def test_split_equals_whole_in_every_mode_and_cap(tmp_path, small, mode, cap):
     whole = _run(small, tmp_path / "whole.zarr", split="off", **kw)
     parts = _run(small, tmp_path / "split.zarr", split="all", **kw)
     _same(whole, parts)
+    _class_values_kept(small, whole, parts)
     counts = whole.snapshot().counts()
     if (mode, cap) in (("hard", 3), ("hard", 2)):
         assert counts["infeasible"] > 0  # the infeasible path is exercised
     if (mode, cap) == ("easy", 6):
         assert counts["exact"] == 40
+
+
+def _class_values_kept(small, *stores: S.Store) -> None:
+    """Every exact opener of each store has the exact value of each of its classes
+    in the class checkpoint (valued whole: from the worker's solve; split: from its
+    class units), they add up to its total, and they are those of a fresh solver."""
+    a, g, cache = small
+    lists = WordLists.load(a, g, quiet=True)
+    st = stores[0]
+    p = st.problem
+    from solver import Solver
+    from solver.table import get_table
+
+    table = get_table(lists, "numpy", cache)[0]
+    fresh = Solver(lists, p.mode, p.max_guesses, table=table)
+    rows = []
+    for store in stores:
+        snap = store.snapshot()
+        cs = ClassStore(store.path, len(store.words))
+        got = {}
+        for i in np.flatnonzero(snap.status == S.EXACT):
+            assert has_class_values(cs, int(i), table[i], 243), store.words[i]
+            r = {pt: c.total for pt, c in cs.results(int(i)).items()}
+            assert p.n_answers + sum(r.values()) == snap.fields["total"][i]
+            got[store.words[i]] = r
+        rows.append(got)
+    assert rows[0] == rows[-1]
+    for w in sorted(rows[0])[:3]:
+        assert rows[0][w] == {pt: v for pt, (v, _g) in fresh.class_values(w).items()}
 
 
 @pytest.fixture(scope="module", params=(4, 6))
@@ -253,17 +284,19 @@ def test_checkpoint_word_round_trip_and_range():
 def test_checkpoint_survives_damage_by_valuing_again(tmp_path, small):
     st = _run(small, tmp_path / "s.zarr", split="off", openers="aback")
     n = len(st.words)
+    a = st.index_of("aback")  # exact, valued whole: its class values are kept too
+    assert a // CHUNK_ROWS not in (0, 20 // CHUNK_ROWS)
     cs = ClassStore(st.path, n)
     cs.write([ClassResult(0, 5, S.EXACT, 9, 3, 1), ClassResult(20, 7, S.INFEASIBLE)])
     again = ClassStore(st.path, n)
     assert again.results(0)[5].total == 9 and again.results(20)[7].status == S.INFEASIBLE
-    assert again.partly_done(range(n)) == {0, 20}
-    assert sorted(again._chunks) == [0, 20 // CHUNK_ROWS]  # only chunks valued in
+    assert again.partly_done(range(n)) == {0, 20, a}
+    assert sorted(again._chunks) == [0, 20 // CHUNK_ROWS, a // CHUNK_ROWS]  # only those
     chunk = st.path / GROUP / "value" / "c" / "0" / "0"  # the chunk of opener 0
     assert chunk.is_file()
     chunk.write_bytes(b"\0garbage")
     damaged = ClassStore(st.path, n)
-    assert damaged.partly_done(range(n)) == {20} and "damaged" in damaged.notes[0]
+    assert damaged.partly_done(range(n)) == {20, a} and "damaged" in damaged.notes[0]
     (st.path / GROUP / "value" / "zarr.json").unlink()  # as if killed while created
     broken = ClassStore(st.path, n)
     assert broken.partly_done(range(n)) == set() and "unusable" in broken.notes[0]
@@ -555,7 +588,7 @@ def test_a_quick_bound_sizes_the_parts_again():
 def test_easy_mode_releases_the_big_classes_with_the_head(small):
     """Without the gate (easy mode, cap 6 or more) a split opener's head and big
     classes are queued together; hard mode and short caps keep the gate."""
-    from solver.run.coordinator import gate_heads
+    from solver.run.work import gate_heads
     from solver.table import get_table
 
     assert not gate_heads("easy", 6) and not gate_heads("easy", 0)

@@ -128,7 +128,7 @@ def test_mpi_job_signal_requeue_and_resume(slurm, tmp_path):
     job = _job(env, jid)
     text = log.read_text()
     assert job["JobState"] == "COMPLETED", text[-3000:]
-    assert "3 rank(s) (2 worker(s) + coordinator)" in text  # srun gave real MPI ranks
+    assert "3 rank(s) (all solving, rank 0 coordinating too)" in text  # srun gave real MPI ranks
     assert "run finished" in text
     # no opener was valued twice: each start only took what was still pending
     todo = [int(x) for x in re.findall(r"wordle-dp: (\d+) opener\(s\) to value", text)]
@@ -170,7 +170,7 @@ def test_mpiexec_inside_a_job(slurm, tmp_path):
     _wait(lambda: _job(env, jid).get("JobState") in ("COMPLETED", "FAILED"), "the job",
           log=log)
     assert _job(env, jid)["JobState"] == "COMPLETED", log.read_text()
-    assert "3 rank(s) (2 worker(s) + coordinator)" in log.read_text()
+    assert "3 rank(s) (all solving, rank 0 coordinating too)" in log.read_text()
     assert _table(store) == reference_table(a, g, slurm["WORDLE_DP_CACHE"])
 
 
@@ -206,7 +206,7 @@ def test_cluster_openmpi_through_srun_pmix(slurm, tmp_path):
     _wait(lambda: _job(env, jid).get("JobState") in ("COMPLETED", "FAILED"), "the job",
           log=log)
     assert _job(env, jid)["JobState"] == "COMPLETED", log.read_text()
-    assert "3 rank(s) (2 worker(s) + coordinator)" in log.read_text()
+    assert "3 rank(s) (all solving, rank 0 coordinating too)" in log.read_text()
     assert _table(store) == reference_table(a, g, slurm["WORDLE_DP_CACHE"])
 
     p = subprocess.run(["srun", "--mpi=pmi2", "-n", "2", str(python), "-m", "solver", "run",
@@ -236,7 +236,7 @@ def test_mpi_job_across_two_node_names(slurm2, tmp_path):
     text = log.read_text()
     assert _job(env, jid)["JobState"] == "COMPLETED", text[-3000:]
     assert "on wdp[1-2]" in text
-    assert "4 rank(s) (3 worker(s) + coordinator) over 2 node(s) (one table copy per " \
+    assert "4 rank(s) (all solving, rank 0 coordinating too) over 2 node(s) (one table copy per " \
            "node)" in text
     n = len(WordLists.load(a, g, quiet=True).guesses)
     assert f"{n} valued as first-feedback classes" in text

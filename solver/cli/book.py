@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
 
 from ..errors import UsageError
 from .common import (
     INT32_MAX,
     INT62_MAX,
-    SECONDS_MAX,
     add_lists,
     add_problem,
     int_range,
     load_lists,
     path_arg,
+    time_limit,
 )
 
 
@@ -81,7 +80,6 @@ def _no_action(args) -> int:
 def _cmd_build(args) -> int:
     from ..book import build, default_store
     from ..output import check_output
-    from ..run import parse_time_limit
 
     check_output("--out", args.out, ".npz")  # before the work: it may take hours
     if args.out is None and (args.answers or args.guesses
@@ -89,22 +87,19 @@ def _cmd_build(args) -> int:
                              or args.length not in (None, 5)):
         raise UsageError("a book for other lists needs --out FILE (the packaged books are "
                          "for the default lists)")
-    tl = None
-    if args.time_limit is not None:
-        try:
-            tl = parse_time_limit(args.time_limit)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        if not (math.isfinite(tl) and tl <= SECONDS_MAX):
-            raise UsageError(f"bad time limit {args.time_limit[:40]!r}: more than a year")
+    tl = time_limit(args.time_limit)
     info = build(args.store or default_store(args.mode, args.max_guesses), args.out,
                  args.answers, args.guesses, args.mode, args.max_guesses, args.lists,
                  args.length, args.top, args.popular, args.cutoff, args.cache_dir, tl,
                  args.quiet)
     if info is not None and not args.quiet:
-        print(f"wrote the book: the {info['top']} best openers proven (the {args.top}th: "
+        st = info["steps"]
+        print(f"wrote the book: the {info['top']} best openers proven (number {args.top}: "
               f"{info['kth_total']}), {info['exact']} exact values, "
-              f"{info['cpu_seconds'] / 3600:.2f} CPU-h in all", file=sys.stderr)
+              f"{info['cpu_seconds'] / 3600:.2f} CPU-h in all; this build: scoring "
+              f"{st['score_wall']:.1f} s, valuing {st['run_wall']:.1f} s on "
+              f"{st['solvers']} solving rank(s), writing {st['write_wall']:.1f} s",
+              file=sys.stderr)
     return 0
 
 

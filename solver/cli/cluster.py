@@ -25,6 +25,7 @@ from .common import (
     memo_mb,
     parts_arg,
     path_arg,
+    time_limit,
 )
 
 DEFAULT_TOP = 10
@@ -175,15 +176,13 @@ def register(sub) -> None:
 
 
 def _cmd_run(args) -> int:
-    from ..run import RunConfig, parse_shard, parse_time_limit, run
+    from ..run import RunConfig, parse_shard, run
 
+    tl = time_limit(args.time_limit)
     try:
-        tl = None if args.time_limit is None else parse_time_limit(args.time_limit)
         shard = None if args.shard is None else parse_shard(args.shard)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if tl is not None and not (math.isfinite(tl) and tl <= SECONDS_MAX):
-        raise UsageError(f"bad time limit {args.time_limit[:40]!r}: more than a year")
     cutoff = args.cutoff
     if cutoff is not None and args.no_cutoff:
         raise UsageError("--cutoff and --no-cutoff exclude each other")

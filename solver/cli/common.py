@@ -263,3 +263,18 @@ def write_simulations(args, sims: list, unit: str, title: str, cap: int,
 
         plots.histograms([(f"{s.strategy} ({s.mean:.3f})", s.histogram) for s in sims],
                          args.plot, title, cap, counted)
+
+
+def time_limit(text: str | None) -> float | None:
+    """--time-limit T in seconds (None: none): seconds or HH:MM:SS, up to a year."""
+    from ..run import parse_time_limit
+
+    if text is None:
+        return None
+    try:
+        tl = parse_time_limit(text)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if not (math.isfinite(tl) and tl <= SECONDS_MAX):
+        raise UsageError(f"bad time limit {text[:40]!r}: more than a year")
+    return tl

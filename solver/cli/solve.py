@@ -5,22 +5,25 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 
 from ..errors import UsageError
-from ..progress import Progress
 from ..table import get_table
 from .common import (
     INT32_MAX,
+    SECONDS_MAX,
     add_backend,
     add_lists,
     add_memo,
     add_objective,
     add_problem,
+    float_range,
     int_range,
     load_lists,
     make_solver,
+    memo_mb,
+    path_arg,
     print_result,
+    time_limit,
 )
 
 
@@ -73,21 +76,46 @@ def _cmd_solve(args) -> int:
 
 
 def _cmd_best(args) -> int:
-    lists = load_lists(args)
-    if args.top < 1:
-        raise UsageError("--top must be >= 1")
-    solver = make_solver(args, lists)
-    t0 = time.perf_counter()
-    c0 = time.process_time()
-    progress = Progress("best", None if args.quiet else sys.stderr, "openers")
-    results = solver.best(args.top, progress=progress)
-    progress.done()
-    for r in results:
+    from ..run import RunConfig
+    from ..run.best import best
+    from ..run.mpi import mpi
+
+    lists = load_lists(args, quiet=True)
+    tl = time_limit(args.time_limit)
+    comm = mpi()[0]
+    if comm is None or comm.Get_rank() == 0:  # the table, built once with --backend
+        get_table(lists, args.backend, args.cache_dir)
+    store = args.store or default_best_store(args, lists)
+    cfg = RunConfig(store=store, answers=args.answers, guesses=args.guesses,
+                    lists=args.lists, length=args.length, cache_dir=args.cache_dir,
+                    mode=args.mode, max_guesses=args.max_guesses, time_limit=tl,
+                    grace=args.grace, quiet=args.quiet, memo_mb=args.memo_mb)
+    try:
+        found = best(cfg, args.top)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if found is None:  # another rank, or stopped (the run said how to resume)
+        return 0
+    for r in found.results:
         print_result(r, args.json)
     if not args.quiet:
-        print(f"proved in {time.perf_counter() - t0:.1f} s ({time.process_time() - c0:.1f} s "
-              "CPU)", file=sys.stderr)
+        s = found.summary
+        print(f"proved in {s.wall_seconds:.1f} s on {s.solvers} solving rank(s) "
+              f"({found.cpu_seconds:.1f} s CPU in all, store {store})", file=sys.stderr)
     return 0
+
+
+def default_best_store(args, lists) -> str:
+    """best's store when --store is not given: one per problem, so that the same
+    command resumes it (checkpoints/best-MODE-CAP-LISTS.zarr, LISTS the built-in
+    lists' name, or the list files' sha256 prefixes)."""
+    from ..words import builtin
+
+    if args.answers or args.guesses:
+        name = f"lists-{lists.answers_sha256[:8]}-{lists.guesses_sha256[:8]}"
+    else:
+        name = builtin(args.lists, lists.length).name
+    return f"checkpoints/best-{args.mode}-{args.max_guesses}-{name}.zarr"
 
 
 def _cmd_lists(args) -> int:
@@ -171,25 +199,33 @@ def register(sub) -> None:
     s.set_defaults(func=_cmd_solve)
 
     b = sub.add_parser(
-        "best", help="best opener(s) with proof",
+        "best", help="best opener(s) with proof (MPI, resumable)",
         description="Find the K best openers with proof: every other opener is shown to "
         "have a lower bound above the K-th best value (branch and bound across openers: "
-        "the openers most likely to be good are solved first, and the others are refuted "
-        "under the cutoff that sets, most by cheap bounds alone). On the default lists, "
-        "easy mode, --top 1 takes about 15 minutes of one core (hard mode about 7); "
-        "the packaged opening book already holds the 10 best of both modes "
-        "(wordle-dp book show). A progress line with an ETA goes to stderr. "
-        "It is not resumable: for long proofs use "
-        "'wordle-dp run --cutoff X --store S' (resumable, any number of MPI ranks), "
-        "which keeps the exact value of every opener below X and a proven lower bound "
-        "of every other one.",
+        "the openers most likely to be good are valued first, and every other one "
+        "under a cutoff one past the K-th best exact total found so far, most by cheap "
+        "bounds alone). It is a run into a result store: under 'mpiexec -n N' (or srun) "
+        "every rank solves; --time-limit, SIGUSR1 or SIGTERM stop it cleanly (exit 0) "
+        "and the same command resumes it, and answers at once once finished. On the "
+        "default lists, easy mode, --top 1 takes about 15 minutes of one core (hard "
+        "mode about 7); the packaged opening book already holds the 10 best of both "
+        "modes (wordle-dp book show). A progress line with an ETA goes to stderr.",
     )
     add_lists(b)
     add_problem(b)
     add_backend(b)
-    add_memo(b)
     b.add_argument("--top", type=int_range(1, INT32_MAX), default=1, metavar="K",
                    help="how many (default 1)")
+    b.add_argument("--store", type=path_arg, metavar="PATH",
+                   help="the result store the work goes into (default: "
+                   "checkpoints/best-MODE-CAP-LISTS.zarr, so that the same command resumes)")
+    b.add_argument("--time-limit", metavar="T",
+                   help="stop after T (seconds or HH:MM:SS); the same command resumes")
+    b.add_argument("--grace", type=float_range(0.0, SECONDS_MAX), default=60.0,
+                   metavar="S", help="after a stop, wait up to S seconds for openers being "
+                   "valued, then cut them short (default 60)")
+    b.add_argument("--memo-mb", type=memo_mb, metavar="MB",
+                   help="transposition table of each solving rank (default: as for run)")
     b.add_argument("--json", action="store_true", help="one JSON object per line")
     b.add_argument("--quiet", action="store_true", help="no progress on stderr")
     b.set_defaults(func=_cmd_best)

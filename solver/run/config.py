@@ -9,6 +9,10 @@ from pathlib import Path
 from typing import Any
 
 EXIT_USAGE = 2
+# Up to this many ranks, rank 0 solves too (a thread beside the coordinator): at 16
+# ranks its core is 6 % of the job; from a few hundred ranks on, the coordinator's
+# answers matter more than one core.
+RANK0_SOLVES_MAX = 64
 
 
 @dataclass
@@ -43,6 +47,16 @@ class RunConfig:
     parts: int | None = None
     # builds the per-rank solver: factory(lists, mode, max_guesses, table) -> solver
     solver_factory: Any = None
+    # the best K openers with proof (`best`, the book): every other opener under a
+    # cutoff one past the K-th best exact total known so far (cutoffs.py)
+    best: int | None = None
+    exact: tuple[str, ...] = ()  # openers valued exactly whatever the cutoff
+    # exact openers whose class values are missing from the store's class checkpoint
+    # (a store of an older version) are valued again, exactly (the book needs them)
+    fill_classes: bool = False
+    # whether rank 0 solves too, in a thread beside the coordinator: None auto (yes up
+    # to RANK0_SOLVES_MAX ranks, where its core is a noticeable part of the job)
+    rank0_solves: bool | None = None
     progress_file: Any = None  # default sys.stderr
     extra: dict = field(default_factory=dict)
 
@@ -66,6 +80,8 @@ class RunSummary:
     coordinator_seconds: float = 0.0  # rank 0's time handling results (writes included)
     results: int = 0  # results rank 0 handled (openers and classes)
     memo_mb: float = 0.0  # memo per solving rank (as asked; rank 0's view)
+    solvers: int = 1  # solving ranks (rank 0's solver thread included)
+    cutoff: int | None = None  # where the cutoff ended (best: one past the K-th best)
 
 
 # Memory rule for the memo (run --memo-mb's default): half of the node's memory,

@@ -1,11 +1,10 @@
-"""Rank 0 of a run: the work still to hand out (most expensive first, openers
-whole or as classes), the buffer of results, the single writer of the store,
-progress lines, stopping and the final report; the serial loop (one process) and
-the MPI loop that answers the workers."""
+"""Rank 0 of a run: the buffer of results, the single writer of the store (and of
+its class checkpoint), the cutoffs the work goes out under, progress lines,
+stopping and the final report. The work itself: work.py; the message loop:
+loop.py."""
 
 from __future__ import annotations
 
-import heapq
 import math
 import signal
 import socket
@@ -14,247 +13,24 @@ import time
 import numpy as np
 
 from ..progress import fmt_duration
-from ..store import EXACT, FAILED, PENDING, UPPER_BOUND, Record, Store
+from ..store import EXACT, FAILED, PENDING, Record, Store
 from .config import RunConfig, RunSummary
-from .costs import CostModel, cost_after_quick, quick_model_applies
-from .mpi import TAG_REP, TAG_REQ, Signals, wait_message
-from .split import (
-    PROBE_SHARE,
-    QUICK,
-    ClassResult,
-    ClassStore,
-    PartResult,
-    Parts,
-    Split,
-    affinity,
-    bundle_cost,
-    classes_of,
-    combine,
-    least_part,
-    make_units,
-    parts_for,
-    plan,
-    second_row,
-)
-from .worker import Unit, Worker
-
-
-def fallback_estimate(table: np.ndarray, index: int) -> float:
-    """Cost guess without the engine: sum of squared feedback-class sizes."""
-    c = np.bincount(table[index]).astype(np.float64)
-    return float((c * c).sum())
-
-
-class Work:
-    """What rank 0 still has to hand out: units in a heap by predicted cost, most
-    expensive first (ties: first added first), and the openers valued as classes
-    (split): their head unit goes where the whole opener would have gone, their
-    big classes too (biggest first), once the head came back without settling the
-    opener."""
-
-    def __init__(self, mode: str, n_answers: int, table: np.ndarray, n_patterns: int,
-                 parts: int | None = 0, share: float = 0.0, workers: int = 1,
-                 uncapped: bool = False, costs: CostModel | None = None,
-                 gate: bool = True):
-        self.mode = mode
-        # whether a split opener's big classes wait for its head unit (gate): worth
-        # it where openers are often infeasible (found in the head's small classes)
-        self.gate = gate
-        self.costs = costs or CostModel(mode, table, n_patterns)  # predicted seconds
-        # classes valued in parts (split.parts_for): run --parts, a solving rank's
-        # fair share of the predicted work, the solving ranks
-        self.parts, self.share, self.workers = parts, share, workers
-        self.uncapped = uncapped  # a tainted part is then an upper bound, as in solve
-        self.partial: dict[tuple[int, int], Parts] = {}  # (opener, pattern) in parts
-        self.n_patterns = n_patterns  # 3^L for L-letter words
-        self._key: dict[int, float] = {}  # a split opener's place in the queue
-        self.n_answers = n_answers
-        self.table = table
-        # (-cost, order, units): units go out together (openers bundled for affinity)
-        self._heap: list[tuple[float, int, tuple[Unit, ...]]] = []
-        self._seq = 0
-        self.splits: dict[int, Split] = {}
-        self.gated: set[int] = set()  # splits whose big classes wait for their head
-
-    def __len__(self) -> int:
-        self._drop_settled()
-        return len(self._heap)
-
-    def more(self) -> bool:
-        """Units queued now, or to come once a head unit or a quick bound in flight
-        is back."""
-        return bool(len(self)) or bool(self.gated) or bool(self.partial)
-
-    def _drop_settled(self) -> None:
-        """Forget queued classes of openers another class has settled meanwhile."""
-        while self._heap:
-            unit = self._heap[0][2][0]  # class units are never bundled
-            sp = self.splits.get(unit[0]) if unit[1] is not None else None
-            if sp is None or not sp.finished:
-                return
-            heapq.heappop(self._heap)
-
-    def push(self, unit: Unit, cost: float) -> None:
-        self.push_bundle((unit,), cost)
-
-    def push_bundle(self, units: tuple[Unit, ...], cost: float) -> None:
-        """Units that go out together, to one worker, in this order."""
-        heapq.heappush(self._heap, (-float(cost), self._seq, tuple(units)))
-        self._seq += 1
-
-    def pop(self) -> list[Unit]:
-        """The next unit, with any bundled with it."""
-        self._drop_settled()
-        units = list(heapq.heappop(self._heap)[2])
-        sp = self.splits.get(units[0][0]) if units[0][1] is not None else None
-        if sp is not None and math.isnan(sp.started):
-            sp.started = time.time()
-        return units
-
-    def add_split(self, index: int, done: dict[int, ClassResult], cost: float
-                  ) -> tuple[Record, str | None] | None:
-        """Value opener `index` as classes, `done` already valued (the checkpoint);
-        the opener's record at once when those settle it."""
-        sp = Split(index, classes_of(self.table[index], self.n_patterns), dict(done))
-        self.splits[index] = sp
-        self._key[index] = cost
-        if sp.settled():
-            return self._finish(sp)
-        make_units(sp, lambda p, s: self.costs.of_class(index, p, s))
-        if sp.head:
-            self.push((index, sp.head), cost)
-            if sp.big and self.gate:
-                self.gated.add(index)
-            else:
-                self._release(sp)
-        else:
-            self._release(sp)
-        return None
-
-    def _release(self, sp: Split) -> None:
-        # the big classes keep their opener's place (they are most of its cost), so
-        # they go out as soon as the head is back; and in one process the opener
-        # completes within one batch, its classes never written
-        sizes = dict(sp.classes)
-        for u in sp.big:
-            size = sizes[u[0]]
-            cost = self.costs.of_class(sp.index, u[0], size)
-            n = parts_for(size, cost, self.share, self.workers, self.parts)
-            # auto: a class near its share gets a quick bound too, whose total
-            # predicts its cost better (on_part), even if it then goes out in one part
-            probe = (self.parts is None and self.workers > 1 and cost > PROBE_SHARE
-                     * self.share and quick_model_applies(size, self.mode))
-            if n > 1 or probe:  # the quick bound first; its parts once it is back
-                self.partial[(sp.index, u[0])] = Parts(n, n)
-                self.push((sp.index, u, (0, -QUICK, 0)), self._key[sp.index])
-            else:
-                self.push((sp.index, u), self._key[sp.index])
-        sp.big = []
-        self.gated.discard(sp.index)
-
-    def on_class(self, cr: ClassResult, err: str | None) -> tuple[Record, str | None] | None:
-        """Take one class result; the opener's record when it completes the opener."""
-        sp = self.splits.get(cr.index)
-        if sp is None or sp.finished:
-            return None  # settled already (a class in flight when another decided it)
-        if err is not None:  # an error, not a value: the opener fails as a whole would
-            self._close(sp)
-            return Record(index=cr.index, status=FAILED, cpu_seconds=cr.cpu_seconds,
-                          wall_seconds=cr.wall_seconds, rank=cr.rank,
-                          finished_at=time.time()), err
-        sp.done[cr.pattern] = cr
-        if sp.settled():
-            return self._finish(sp)
-        if sp.big and all(p in sp.done for p in sp.head):
-            self._release(sp)
-        return None
-
-    def on_part(self, pr: PartResult, err: str | None
-                ) -> tuple[ClassResult | None, str | None]:
-        """Take one part of a class valued in parts: the class's result once its
-        last part is back (or at an error), else None. The quick bound's return
-        queues the parts against it; with no quick bound (nothing within the cap
-        among its candidates: hard jiffy's all-grey class, 394 s) the parts go out
-        without one, each refuting against its own best. Where no part finds a
-        strategy, the class goes out whole, for solve's status."""
-        key = (pr.index, pr.pattern)
-        st = self.partial.get(key)
-        sp = self.splits.get(pr.index)
-        if st is None or sp is None or sp.finished:
-            self.partial.pop(key, None)
-            return None, None
-        st.add(pr)
-        if err is not None:
-            del self.partial[key]
-            return ClassResult(pr.index, pr.pattern, PENDING, cpu_seconds=st.cpu_seconds,
-                               wall_seconds=pr.wall_seconds, rank=pr.rank), err
-        if pr.parts < 0:  # the quick bound; the parts against it (-1: none found)
-            if pr.found is None and st.parts == 1:  # one part with no bound: the class
-                del self.partial[key]  # whole does the same search, and gives the status
-                self.push((pr.index, (pr.pattern,)), self._key[pr.index])
-                return None, None
-            below = -1 if pr.found is None else pr.found[0]
-            if self.parts is None and pr.found is not None:  # auto: sized again by
-                # what the quick bound found (costs.cost_after_quick), when it applies
-                size = dict(sp.classes)[pr.pattern]
-                cost = cost_after_quick(size, pr.found[0], self.mode)
-                if cost is not None:
-                    st.parts = st.out = parts_for(size, cost, self.share, self.workers,
-                                                  None)
-            for j in range(st.parts):
-                self.push((pr.index, (pr.pattern,), (j, st.parts, below)),
-                          self._key[pr.index])
-            return None, None
-        st.out -= 1
-        if st.out > 0:
-            return None, None
-        del self.partial[key]
-        best = least_part(st.found)
-        if best is None:  # no strategy within the cap, or the search's limits: the
-            # whole class says which (infeasible, not_found), as solve would
-            self.push((pr.index, (pr.pattern,)), self._key[pr.index])
-            return None, None
-        assert st.longest is not None
-        total, depth, second, tainted = best
-        return ClassResult(pr.index, pr.pattern, UPPER_BOUND if tainted and self.uncapped
-                           else EXACT, total, depth, second, st.cpu_seconds,
-                           st.longest.wall_seconds, st.nodes, st.longest.rank), None
-
-    def _close(self, sp: Split) -> None:
-        sp.finished = True
-        self.gated.discard(sp.index)
-        for key in [k for k in self.partial if k[0] == sp.index]:
-            del self.partial[key]  # parts still out are ignored when they come back
-
-    def _finish(self, sp: Split) -> tuple[Record, str | None]:
-        self._close(sp)
-        results = [sp.done[p] for p, _s in sp.classes if p in sp.done]
-        code, total, depth = combine(self.n_answers, results)
-        cpu = [r.cpu_seconds for r in results if math.isfinite(r.cpu_seconds)]
-        nodes = [r.nodes for r in results if r.nodes >= 0]
-        worked = [r for r in results if r.rank >= 0]
-        top = max(worked, key=lambda r: r.cpu_seconds, default=None)
-        wall = time.time() - sp.started if math.isfinite(sp.started) else sum(
-            r.wall_seconds for r in results if math.isfinite(r.wall_seconds))
-        rec = Record(index=sp.index, status=code, total=total, depth=depth,
-                     cpu_seconds=float(sum(cpu)) if cpu else float("nan"),
-                     wall_seconds=wall, nodes=int(sum(nodes)) if nodes else -1,
-                     rank=top.rank if top is not None else -1, finished_at=time.time(),
-                     second=second_row(results, self.n_patterns)
-                     if code in (EXACT, UPPER_BOUND) else None)
-        err = None
-        if code == FAILED:
-            err = ("not_found: a first-feedback class found no strategy within the "
-                   "search's limits (a beam or the uncapped depth limit)")
-        return rec, err
+from .cutoffs import Cutoffs
+from .mpi import Signals
+from .split import ClassResult, ClassStore, PartResult
+from .work import Work
 
 
 class Coordinator:
     """Rank 0: the queue, the buffer, the single writer, progress and stopping."""
 
     def __init__(self, cfg: RunConfig, store: Store, lists, work: Work, n_queued: int,
-                 size: int, out, classes: ClassStore | None = None):
+                 size: int, out, classes: ClassStore | None = None,
+                 cutoffs: Cutoffs | None = None):
         self.cfg = cfg
+        # the cutoffs each chunk of work goes out under (None: the run's fixed cutoff,
+        # which every rank has from the start)
+        self.cutoffs = cutoffs
         self.store = store
         self.lists = lists
         self.work = work
@@ -262,7 +38,9 @@ class Coordinator:
         self.size = size
         self.out = out
         self.buffer: list[Record] = []
-        self.classes = classes  # the class checkpoint (None: no opener is split)
+        # the class checkpoint: classes of split openers, and the class values of
+        # every exact opener (None: the engine gives none)
+        self.classes = classes
         self.class_buffer: list[ClassResult] = []
         self.classes_valued = 0
         self.parts_valued = 0  # parts of classes valued in parts (quick bounds included)
@@ -303,6 +81,12 @@ class Coordinator:
             elif self.deadline is not None and time.time() >= self.deadline:
                 self.stop_reason = f"time limit ({fmt_duration(self.cfg.time_limit or 0.0)})"
         return self.stop_reason is not None
+
+    def cutoffs_for(self, units) -> Cutoffs | None:
+        """The cutoffs a chunk of units goes out under."""
+        if self.cutoffs is None:
+            return None
+        return self.cutoffs.for_units(u[0] for u in units)
 
     # ---- results ----
     def unit_wall(self, w: float) -> None:
@@ -365,6 +149,10 @@ class Coordinator:
                 self.errors_dirty = True
             if rec.status == EXACT and (self.best is None or rec.total < self.best[0]):
                 self.best = (rec.total, word)
+            if rec.status == EXACT and self.cutoffs is not None:
+                self.cutoffs.add(rec.total)
+            if rec.class_rows is not None and self.classes is not None:
+                self.class_buffer.extend(class_rows(rec))
         if self.due():
             self.flush()
 
@@ -383,9 +171,7 @@ class Coordinator:
 
     def flush(self, state: str = "running") -> None:
         if self.class_buffer and self.classes is not None:
-            complete = {r.index for r in self.buffer}  # their records say it all
-            done = [c for c in self.class_buffer if c.index not in complete]
-            self.class_buffer = []
+            done, self.class_buffer = self.class_buffer, []
             t0 = time.perf_counter()
             self.classes.write(done)  # before the openers they complete
             self.store.flush_seconds += time.perf_counter() - t0
@@ -493,184 +279,11 @@ def report(summary: RunSummary, co: Coordinator, store: Store, out) -> None:
     print("\n".join(lines), file=out, flush=True)
 
 
-def order(cfg, lists, table, chosen, todo, estimator) -> tuple[list[int], list[int]]:
-    """(openers still to do, all openers of this run), most expensive first (ties: list
-    order). `todo`: Store.todo. With a shard, the expensive-first order is dealt
-    round-robin, so every shard gets a similar mix."""
-    est: dict[int, float | None] = {}
-    for i in chosen:
-        try:
-            est[i] = float(estimator(lists.guesses[i])) if estimator else None
-        except Exception:
-            est[i] = None
-        if est[i] is None:
-            est[i] = fallback_estimate(table, i)
-    ordered = sorted(chosen, key=lambda i: (-(est[i] or 0.0), i))  # (never None here)
-    if cfg.shard is not None:
-        k, n = cfg.shard
-        ordered = ordered[k::n]
-    return [i for i in ordered if todo[i]], ordered
-
-
-def serial(co: Coordinator, worker: Worker) -> None:
-    while len(co.work):
-        if co.check_stop():
-            return
-        for unit in co.work.pop():
-            for item, err in worker.do(unit):
-                co.add_item(item, err, worker.stats())
-        co.progress()
-    co.check_stop()
-    if co.stop_reason and not co.work.more():
-        co.stop_reason = None  # everything got done anyway
-
-
-def chunk_size(co: Coordinator, n_workers: int) -> int:
-    """Units per hand-out: one while units are slow, more once they take only
-    milliseconds (so messaging does not dominate), never so many that the tail of
-    the queue is unbalanced."""
-    if co.wall_n < 3:
-        return 1
-    k = int(co.cfg.chunk_seconds / max(co.wall_avg, 1e-6))
-    k = min(k, co.cfg.max_chunk, len(co.work) // (2 * n_workers))
-    return max(1, k)
-
-
-def coordinate(co: Coordinator, comm, MPI) -> None:
-    """Answer the workers until every one is stopped. A worker that asks while
-    nothing is queued but a head unit in flight may still release classes waits for
-    its reply (idle) instead of being stopped."""
-    active = set(range(1, co.size))
-    busy: dict[int, list[Unit]] = {}
-    idle: list[int] = []
-    stop_at = None
-
-    def stop(w: int) -> None:
-        comm.send(("stop",), dest=w, tag=TAG_REP)
-        active.discard(w)
-
-    def dispatch() -> None:
-        while idle:
-            if co.check_stop() or not co.work.more():
-                stop(idle.pop(0))
-            elif not len(co.work):
-                return  # classes to come: the idle wait
-            else:
-                k = chunk_size(co, co.size - 1)
-                units = co.work.pop()
-                while len(units) < k and len(co.work):
-                    units += co.work.pop()
-                w = idle.pop(0)
-                busy[w] = units
-                comm.send(("work", units), dest=w, tag=TAG_REP)
-
-    while active:
-        if co.check_stop() and stop_at is None:
-            stop_at = time.monotonic()
-            co.flush()
-            dispatch()  # the idle ones stop now
-            n_busy = sum(len(v) for v in busy.values())
-            if not co.cfg.quiet and busy:
-                print(f"wordle-dp: stopping ({co.stop_reason}); waiting up to "
-                      f"{co.cfg.grace:.0f} s for {n_busy} unit(s) of work in flight",
-                      file=co.out, flush=True)
-        if stop_at is not None and busy and time.monotonic() - stop_at > co.cfg.grace:
-            if not co.cfg.quiet:
-                n_busy = sum(len(v) for v in busy.values())
-                print(f"wordle-dp: {n_busy} unit(s) of work still in flight stay pending",
-                      file=co.out, flush=True)
-            co.abort_needed = True
-            return
-        wake = time.monotonic() + 1.0
-        got = wait_message(
-            comm, MPI, MPI.ANY_SOURCE, TAG_REQ, max_sleep=0.004 if busy else 0.05,
-            should_break=lambda w=wake, s=stop_at: time.monotonic() > w
-            or (s is None and co.check_stop()),
-        )
-        if got is None:
-            co.tick()
-            continue
-        t0 = time.perf_counter()
-        src, msg = got
-        kind = msg[0]
-        if kind == "result":
-            _, results, stats, sig = msg
-            units = busy.pop(src, [])
-            co.unit_wall(sum(r.wall_seconds for r, _e in results) / max(1, len(units)))
-            for item, err in results:
-                co.add_item(item, err, stats)
-            co.handled += len(results)
-            if sig is not None and co.signals.received is None:
-                co.signals.received = sig
-        elif kind == "failed":  # the worker could not even build its solver
-            print(f"wordle-dp: rank {src} cannot solve: {msg[1]}", file=co.out, flush=True)
-            stop(src)
-            continue
-        idle.append(src)
-        dispatch()
-        co.tick()
-        co.handle_seconds += time.perf_counter() - t0
-
-
-def gate_heads(mode: str, max_guesses: int) -> bool:
-    """Whether split openers' big classes wait for their head unit: in hard and
-    strict modes (85 of 500 hard openers are infeasible within 6, nearly always
-    through a small class the head finds in well under a second) and under caps
-    below 6; not in easy mode under 6 or more guesses (no infeasible opener of 500),
-    where the wait only lengthens the tail: simulated 4096 ranks 29 -> 39 %
-    efficient, 1024 ranks 89 -> 90 % (bench/sim_schedule.py)."""
-    return mode != "easy" or 0 < max_guesses < 6
-
-
-def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: list[int],
-              size: int, engine, spreads: dict[int, dict[int, int]] | None = None
-              ) -> tuple[Work, ClassStore | None, list[int], set[int],
-                         dict[int, list[int]], list]:
-    """Rank 0's plan: the Work queue for the openers `queue` (in `order`'s order),
-    the class checkpoint (None when nothing may be split: under a cutoff, with
-    --split off, the worst-case objective, or an engine without class_value), the
-    queue in the order used,
-    the openers split, the bundles (opener -> its bundle) and the records of split
-    openers that the checkpoint already completes. `spreads`: those of the big
-    classes (costs.spreads_of), for the cost model, where they were computed."""
-    n_p = 3**lists.length
-    classes = None
-    if cfg.cutoff is None and cfg.split != "off" and cfg.objective == "expected" and callable(
-            getattr(engine, "class_value", None)):
-        # the predicted costs order the work (openers and classes on one scale) and
-        # choose which openers go out as classes (split), and which classes in parts
-        classes = ClassStore(store.path, len(lists.guesses), n_p)
-        model = CostModel(cfg.mode, table, n_p, spreads)
-        costs = {i: model.of_opener(i) for i in queue}
-        split = plan(costs, max(1, size - 1), cfg.split, classes.partly_done(queue))
-        parts_ok = callable(getattr(engine, "class_part", None))
-        work = Work(cfg.mode, len(lists.answers), table, n_p, cfg.parts if parts_ok else 0,
-                    sum(costs.values()) / max(1, size - 1), max(1, size - 1),
-                    cfg.max_guesses == 0, model, gate_heads(cfg.mode, cfg.max_guesses))
-        queue = sorted(queue, key=lambda i: (-costs[i], i))
-    else:
-        costs = {i: float(len(queue) - k) for k, i in enumerate(queue)}  # queue order
-        split = set()
-        work = Work(cfg.mode, len(lists.answers), table, n_p)
-    bundled: dict[int, list[int]] = {}
-    if classes is not None and size > 1:
-        # openers sharing their most expensive class go to one rank back to back
-        whole = {i: costs[i] for i in queue if i not in split}
-        share = sum(costs.values()) / max(1, size - 1)
-        for b in affinity(table, whole, cfg.mode, share, n_p):
-            bundled.update({i: b for i in b})
-    settled = []
-    for i in queue:
-        if i in split:
-            assert classes is not None  # split only where classes may be
-            done = work.add_split(i, classes.results(i), costs[i])
-            if done is not None:  # every class needed was in the checkpoint
-                settled.append(done)
-        elif i in bundled:
-            b = bundled[i]
-            if i == b[0]:
-                work.push_bundle(tuple((j, None) for j in b),
-                                 bundle_cost(costs, b, table, cfg.mode, n_p))
-        else:
-            work.push((i, None), costs[i])
-    return work, classes, queue, split, bundled, settled
+def class_rows(rec: Record) -> list[ClassResult]:
+    """An exact opener's class values (Record.class_rows, with its second guesses)
+    as rows of the class checkpoint."""
+    assert rec.class_rows is not None and rec.second is not None
+    total, depth = rec.class_rows
+    return [ClassResult(rec.index, int(p), EXACT, int(total[p]), int(depth[p]),
+                        int(rec.second[p]), rank=rec.rank)
+            for p in np.flatnonzero(total >= 0)]

@@ -1,7 +1,8 @@
 """Start a run (`run`, the API behind `wordle-dp run`): rank 0 loads the lists,
-opens the store and plans the work, then coordinates (or, as a single process,
-solves itself); every other rank goes to worker.worker_main. What a run does:
-the package docstring."""
+opens the store and plans the work, then coordinates while its own solver thread
+works beside the others (loop.py); every other rank goes to worker.worker_main.
+At the end every rank learns how the run ended. What a run does: the package
+docstring."""
 
 from __future__ import annotations
 
@@ -12,23 +13,20 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..store import LOWER_BOUND, Store
+from ..store import EXACT, LOWER_BOUND, Store
 from .config import (
     EXIT_USAGE,
+    RANK0_SOLVES_MAX,
     RunConfig,
     RunSummary,
     default_memo_mb,
     select_openers,
 )
-from .coordinator import (
-    Coordinator,
-    coordinate,
-    order,
-    plan_work,
-    report,
-    serial,
-)
+from .coordinator import Coordinator, report
+from .cutoffs import Cutoffs
+from .loop import Links, LocalSolver, coordinate
 from .mpi import (
+    Signals,
     abort_job,
     check_launcher,
     gather_spreads,
@@ -38,8 +36,10 @@ from .mpi import (
     node_layout,
     node_memory_bytes,
     node_table,
+    quiet_bcast,
 )
-from .split import SPLIT_MODES
+from .split import SPLIT_MODES, ClassStore, has_class_values
+from .work import order, plan_work
 from .worker import Worker, default_factory, worker_main
 
 
@@ -64,6 +64,8 @@ def _setup_rank0(cfg: RunConfig):
                          "worst-case objective values openers whole")
     if cfg.memo_mb is not None and not (cfg.memo_mb > 0 and math.isfinite(cfg.memo_mb)):
         raise ValueError("--memo-mb must be a number above 0")
+    if cfg.best is not None and (cfg.best < 1 or cfg.objective != "expected"):
+        raise ValueError("the best openers are those of the expected objective, K >= 1")
     lists = WordLists.load(cfg.answers, cfg.guesses, quiet=cfg.quiet, lists=cfg.lists,
                            length=cfg.length)
     chosen = select_openers(cfg.openers, lists)
@@ -81,8 +83,16 @@ def run(cfg: RunConfig) -> RunSummary:
     """Run (or resume) a valuation into cfg.store; see the package docstring.
 
     User errors (bad lists, foreign store) raise on rank 0 (the CLI prints them);
-    other ranks return a summary with exit_code 2.
-    """
+    other ranks return a summary with exit_code 2. Every rank returns the run's
+    final state (finished, stopped)."""
+    signals = Signals().install()  # from the start: a stop while planning counts too
+    try:
+        return _run(cfg)
+    finally:
+        signals.restore()
+
+
+def _run(cfg: RunConfig) -> RunSummary:
     cfg = replace(cfg)  # private copy: the store may supply the cutoff
     limit_threads()
     out = cfg.progress_file or sys.stderr
@@ -99,14 +109,14 @@ def run(cfg: RunConfig) -> RunSummary:
         except BaseException as exc:
             err = exc
         if err is None and cfg.cutoff is None and store.cutoff is not None and (
-                not cfg.no_cutoff):
+                not cfg.no_cutoff and cfg.best is None):
             cfg.cutoff = store.cutoff  # resuming a --cutoff store without the option
         spread = None  # (3^L, openers): the big classes' spreads for the cost model
         if err is None and _wants_spreads(cfg, size):  # the openers still to value
             todo = store.todo(cfg.cutoff, cfg.retry_failed)
             spread = (3**lists.length, [i for i in chosen if todo[i]])
-        if size > 1:
-            comm.bcast((err is None, cfg.cutoff, spread), root=0)
+        if size > 1:  # the others wait for this asleep (MPICH's bcast spins)
+            quiet_bcast(comm, (err is None, cfg.cutoff, spread))
         if err is not None:
             raise err
         shared = None
@@ -118,7 +128,7 @@ def run(cfg: RunConfig) -> RunSummary:
         spreads = gather_spreads(comm, table, *spread) if spread else None  # collective
         t_spread = time.perf_counter() - t_spread
     else:
-        ok, cfg.cutoff, spread = comm.bcast(None, root=0)
+        ok, cfg.cutoff, spread = quiet_bcast(comm)
         if not ok:
             return RunSummary(exit_code=EXIT_USAGE, state="refused", ranks=size)
         try:
@@ -129,28 +139,74 @@ def run(cfg: RunConfig) -> RunSummary:
 
     try:
         memo = cfg.memo_mb or default_memo_mb(node_memory_bytes(), on_node)
-        return _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
-                           (nodes, tables), spreads, t_spread)
+        summary = _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
+                              (nodes, tables), spreads, t_spread)
     except BaseException:
         if size > 1:  # never leave the workers waiting for a reply
             abort_job(comm, "rank 0")
         raise
     finally:
         store.unlock()
+    if size > 1:
+        quiet_bcast(comm, summary.state)  # the workers return the same state
+    return summary
 
 
 def _wants_spreads(cfg: RunConfig, size: int) -> bool:
     """Whether the plan needs the spreads of big classes (costs.py): only where it
     may split openers and value classes in parts by predicted cost (--split auto,
     two or more solving ranks, no cutoff, the expected objective)."""
-    return (size > 2 and cfg.split == "auto" and cfg.cutoff is None
+    return (size > 2 and cfg.split == "auto" and cfg.cutoff is None and cfg.best is None
             and cfg.objective == "expected")
+
+
+def rank0_solves(cfg: RunConfig, size: int) -> bool:
+    """Whether rank 0 solves beside coordinating (RunConfig.rank0_solves)."""
+    if size == 1:
+        return True
+    return cfg.rank0_solves if cfg.rank0_solves is not None else size <= RANK0_SOLVES_MAX
+
+
+def _cutoffs(cfg: RunConfig, lists, table, store: Store, chosen: list[int]
+             ) -> tuple[Cutoffs | None, set[int]]:
+    """The cutoffs of a run that has openers to value exactly or follows the best
+    openers (None: one fixed cutoff, or none, for every opener), and the exact
+    openers to value again because the class checkpoint lacks their class values
+    (RunConfig.fill_classes)."""
+    exact = {lists.guess_id(w) for w in cfg.exact}
+    snap = store.snapshot()
+    refill: set[int] = set()
+    if cfg.fill_classes:
+        classes = ClassStore(store.path, len(lists.guesses), 3**lists.length)
+        refill = {i for i in chosen if snap.status[i] == EXACT and not has_class_values(
+            classes, i, table[i], 3**lists.length)}
+    exact |= refill
+    if cfg.best is None and not exact:
+        return None, refill
+    totals = sorted(int(t) for t in snap.fields["total"][snap.status == EXACT])
+    return Cutoffs(fixed=cfg.cutoff, top=cfg.best, exact=frozenset(exact),
+                   totals=totals[:cfg.best] if cfg.best else []), refill
+
+
+def _todo(cfg: RunConfig, store: Store, cutoffs: Cutoffs | None, refill: set[int]
+          ) -> np.ndarray:
+    """Which openers this run values: Store.todo under the cutoff that applies now,
+    the openers to value exactly that hold only a lower bound, and `refill`."""
+    if cutoffs is None:
+        return store.todo(cfg.cutoff, cfg.retry_failed)
+    todo = store.todo(cutoffs.resume_cutoff(), cfg.retry_failed)
+    status = store.status()
+    for i in cutoffs.exact:
+        if status[i] == LOWER_BOUND or i in refill:
+            todo[i] = True
+    return todo
 
 
 def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
                 nodes: tuple[int, bool] = (1, False), spreads=None,
                 spread_seconds: float = 0.0) -> RunSummary:
-    local = Worker(cfg, lists, table, 0, memo) if size == 1 else None
+    solves = rank0_solves(cfg, size)
+    local = Worker(cfg, lists, table, 0, memo) if solves else None
     if local is not None:
         engine = local.solver
     else:
@@ -159,13 +215,15 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
                                                              cfg.max_guesses, table)
         except Exception:
             engine = None
-    queue, ordered = order(cfg, lists, table, chosen,
-                           store.todo(cfg.cutoff, cfg.retry_failed),
-                           getattr(engine, "estimate", None))
+    solvers = size if solves else size - 1
+    cutoffs, refill = _cutoffs(cfg, lists, table, store, chosen)
+    queue, ordered = order(cfg, lists, table, chosen, _todo(cfg, store, cutoffs, refill),
+                           getattr(engine, "estimate", None), cutoffs)
     store.mark_selected(ordered)
     work, classes, queue, split, bundled, settled = plan_work(
-        cfg, lists, table, store, queue, size, engine, spreads)
-    co = Coordinator(cfg, store, lists, work, len(queue), size, out, classes)
+        cfg, lists, table, store, queue, solvers, engine, spreads,
+        whole=cutoffs is not None and cutoffs.dynamic)
+    co = Coordinator(cfg, store, lists, work, len(queue), size, out, classes, cutoffs)
     for rec, err in settled:
         co.add(rec, err, None)
     if not cfg.quiet:
@@ -175,7 +233,9 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
         where = "(1 process)"
         if size > 1:
             copies = "one table copy per node" if nodes[1] else "a table copy per rank"
-            where = f"({size - 1} worker(s) + coordinator) over {nodes[0]} node(s) ({copies})"
+            who = ("all solving, rank 0 coordinating too" if solves
+                   else f"{solvers} solving + coordinator")
+            where = f"({who}) over {nodes[0]} node(s) ({copies})"
         print(f"wordle-dp: {len(queue)} opener(s) to value on {size} rank(s) {where}; "
               f"{len(ordered) - len(queue)} of {len(ordered)} selected already in "
               f"{cfg.store}" + (f"; {redo} lower bound(s) below the cutoff are valued again"
@@ -194,12 +254,10 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
             for note in classes.notes:
                 print(f"wordle-dp: note: {note}", file=out, flush=True)
     co.flush("running")
+    links = Links(comm if size > 1 else None, MPI,
+                  LocalSolver(local, co.signals).start() if local is not None else None)
     try:
-        if size == 1:
-            assert local is not None  # a single process solves itself
-            serial(co, local)
-        else:
-            coordinate(co, comm, MPI)
+        coordinate(co, links)
     except BaseException:
         try:  # keep what was solved; the store stays consistent either way
             co.flush("crashed")
@@ -208,16 +266,20 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
         raise
     finally:
         co.signals.restore()
-    if co.work.more() and not co.stop_reason:  # every worker failed to start
+        links.close()
+    if co.work.more() and not co.stop_reason:  # every solver failed to start
         co.stop_reason = "no rank could solve (see the messages above)"
     state = "stopped" if co.stop_reason else "finished"
+    if state == "finished" and cutoffs is not None and cutoffs.dynamic:
+        store.set_attrs(cutoff=cutoffs.resume_cutoff())  # what the run proved against
     co.flush(state)
     summary = co.summary(state)
     summary.memo_mb = memo
+    summary.solvers = solvers
+    summary.cutoff = cutoffs.resume_cutoff() if cutoffs is not None else cfg.cutoff
     if co.work.more() and co.stop_reason and co.stop_reason.startswith("no rank"):
         summary.exit_code = 1
     report(summary, co, store, out)
-    if co.abort_needed:  # workers stuck in a solve past the grace
+    if co.abort_needed:  # a worker that cannot hear the abandon message, still busy
         comm.Abort(0)
     return summary
-

@@ -40,8 +40,9 @@ best second guess packed in one word; 0 = not valued) and 'cpu_seconds'
 A chunk file is replaced whole (Zarr writes a temporary file and renames it), and
 one word holds all of a class, so a SIGKILL at any moment leaves every class
 either valued with all its fields or not valued. Rank 0 writes the classes before
-the openers they complete, and leaves out those of openers completed in the same
-batch (the opener's record is what a resume needs). A class value depends
+the openers they complete. The checkpoint also keeps the class values of every
+exact opener valued whole (the worker has them from its solve's memo): the
+opening book is written from them (has_class_values). A class value depends
 only on the problem (lists, mode, cap), never on a cutoff, so it stays valid for
 every later run of the store. The group is a cache of work: a missing or
 unreadable part only means those classes are valued again.
@@ -496,3 +497,12 @@ def _word_length(store_path: Path) -> int:
         return int(attrs.get("word_length", 5))
     except (OSError, ValueError, TypeError):
         return 5
+
+
+def has_class_values(classes: ClassStore, index: int, row: np.ndarray,
+                     n_patterns: int) -> bool:
+    """Whether the checkpoint holds the exact value of every non-green class of
+    opener `index` (its table row `row`): what the opening book needs of an exact
+    opener."""
+    got = classes.results(index)
+    return all(p in got and got[p].status == EXACT for p, _ in classes_of(row, n_patterns))

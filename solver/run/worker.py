@@ -1,16 +1,26 @@
 """A solving rank: one engine for the whole run (its memo carries over from one
-opener to the next), and the loop that asks rank 0 for work."""
+opener to the next), and the loop that asks rank 0 for work (`serve`): on ranks
+1..N-1 over MPI (worker_main), on rank 0 in a thread beside the coordinator
+(loop.LocalSolver). A stop that outlasts the run's grace reaches a solve in
+progress through the engine's stop flag (Solver.request_stop): over MPI a watcher
+thread listens for rank 0's abandon message while the solve runs."""
 
 from __future__ import annotations
 
+import threading
 import time
 import traceback
+from collections.abc import Callable
 
 import numpy as np
 
+from ..search.engine import Stopped
 from ..store import EXACT, FAILED, PENDING, STATUS_CODES, UPPER_BOUND, Record
 from .config import RunConfig, RunSummary, default_memo_mb
+from .cutoffs import Cutoffs
 from .mpi import (
+    QUIET_SLEEP,
+    TAG_ABANDON,
     TAG_REP,
     TAG_REQ,
     Signals,
@@ -18,6 +28,8 @@ from .mpi import (
     node_layout,
     node_memory_bytes,
     node_table,
+    quiet_bcast,
+    threads_ok,
     wait_message,
 )
 from .split import ClassResult, PartResult, class_status_code, decisive
@@ -61,6 +73,17 @@ class Worker:
         self.cutoff = cfg.cutoff
         self.rank = rank
         self.has_second = callable(getattr(self.solver, "second_guesses", None))
+        # an exact opener's class values come with its second guesses (one pass over
+        # its classes, from the memo its solve just filled), so that the book needs
+        # no search of its own; not under the worst-case objective (other values)
+        self.has_classes = cfg.objective == "expected" and callable(
+            getattr(self.solver, "class_rows", None))
+
+    def stop(self) -> None:
+        """Cut the solve in progress short (from another thread): it raises Stopped."""
+        request = getattr(self.solver, "request_stop", None)
+        if callable(request):
+            request()
 
     def stats(self) -> dict:
         s = getattr(self.solver, "stats", None)
@@ -70,21 +93,30 @@ class Worker:
             return {}
         return {k: v for k, v in s.items() if isinstance(v, int | float)}
 
-    def solve(self, index: int) -> tuple[Record, str | None]:
+    def solve(self, index: int, cutoff: int | None = None) -> tuple[Record, str | None]:
+        """Value one opener whole under `cutoff` (None: exactly). Stopped passes
+        through: the opener stays pending."""
         word = self.lists.guesses[index]
         t0 = time.perf_counter()
         c0 = time.process_time()
         try:
-            if self.cutoff is None:
+            if cutoff is None:
                 r = self.solver.solve(word)
             else:
-                r = self.solver.solve(word, cutoff=self.cutoff)
-            second = None
+                r = self.solver.solve(word, cutoff=cutoff)
+            second = rows = None
             code = STATUS_CODES[r.status]
-            if self.has_second and code in (EXACT, UPPER_BOUND):
+            n_p = 3**self.lists.length
+            if self.has_classes and code == EXACT:
+                second = np.full(n_p, -1, dtype=np.int32)
+                rows = np.full((2, n_p), -1, dtype=np.int32)  # total, depth
+                for p, (v, w, d) in self.solver.class_rows(word).items():
+                    second[int(p)] = self.lists.guess_index[w]
+                    rows[:, int(p)] = v, d
+            elif self.has_second and code in (EXACT, UPPER_BOUND):
                 sg = self.solver.second_guesses(word)
                 if sg:
-                    second = np.full(3**self.lists.length, -1, dtype=np.int32)
+                    second = np.full(n_p, -1, dtype=np.int32)
                     for p, w in sg.items():
                         second[int(p)] = self.lists.guess_index[w]
             rec = Record(
@@ -98,8 +130,11 @@ class Worker:
                 rank=self.rank,
                 finished_at=time.time(),
                 second=second,
+                class_rows=rows,
             )
             return rec, None
+        except Stopped:
+            raise
         except Exception as exc:  # one bad opener must not end the run
             msg = f"{type(exc).__name__}: {exc}"
             tb = traceback.format_exc(limit=4)
@@ -115,6 +150,8 @@ class Worker:
         n0 = self.stats().get("nodes", -1)
         try:
             out, err = fn(), None
+        except Stopped:
+            raise
         except Exception as exc:
             out, err = None, f"{type(exc).__name__}: {exc}\n" + traceback.format_exc(limit=4)
         n1 = self.stats().get("nodes", -1)
@@ -158,12 +195,18 @@ class Worker:
         return PartResult(index, int(pattern), part, parts, f, cpu, wall, nodes,
                           self.rank), err
 
-    def do(self, unit: Unit) -> list[tuple[Record | ClassResult | PartResult, str | None]]:
+    def do(self, unit: Unit, cutoffs: Cutoffs | None = None
+           ) -> list[tuple[Record | ClassResult | PartResult, str | None]]:
         """Value one unit: [(result, error or None)], one per opener, class or part
-        valued."""
+        valued. A whole opener is valued under cutoffs.cutoff(its index) (None: the
+        run's fixed cutoff), and an exact total it finds tightens `cutoffs`."""
         index, patterns = unit[0], unit[1]
         if patterns is None:
-            return [self.solve(index)]
+            cutoff = self.cutoff if cutoffs is None else cutoffs.cutoff(index)
+            rec, err = self.solve(index, cutoff)
+            if cutoffs is not None and rec.status == EXACT:
+                cutoffs.add(rec.total)
+            return [(rec, err)]
         if len(unit) > 2:
             part, parts, below = unit[2]
             return [self.solve_part(index, patterns[0], part, parts, below)]
@@ -176,9 +219,66 @@ class Worker:
         return out
 
 
+def serve(worker: Worker, receive: Callable[[], tuple], send: Callable[[tuple], None],
+          signals: Signals) -> int:
+    """A solver's side of the conversation with rank 0's coordinator: ready, then
+    units until told to stop; the number of results sent. A signal received here
+    ends the chunk in hand after its current unit (the coordinator hears of it);
+    a unit cut short (Stopped) is not sent, and stays pending."""
+    send(("ready",))
+    n = 0
+    while True:
+        msg = receive()
+        if msg[0] != "work":
+            return n
+        units, cutoffs = msg[1], msg[2] if len(msg) > 2 else None
+        results: list = []
+        abandoned = False
+        for unit in units:
+            if results and signals.received is not None:
+                break  # the rest of the chunk stays pending
+            try:
+                results.extend(worker.do(unit, cutoffs))
+            except Stopped:
+                abandoned = True
+                break
+        n += len(results)
+        send(("result", results, worker.stats(), signals.received, abandoned))
+
+
+class AbandonWatcher:
+    """A thread beside a worker's solve: rank 0's abandon message (a stop past its
+    grace) sets the engine's stop flag. It sleeps between looks, so it costs no
+    CPU; it needs MPI_THREAD_MULTIPLE (threads_ok), else it is not started and rank
+    0 falls back to ending the job."""
+
+    def __init__(self, comm, worker: Worker, every: float = 0.05):
+        self.comm, self.worker, self.every = comm, worker, every
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="abandon-watcher",
+                                        daemon=True)
+
+    def start(self) -> AbandonWatcher:
+        self._thread.start()
+        return self
+
+    def _watch(self) -> None:
+        while not self._done.wait(self.every):
+            if self.comm.Iprobe(source=0, tag=TAG_ABANDON):
+                self.comm.recv(source=0, tag=TAG_ABANDON)
+                self.worker.stop()
+
+    def close(self) -> None:
+        self._done.set()
+        self._thread.join()
+        while self.comm.Iprobe(source=0, tag=TAG_ABANDON):  # one that came too late
+            self.comm.recv(source=0, tag=TAG_ABANDON)
+
+
 def worker_main(cfg: RunConfig, comm, MPI, rank: int, spread=None) -> RunSummary:
     """A solving rank: its share of the plan's spreads (`spread`: (3^L, openers),
-    as rank 0 sent them), then units from rank 0 until it says stop."""
+    as rank 0 sent them), then units from rank 0 until it says stop, then the run's
+    final state from rank 0 (every rank returns the same state)."""
     from ..table import get_table
     from ..words import WordLists
 
@@ -193,6 +293,7 @@ def worker_main(cfg: RunConfig, comm, MPI, rank: int, spread=None) -> RunSummary
     if spread:  # collective: with rank 0's plan
         table = table if table is not None else load_table()  # (kept for the Worker)
         gather_spreads(comm, table, *spread)
+    size = comm.Get_size()
     sigs = Signals().install()
     try:
         lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True, lists=cfg.lists,
@@ -203,20 +304,16 @@ def worker_main(cfg: RunConfig, comm, MPI, rank: int, spread=None) -> RunSummary
     except Exception as exc:
         comm.send(("failed", f"{type(exc).__name__}: {exc}"), dest=0, tag=TAG_REQ)
         wait_message(comm, MPI, 0, TAG_REP)
-        return RunSummary(exit_code=1, state="failed", ranks=comm.Get_size())
-    comm.send(("ready",), dest=0, tag=TAG_REQ)
-    n = 0
-    while True:
-        _src, msg = wait_message(comm, MPI, 0, TAG_REP, max_sleep=0.002)
-        if msg[0] != "work":
-            break
-        results: list = []
-        for unit in msg[1]:
-            if results and sigs.received is not None:
-                break  # the rest of the chunk stays pending
-            results.extend(worker.do(unit))
-        n += len(results)
-        comm.send(("result", results, worker.stats(), sigs.received), dest=0, tag=TAG_REQ)
-    sigs.restore()
-    return RunSummary(exit_code=0, state="finished", solved=n, ranks=comm.Get_size())
-
+        sigs.restore()
+        quiet_bcast(comm)  # the run's final state (this rank failed in any case)
+        return RunSummary(exit_code=1, state="failed", ranks=size)
+    watcher = AbandonWatcher(comm, worker).start() if threads_ok(MPI) else None
+    try:
+        n = serve(worker, lambda: wait_message(comm, MPI, 0, TAG_REP, max_sleep=QUIET_SLEEP)[1],
+                  lambda msg: comm.send(msg, dest=0, tag=TAG_REQ), sigs)
+    finally:
+        if watcher is not None:
+            watcher.close()
+        sigs.restore()
+    state = quiet_bcast(comm)  # how the run ended, from rank 0
+    return RunSummary(exit_code=0, state=state, solved=n, ranks=size)

@@ -101,6 +101,10 @@ class Record:
     rank: int = -1
     finished_at: float = float("nan")
     second: np.ndarray | None = None  # int32 [P] (3**L patterns) or None
+    # int32 [2, P]: each first-feedback class's optimal total after the opener and its
+    # depth (-1: none), for an exact opener; the run keeps them in the store's class
+    # checkpoint
+    class_rows: np.ndarray | None = None
 
 
 MODES = ("easy", "hard", "strict")

@@ -1,0 +1,203 @@
+"""Rank 0's message loop (coordinate): the work goes to the solvers as they ask
+for it, results come back to the Coordinator, and a stop is carried out.
+
+The solvers are the worker ranks 1..N-1 (over MPI) and, unless the job is large,
+rank 0 itself: its solver runs in a thread (LocalSolver) beside this loop, which
+stays in the main thread, so signals and the time limit are seen at once, and the
+engine's kernels run without the GIL. Links hides which is which.
+
+Stopping (a signal, the time limit): no more work goes out; what is in flight may
+finish within the run's grace; past it, every solve still running is abandoned
+through the engine's stop flag (it ends within milliseconds and its opener stays
+pending), and the run ends as a stopped run, exit status 0. Only a worker that
+cannot hear the abandon message (an MPI without MPI_THREAD_MULTIPLE) and is still
+busy ABANDON_WAIT seconds later makes rank 0 end the job with MPI_Abort."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+import traceback
+
+from .coordinator import Coordinator
+from .mpi import QUIET_SLEEP, TAG_ABANDON, TAG_REP, TAG_REQ, Signals
+from .worker import Unit, Worker, serve
+
+ABANDON_WAIT = 30.0  # seconds an abandoned solve has to answer before the job ends
+
+
+class LocalSolver:
+    """Rank 0's own solver, in a thread: the same conversation (worker.serve) as a
+    worker rank, over two in-process queues."""
+
+    def __init__(self, worker: Worker, signals: Signals):
+        self.worker = worker
+        self.inbox: queue.Queue = queue.Queue()
+        self.outbox: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="rank0-solver", daemon=True)
+        self._signals = signals
+
+    def start(self) -> LocalSolver:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        try:
+            serve(self.worker, self.inbox.get, self.outbox.put, self._signals)
+        except BaseException as exc:  # a bug: say so, as a worker rank that cannot go on
+            self.outbox.put(("failed", f"{type(exc).__name__}: {exc}\n"
+                             + traceback.format_exc(limit=6)))
+
+    def alive(self) -> bool:
+        return self._thread.is_alive()
+
+
+class Links:
+    """Rank 0's side of the conversation with every solver: solver 0 is the local
+    thread (when rank 0 solves), solvers 1..N-1 the worker ranks."""
+
+    def __init__(self, comm, MPI, local: LocalSolver | None):  # noqa: N803
+        self.comm, self.MPI, self.local = comm, MPI, local
+        size = comm.Get_size() if comm is not None else 1
+        self.solvers = ([0] if local is not None else []) + list(range(1, size))
+        self._abandons: list = []
+
+    def poll(self, until: float, should_break) -> tuple[int, tuple] | None:
+        """The next message from any solver, or None at `until` (monotonic) or when
+        should_break() turns true first. Sleeps between looks."""
+        comm = self.comm
+        st = self.MPI.Status() if comm is not None else None
+        delay = 0.0002
+        while True:
+            if self.local is not None:
+                try:
+                    return 0, self.local.outbox.get_nowait()
+                except queue.Empty:
+                    pass
+            if comm is not None and st is not None and comm.Iprobe(
+                    source=self.MPI.ANY_SOURCE, tag=TAG_REQ, status=st):
+                src = st.Get_source()
+                return src, comm.recv(source=src, tag=TAG_REQ)
+            if time.monotonic() >= until or should_break():
+                return None
+            time.sleep(delay)
+            delay = min(delay * 1.5, QUIET_SLEEP)
+
+    def send(self, w: int, msg: tuple) -> None:
+        if w == 0:
+            assert self.local is not None
+            self.local.inbox.put(msg)
+        else:
+            self.comm.send(msg, dest=w, tag=TAG_REP)
+
+    def abandon(self, w: int) -> None:
+        """Cut solver w's unit in flight short (it answers with what it finished)."""
+        if w == 0:
+            assert self.local is not None
+            self.local.worker.stop()
+        else:
+            self._abandons.append(self.comm.isend(("abandon",), dest=w, tag=TAG_ABANDON))
+
+    def close(self) -> None:
+        for req in self._abandons:  # small messages: sent eagerly, done or droppable
+            if not req.Test():
+                req.Cancel()
+
+
+def chunk_size(co: Coordinator, n_solvers: int) -> int:
+    """Units per hand-out: one while units are slow, more once they take only
+    milliseconds (so messaging does not dominate), never so many that the tail of
+    the queue is unbalanced."""
+    if co.wall_n < 3:
+        return 1
+    k = int(co.cfg.chunk_seconds / max(co.wall_avg, 1e-6))
+    k = min(k, co.cfg.max_chunk, len(co.work) // (2 * n_solvers))
+    return max(1, k)
+
+
+def coordinate(co: Coordinator, links: Links) -> None:
+    """Answer the solvers until every one is stopped. A solver that asks while
+    nothing is queued but a head unit in flight may still release classes waits for
+    its reply (idle) instead of being stopped."""
+    active = set(links.solvers)
+    busy: dict[int, list[Unit]] = {}
+    idle: list[int] = []
+    stop_at = None
+    abandoned_at = None
+
+    def stop(w: int) -> None:
+        links.send(w, ("stop",))
+        active.discard(w)
+
+    def dispatch() -> None:
+        while idle:
+            if co.check_stop() or not co.work.more():
+                stop(idle.pop(0))
+            elif not len(co.work):
+                return  # classes to come: the idle wait
+            else:
+                k = chunk_size(co, len(links.solvers))
+                units = co.work.pop()
+                while len(units) < k and len(co.work):
+                    units += co.work.pop()
+                w = idle.pop(0)
+                busy[w] = units
+                links.send(w, ("work", units, co.cutoffs_for(units)))
+
+    while active:
+        if co.check_stop() and stop_at is None:
+            stop_at = time.monotonic()
+            co.flush()
+            dispatch()  # the idle ones stop now
+            n_busy = sum(len(v) for v in busy.values())
+            if not co.cfg.quiet and busy:
+                print(f"wordle-dp: stopping ({co.stop_reason}); waiting up to "
+                      f"{co.cfg.grace:.0f} s for {n_busy} unit(s) of work in flight",
+                      file=co.out, flush=True)
+        if stop_at is not None and busy and abandoned_at is None and (
+                time.monotonic() - stop_at >= co.cfg.grace):
+            abandoned_at = time.monotonic()
+            if not co.cfg.quiet:
+                n_busy = sum(len(v) for v in busy.values())
+                print(f"wordle-dp: {n_busy} unit(s) of work still in flight are cut short "
+                      "and stay pending", file=co.out, flush=True)
+            for w in busy:
+                links.abandon(w)
+        if abandoned_at is not None and busy and (
+                time.monotonic() - abandoned_at > ABANDON_WAIT):
+            co.abort_needed = any(w != 0 for w in busy)  # a rank that cannot hear it
+            return
+        got = links.poll(time.monotonic() + 1.0,
+                         lambda s=stop_at: s is None and co.check_stop())
+        if got is None:
+            co.tick()
+            continue
+        t0 = time.perf_counter()
+        src, msg = got
+        kind = msg[0]
+        if kind == "result":
+            results, stats, sig = msg[1], msg[2], msg[3]
+            units = busy.pop(src, [])
+            co.unit_wall(sum(r.wall_seconds for r, _e in results) / max(1, len(units)))
+            for item, err in results:
+                co.add_item(item, err, stats)
+            co.handled += len(results)
+            if sig is not None and co.signals.received is None:
+                co.signals.received = sig
+        elif kind == "failed":  # the solver could not even be built
+            name = "rank 0's solver" if src == 0 else f"rank {src}"
+            print(f"wordle-dp: {name} cannot solve: {msg[1].splitlines()[0]}",
+                  file=co.out, flush=True)
+            busy.pop(src, None)
+            if src != 0:
+                stop(src)
+            else:
+                active.discard(0)
+            continue
+        idle.append(src)
+        dispatch()
+        co.tick()
+        co.handle_seconds += time.perf_counter() - t0
+    if co.stop_reason and not co.work.more() and co.solved + co.failed >= co.n_queued:
+        co.stop_reason = None  # everything got done anyway

@@ -1,0 +1,343 @@
+"""What rank 0 plans and hands out: the order of the openers, the Work queue
+(units by predicted cost, most expensive first; openers whole, as classes, or
+classes in parts) and the plan that fills it (plan_work)."""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+
+import numpy as np
+
+from ..store import EXACT, FAILED, PENDING, UPPER_BOUND, Record, Store
+from .config import RunConfig
+from .costs import CostModel, cost_after_quick, quick_model_applies
+from .cutoffs import Cutoffs
+from .split import (
+    PROBE_SHARE,
+    QUICK,
+    ClassResult,
+    ClassStore,
+    PartResult,
+    Parts,
+    Split,
+    affinity,
+    bundle_cost,
+    classes_of,
+    combine,
+    least_part,
+    make_units,
+    parts_for,
+    plan,
+    second_row,
+)
+from .worker import Unit
+
+
+def fallback_estimate(table: np.ndarray, index: int) -> float:
+    """Cost guess without the engine: sum of squared feedback-class sizes."""
+    c = np.bincount(table[index]).astype(np.float64)
+    return float((c * c).sum())
+
+
+class Work:
+    """What rank 0 still has to hand out: units in a heap by predicted cost, most
+    expensive first (ties: first added first), and the openers valued as classes
+    (split): their head unit goes where the whole opener would have gone, their
+    big classes too (biggest first), once the head came back without settling the
+    opener."""
+
+    def __init__(self, mode: str, n_answers: int, table: np.ndarray, n_patterns: int,
+                 parts: int | None = 0, share: float = 0.0, workers: int = 1,
+                 uncapped: bool = False, costs: CostModel | None = None,
+                 gate: bool = True):
+        self.mode = mode
+        # whether a split opener's big classes wait for its head unit (gate): worth
+        # it where openers are often infeasible (found in the head's small classes)
+        self.gate = gate
+        self.costs = costs or CostModel(mode, table, n_patterns)  # predicted seconds
+        # classes valued in parts (split.parts_for): run --parts, a solving rank's
+        # fair share of the predicted work, the solving ranks
+        self.parts, self.share, self.workers = parts, share, workers
+        self.uncapped = uncapped  # a tainted part is then an upper bound, as in solve
+        self.partial: dict[tuple[int, int], Parts] = {}  # (opener, pattern) in parts
+        self.n_patterns = n_patterns  # 3^L for L-letter words
+        self._key: dict[int, float] = {}  # a split opener's place in the queue
+        self.n_answers = n_answers
+        self.table = table
+        # (-cost, order, units): units go out together (openers bundled for affinity)
+        self._heap: list[tuple[float, int, tuple[Unit, ...]]] = []
+        self._seq = 0
+        self.splits: dict[int, Split] = {}
+        self.gated: set[int] = set()  # splits whose big classes wait for their head
+
+    def __len__(self) -> int:
+        self._drop_settled()
+        return len(self._heap)
+
+    def more(self) -> bool:
+        """Units queued now, or to come once a head unit or a quick bound in flight
+        is back."""
+        return bool(len(self)) or bool(self.gated) or bool(self.partial)
+
+    def _drop_settled(self) -> None:
+        """Forget queued classes of openers another class has settled meanwhile."""
+        while self._heap:
+            unit = self._heap[0][2][0]  # class units are never bundled
+            sp = self.splits.get(unit[0]) if unit[1] is not None else None
+            if sp is None or not sp.finished:
+                return
+            heapq.heappop(self._heap)
+
+    def push(self, unit: Unit, cost: float) -> None:
+        self.push_bundle((unit,), cost)
+
+    def push_bundle(self, units: tuple[Unit, ...], cost: float) -> None:
+        """Units that go out together, to one worker, in this order."""
+        heapq.heappush(self._heap, (-float(cost), self._seq, tuple(units)))
+        self._seq += 1
+
+    def pop(self) -> list[Unit]:
+        """The next unit, with any bundled with it."""
+        self._drop_settled()
+        units = list(heapq.heappop(self._heap)[2])
+        sp = self.splits.get(units[0][0]) if units[0][1] is not None else None
+        if sp is not None and math.isnan(sp.started):
+            sp.started = time.time()
+        return units
+
+    def add_split(self, index: int, done: dict[int, ClassResult], cost: float
+                  ) -> tuple[Record, str | None] | None:
+        """Value opener `index` as classes, `done` already valued (the checkpoint);
+        the opener's record at once when those settle it."""
+        sp = Split(index, classes_of(self.table[index], self.n_patterns), dict(done))
+        self.splits[index] = sp
+        self._key[index] = cost
+        if sp.settled():
+            return self._finish(sp)
+        make_units(sp, lambda p, s: self.costs.of_class(index, p, s))
+        if sp.head:
+            self.push((index, sp.head), cost)
+            if sp.big and self.gate:
+                self.gated.add(index)
+            else:
+                self._release(sp)
+        else:
+            self._release(sp)
+        return None
+
+    def _release(self, sp: Split) -> None:
+        # the big classes keep their opener's place (they are most of its cost), so
+        # they go out as soon as the head is back; and in one process the opener
+        # completes within one batch, its classes never written
+        sizes = dict(sp.classes)
+        for u in sp.big:
+            size = sizes[u[0]]
+            cost = self.costs.of_class(sp.index, u[0], size)
+            n = parts_for(size, cost, self.share, self.workers, self.parts)
+            # auto: a class near its share gets a quick bound too, whose total
+            # predicts its cost better (on_part), even if it then goes out in one part
+            probe = (self.parts is None and self.workers > 1 and cost > PROBE_SHARE
+                     * self.share and quick_model_applies(size, self.mode))
+            if n > 1 or probe:  # the quick bound first; its parts once it is back
+                self.partial[(sp.index, u[0])] = Parts(n, n)
+                self.push((sp.index, u, (0, -QUICK, 0)), self._key[sp.index])
+            else:
+                self.push((sp.index, u), self._key[sp.index])
+        sp.big = []
+        self.gated.discard(sp.index)
+
+    def on_class(self, cr: ClassResult, err: str | None) -> tuple[Record, str | None] | None:
+        """Take one class result; the opener's record when it completes the opener."""
+        sp = self.splits.get(cr.index)
+        if sp is None or sp.finished:
+            return None  # settled already (a class in flight when another decided it)
+        if err is not None:  # an error, not a value: the opener fails as a whole would
+            self._close(sp)
+            return Record(index=cr.index, status=FAILED, cpu_seconds=cr.cpu_seconds,
+                          wall_seconds=cr.wall_seconds, rank=cr.rank,
+                          finished_at=time.time()), err
+        sp.done[cr.pattern] = cr
+        if sp.settled():
+            return self._finish(sp)
+        if sp.big and all(p in sp.done for p in sp.head):
+            self._release(sp)
+        return None
+
+    def on_part(self, pr: PartResult, err: str | None
+                ) -> tuple[ClassResult | None, str | None]:
+        """Take one part of a class valued in parts: the class's result once its
+        last part is back (or at an error), else None. The quick bound's return
+        queues the parts against it; with no quick bound (nothing within the cap
+        among its candidates: hard jiffy's all-grey class, 394 s) the parts go out
+        without one, each refuting against its own best. Where no part finds a
+        strategy, the class goes out whole, for solve's status."""
+        key = (pr.index, pr.pattern)
+        st = self.partial.get(key)
+        sp = self.splits.get(pr.index)
+        if st is None or sp is None or sp.finished:
+            self.partial.pop(key, None)
+            return None, None
+        st.add(pr)
+        if err is not None:
+            del self.partial[key]
+            return ClassResult(pr.index, pr.pattern, PENDING, cpu_seconds=st.cpu_seconds,
+                               wall_seconds=pr.wall_seconds, rank=pr.rank), err
+        if pr.parts < 0:  # the quick bound; the parts against it (-1: none found)
+            if pr.found is None and st.parts == 1:  # one part with no bound: the class
+                del self.partial[key]  # whole does the same search, and gives the status
+                self.push((pr.index, (pr.pattern,)), self._key[pr.index])
+                return None, None
+            below = -1 if pr.found is None else pr.found[0]
+            if self.parts is None and pr.found is not None:  # auto: sized again by
+                # what the quick bound found (costs.cost_after_quick), when it applies
+                size = dict(sp.classes)[pr.pattern]
+                cost = cost_after_quick(size, pr.found[0], self.mode)
+                if cost is not None:
+                    st.parts = st.out = parts_for(size, cost, self.share, self.workers,
+                                                  None)
+            for j in range(st.parts):
+                self.push((pr.index, (pr.pattern,), (j, st.parts, below)),
+                          self._key[pr.index])
+            return None, None
+        st.out -= 1
+        if st.out > 0:
+            return None, None
+        del self.partial[key]
+        best = least_part(st.found)
+        if best is None:  # no strategy within the cap, or the search's limits: the
+            # whole class says which (infeasible, not_found), as solve would
+            self.push((pr.index, (pr.pattern,)), self._key[pr.index])
+            return None, None
+        assert st.longest is not None
+        total, depth, second, tainted = best
+        return ClassResult(pr.index, pr.pattern, UPPER_BOUND if tainted and self.uncapped
+                           else EXACT, total, depth, second, st.cpu_seconds,
+                           st.longest.wall_seconds, st.nodes, st.longest.rank), None
+
+    def _close(self, sp: Split) -> None:
+        sp.finished = True
+        self.gated.discard(sp.index)
+        for key in [k for k in self.partial if k[0] == sp.index]:
+            del self.partial[key]  # parts still out are ignored when they come back
+
+    def _finish(self, sp: Split) -> tuple[Record, str | None]:
+        self._close(sp)
+        results = [sp.done[p] for p, _s in sp.classes if p in sp.done]
+        code, total, depth = combine(self.n_answers, results)
+        cpu = [r.cpu_seconds for r in results if math.isfinite(r.cpu_seconds)]
+        nodes = [r.nodes for r in results if r.nodes >= 0]
+        worked = [r for r in results if r.rank >= 0]
+        top = max(worked, key=lambda r: r.cpu_seconds, default=None)
+        wall = time.time() - sp.started if math.isfinite(sp.started) else sum(
+            r.wall_seconds for r in results if math.isfinite(r.wall_seconds))
+        rec = Record(index=sp.index, status=code, total=total, depth=depth,
+                     cpu_seconds=float(sum(cpu)) if cpu else float("nan"),
+                     wall_seconds=wall, nodes=int(sum(nodes)) if nodes else -1,
+                     rank=top.rank if top is not None else -1, finished_at=time.time(),
+                     second=second_row(results, self.n_patterns)
+                     if code in (EXACT, UPPER_BOUND) else None)
+        err = None
+        if code == FAILED:
+            err = ("not_found: a first-feedback class found no strategy within the "
+                   "search's limits (a beam or the uncapped depth limit)")
+        return rec, err
+
+
+
+def order(cfg, lists, table, chosen, todo, estimator, cutoffs: Cutoffs | None = None
+          ) -> tuple[list[int], list[int]]:
+    """(openers still to do, all openers of this run), most expensive first (ties: list
+    order). `todo`: Store.todo. With a shard, the expensive-first order is dealt
+    round-robin, so every shard gets a similar mix. With `cutoffs`: the openers that
+    must be exact first (most expensive first), then, where the cutoff follows the
+    best openers (best, the book), the most promising first, so that it soon gets
+    tight; the least promising, refuted at once, make a short tail."""
+    est: dict[int, float | None] = {}
+    for i in chosen:
+        try:
+            est[i] = float(estimator(lists.guesses[i])) if estimator else None
+        except Exception:
+            est[i] = None
+        if est[i] is None:
+            est[i] = fallback_estimate(table, i)
+    ordered = sorted(chosen, key=lambda i: (-(est[i] or 0.0), i))  # (never None here)
+    if cutoffs is not None:
+        sign = 1.0 if cutoffs.dynamic else -1.0
+        ordered = sorted(chosen, key=lambda i: (0, -(est[i] or 0.0), i) if i in cutoffs.exact
+                         else (1, sign * (est[i] or 0.0), i))
+    if cfg.shard is not None:
+        k, n = cfg.shard
+        ordered = ordered[k::n]
+    return [i for i in ordered if todo[i]], ordered
+
+
+
+def gate_heads(mode: str, max_guesses: int) -> bool:
+    """Whether split openers' big classes wait for their head unit: in hard and
+    strict modes (85 of 500 hard openers are infeasible within 6, nearly always
+    through a small class the head finds in well under a second) and under caps
+    below 6; not in easy mode under 6 or more guesses (no infeasible opener of 500),
+    where the wait only lengthens the tail: simulated 4096 ranks 29 -> 39 %
+    efficient, 1024 ranks 89 -> 90 % (bench/sim_schedule.py)."""
+    return mode != "easy" or 0 < max_guesses < 6
+
+
+def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: list[int],
+              solvers: int, engine, spreads: dict[int, dict[int, int]] | None = None,
+              whole: bool = False) -> tuple[Work, ClassStore | None, list[int], set[int],
+                                            dict[int, list[int]], list]:
+    """Rank 0's plan for `solvers` solving ranks: the Work queue for the openers
+    `queue` (in `order`'s order), the class checkpoint (None where the engine values
+    no classes, or under the worst-case objective), the queue in the order used,
+    the openers split, the bundles (opener -> its bundle) and the records of split
+    openers that the checkpoint already completes. Openers are split only without
+    a cutoff (`whole`: a cutoff that follows the best openers), with --split on and
+    an engine that values one class alone (class_value). `spreads`: those of the
+    big classes (costs.spreads_of), for the cost model, where they were computed."""
+    n_p = 3**lists.length
+    classes = None
+    if cfg.objective == "expected" and (callable(getattr(engine, "class_value", None))
+                                        or callable(getattr(engine, "class_values", None))):
+        classes = ClassStore(store.path, len(lists.guesses), n_p)
+    if (classes is not None and cfg.cutoff is None and not whole and cfg.split != "off"
+            and callable(getattr(engine, "class_value", None))):
+        # the predicted costs order the work (openers and classes on one scale) and
+        # choose which openers go out as classes (split), and which classes in parts
+        model = CostModel(cfg.mode, table, n_p, spreads)
+        costs = {i: model.of_opener(i) for i in queue}
+        split = plan(costs, max(1, solvers), cfg.split, classes.partly_done(queue))
+        parts_ok = callable(getattr(engine, "class_part", None))
+        work = Work(cfg.mode, len(lists.answers), table, n_p, cfg.parts if parts_ok else 0,
+                    sum(costs.values()) / max(1, solvers), max(1, solvers),
+                    cfg.max_guesses == 0, model, gate_heads(cfg.mode, cfg.max_guesses))
+        queue = sorted(queue, key=lambda i: (-costs[i], i))
+        may_bundle = solvers > 1
+    else:
+        costs = {i: float(len(queue) - k) for k, i in enumerate(queue)}  # queue order
+        split = set()
+        work = Work(cfg.mode, len(lists.answers), table, n_p)
+        may_bundle = False
+    bundled: dict[int, list[int]] = {}
+    if may_bundle:
+        # openers sharing their most expensive class go to one rank back to back
+        alone = {i: costs[i] for i in queue if i not in split}
+        share = sum(costs.values()) / max(1, solvers)
+        for b in affinity(table, alone, cfg.mode, share, n_p):
+            bundled.update({i: b for i in b})
+    settled = []
+    for i in queue:
+        if i in split:
+            assert classes is not None  # split only where classes may be
+            done = work.add_split(i, classes.results(i), costs[i])
+            if done is not None:  # every class needed was in the checkpoint
+                settled.append(done)
+        elif i in bundled:
+            b = bundled[i]
+            if i == b[0]:
+                work.push_bundle(tuple((j, None) for j in b),
+                                 bundle_cost(costs, b, table, cfg.mode, n_p))
+        else:
+            work.push((i, None), costs[i])
+    return work, classes, queue, split, bundled, settled
