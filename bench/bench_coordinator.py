@@ -34,8 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solver.run.config import RunConfig  # noqa: E402
-from solver.run.coordinator import Coordinator, Work  # noqa: E402
+from solver.run.coordinator import Coordinator  # noqa: E402
 from solver.run.split import ClassResult, ClassStore, classes_of  # noqa: E402
+from solver.run.work import Work  # noqa: E402
 from solver.store import EXACT, Record, Store  # noqa: E402
 
 
@@ -54,8 +55,8 @@ def _setup(tmp: Path, name: str):
 def whole(tmp: Path, n: int, per_flush: int) -> tuple[float, float, int]:
     lists, table, store, cfg = _setup(tmp, "whole.zarr")
     n_p = 3**lists.length
-    co = Coordinator(cfg, store, lists, Work("easy", len(lists.answers), table, n_p), n, 2,
-                     io.StringIO())
+    co = Coordinator(cfg, store, lists, Work("easy", len(lists.answers), table, n_p),
+                     list(range(n)), 2, io.StringIO())
     second = np.arange(n_p, dtype=np.int32)
     c0 = time.process_time()
     w0 = store.flush_seconds
@@ -74,7 +75,7 @@ def classes(tmp: Path, n: int, per_flush: int) -> tuple[float, float, int]:
     work = Work("easy", len(lists.answers), table, n_p)
     for i in range(n):
         work.add_split(i, {}, 1.0)
-    co = Coordinator(cfg, store, lists, work, n, 2, io.StringIO(),
+    co = Coordinator(cfg, store, lists, work, list(range(n)), 2, io.StringIO(),
                      ClassStore(store.path, len(lists.guesses), n_p))
     results = []
     for i in range(n):

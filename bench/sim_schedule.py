@@ -55,7 +55,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import solver.run.split as split_rules  # noqa: E402
-from solver.run.coordinator import Work, gate_heads  # noqa: E402
 from solver.run.costs import CostModel, class_cost, spreads_of  # noqa: E402
 from solver.run.split import (  # noqa: E402
     PART_SHARE,
@@ -65,6 +64,7 @@ from solver.run.split import (  # noqa: E402
     decisive,
     plan,
 )
+from solver.run.work import Work, gate_heads  # noqa: E402
 from solver.store import FAILED, STATUS_CODES  # noqa: E402
 
 RANKS = (16, 64, 256, 1024, 4096)

@@ -289,3 +289,24 @@ def test_cli_run_query_export_refuse(tmp_path, lists_files, capsys):
     assert cli.main(["run", "--store", store, *common, "--time-limit", "soon"]) == 2
     assert cli.main(["query", "--store", store, "qqqqq"]) == 2
     assert cli.main(["query", "--store", str(tmp_path / "none.zarr")]) == 2
+
+
+def test_eta_weighs_what_is_left_by_what_each_kind_cost(tmp_path, lists_files):
+    """A book's popular openers take seconds, the others milliseconds: the ETA is each
+    kind's openers left at its mean CPU so far, over the solvers."""
+    from solver.run.coordinator import Coordinator
+    from solver.run.cutoffs import Cutoffs
+    from solver.run.work import Work
+
+    cfg = _cfg(tmp_path, lists_files)
+    lists = _lists(lists_files)
+    store, _ = S.Store.open_or_create(cfg.store, lists, "easy", 6)
+    table = np.zeros((len(lists.guesses), len(lists.answers)), np.uint8)
+    co = Coordinator(cfg, store, lists, Work("easy", len(lists.answers), table, 243),
+                     list(range(10)), 1, io.StringIO(), None,
+                     Cutoffs(top=1, exact=frozenset({0, 1})), solvers=2)
+    assert co.eta() == float("inf")  # nothing valued yet
+    co.add(S.Record(0, S.EXACT, 40, 3, cpu_seconds=10.0), None, None)
+    co.add(S.Record(5, S.LOWER_BOUND, 50, cpu_seconds=0.1), None, None)
+    assert co.eta() == pytest.approx((1 * 10.0 + 7 * 0.1) / 2)
+    store.unlock()

@@ -18,7 +18,7 @@ import pytest
 from solver import cli
 from solver import store as S
 from solver.run import RunConfig, run
-from solver.run.config import MEMO_MAX_MB, MEMO_MIN_MB, default_memo_mb
+from solver.run.config import MEMO_MAX_MB, MEMO_MIN_MB, default_memo_mb, work_memo_mb
 from solver.run.costs import class_cost
 from solver.run.mpi import node_memory_bytes
 from solver.run.split import (
@@ -366,15 +366,28 @@ def test_memo_mb_reaches_the_engine(tmp_path, small):
     from solver.search.engine import memo_entries_for
 
     a, g, cache = small
-    for mb, want in ((10.0, 10.0), (None, None)):
-        cfg = RunConfig(store=tmp_path / f"m{mb}.zarr", answers=a, guesses=g,
-                        cache_dir=cache, openers="aback", memo_mb=mb,
+    many = ",".join(WordLists.load(a, g, quiet=True).guesses[:300])
+    for mb, openers, want in ((10.0, "aback", 10.0), (None, "aback", MEMO_MIN_MB),
+                              (None, many, None)):
+        cfg = RunConfig(store=tmp_path / f"m{mb}{len(openers)}.zarr", answers=a, guesses=g,
+                        cache_dir=cache, openers=openers, memo_mb=mb,
                         progress_file=io.StringIO())
         s = run(cfg)
-        if want is None:
-            want = default_memo_mb(node_memory_bytes(), 1)
+        if want is None:  # 300 exact openers: the node's rule, or their 3M entries
+            want = min(default_memo_mb(node_memory_bytes(), 1), work_memo_mb(300, 0, 1))
+            assert want > MEMO_MIN_MB
         assert s.memo_mb == want
         assert s.stats["memo_entries"] == memo_entries_for(want)
+
+
+def test_memo_follows_the_work():
+    """A rank's memo is what its share of the work stores (with headroom), at least
+    the engine's default: a big memo costs page faults, not speed."""
+    assert work_memo_mb(1, 0, 1) == MEMO_MIN_MB
+    one = work_memo_mb(300, 0, 1)
+    assert one == pytest.approx(8 * 300 * 10_000 * 36 / 2**20)
+    assert work_memo_mb(300, 0, 3) == pytest.approx(one / 3)
+    assert work_memo_mb(0, 30_000, 1) == pytest.approx(one)  # 100 cutoff ones: 1 exact
 
 
 @pytest.mark.parametrize("mode", ["easy", "hard"])

@@ -106,6 +106,25 @@ def default_memo_mb(node_bytes: int, ranks_on_node: int) -> float:
     return float(min(MEMO_MAX_MB, max(MEMO_MIN_MB, per_rank)))
 
 
+# ...and no larger than a rank's share of the work needs: every memo page a rank
+# touches costs a page fault, 2.6 s of system CPU for 1024 MB here (4 kB pages), 4 %
+# of a 60 s book build on 16 ranks for a memo 10 times too big. Memo entries an
+# opener stores: exact, the hard book's popular openers 3.13M for 315 (easy ones
+# about 6600 each); under a cutoff, the hard book's other openers 1.19M for 12657.
+# MEMO_HEADROOM entries per store keep the 4-way buckets from evicting much.
+STORES_EXACT, STORES_CUTOFF = 10_000, 100
+MEMO_HEADROOM = 8
+
+
+def work_memo_mb(n_exact: int, n_cutoff: int, solvers: int) -> float:
+    """The memo a solving rank's share of `n_exact` exact valuations and `n_cutoff`
+    valuations under a cutoff needs, MB (at least MEMO_MIN_MB)."""
+    from ..search.engine import MEMO_ENTRY_BYTES
+
+    stores = (STORES_EXACT * n_exact + STORES_CUTOFF * n_cutoff) / max(1, solvers)
+    return float(max(MEMO_MIN_MB, MEMO_HEADROOM * stores * MEMO_ENTRY_BYTES / 2**20))
+
+
 
 def parse_time_limit(text: str) -> float:
     """'90', '90s', '45m', '2h', 'MM:SS', 'HH:MM:SS' or 'D-HH:MM:SS' -> seconds."""

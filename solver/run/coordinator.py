@@ -24,13 +24,21 @@ from .work import Work
 class Coordinator:
     """Rank 0: the queue, the buffer, the single writer, progress and stopping."""
 
-    def __init__(self, cfg: RunConfig, store: Store, lists, work: Work, n_queued: int,
+    def __init__(self, cfg: RunConfig, store: Store, lists, work: Work, queue: list[int],
                  size: int, out, classes: ClassStore | None = None,
-                 cutoffs: Cutoffs | None = None):
+                 cutoffs: Cutoffs | None = None, solvers: int = 1):
         self.cfg = cfg
+        n_queued = len(queue)
+        self.solvers = max(1, solvers)
+        # the ETA weighs what is left by what each kind of valuation has cost so far
+        # (a book's popular openers take seconds each, the rest milliseconds):
+        # [openers left, valued, CPU seconds] for exact ones and those under a cutoff
         # the cutoffs each chunk of work goes out under (None: the run's fixed cutoff,
         # which every rank has from the start)
         self.cutoffs = cutoffs
+        self.kinds = {kind: [0, 0, 0.0] for kind in (True, False)}
+        for i in queue:
+            self.kinds[self.exact_kind(i)][0] += 1
         self.store = store
         self.lists = lists
         self.work = work
@@ -82,6 +90,26 @@ class Coordinator:
                 self.stop_reason = f"time limit ({fmt_duration(self.cfg.time_limit or 0.0)})"
         return self.stop_reason is not None
 
+    def exact_kind(self, index: int) -> bool:
+        """Whether opener `index` is valued without a cutoff in this run."""
+        c = self.cutoffs
+        if c is None:
+            return self.cfg.cutoff is None
+        return index in c.exact or (c.fixed is None and c.top is None)
+
+    def eta(self) -> float:
+        """Seconds left: each kind's openers left at its mean CPU so far, over the
+        solvers; by the rate of openers alone while a kind still to do has no mean."""
+        left = 0.0
+        for n_left, n, cpu in self.kinds.values():
+            if n_left > 0:
+                if n == 0:
+                    done = self.solved + self.failed
+                    el = time.time() - self.t_start
+                    return (self.n_queued - done) * el / done if done else float("inf")
+                left += n_left * cpu / n
+        return left / self.solvers
+
     def cutoffs_for(self, units) -> Cutoffs | None:
         """The cutoffs a chunk of units goes out under."""
         if self.cutoffs is None:
@@ -131,6 +159,11 @@ class Coordinator:
         self.buffer.append(rec)
         if count_cpu:
             self.cpu += 0.0 if math.isnan(rec.cpu_seconds) else rec.cpu_seconds
+        kind = self.kinds[self.exact_kind(rec.index)]
+        kind[0] -= 1
+        if math.isfinite(rec.cpu_seconds):
+            kind[1] += 1
+            kind[2] += rec.cpu_seconds
         if stats:
             self.stats_by_rank[rec.rank] = stats
         word = self.lists.guesses[rec.index]
@@ -195,7 +228,7 @@ class Coordinator:
         el = time.time() - self.t_start
         rate = done / el * 60 if el > 0 else 0.0
         left = self.n_queued - done
-        eta = left / rate * 60 if rate > 0 else float("inf")
+        eta = self.eta()
         best = f"{self.best[1]} {self.best[0]} ({self.best[0] / len(self.lists.answers):.4f})" \
             if self.best else "-"
         pct = 100.0 * done / self.n_queued if self.n_queued else 100.0

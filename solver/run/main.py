@@ -21,6 +21,7 @@ from .config import (
     RunSummary,
     default_memo_mb,
     select_openers,
+    work_memo_mb,
 )
 from .coordinator import Coordinator, report
 from .cutoffs import Cutoffs
@@ -115,8 +116,9 @@ def _run(cfg: RunConfig) -> RunSummary:
         if err is None and _wants_spreads(cfg, size):  # the openers still to value
             todo = store.todo(cfg.cutoff, cfg.retry_failed)
             spread = (3**lists.length, [i for i in chosen if todo[i]])
+        memo_cap = _work_memo(cfg, store, chosen, size) if err is None else 0.0
         if size > 1:  # the others wait for this asleep (MPICH's bcast spins)
-            quiet_bcast(comm, (err is None, cfg.cutoff, spread))
+            quiet_bcast(comm, (err is None, cfg.cutoff, spread, memo_cap))
         if err is not None:
             raise err
         shared = None
@@ -128,17 +130,17 @@ def _run(cfg: RunConfig) -> RunSummary:
         spreads = gather_spreads(comm, table, *spread) if spread else None  # collective
         t_spread = time.perf_counter() - t_spread
     else:
-        ok, cfg.cutoff, spread = quiet_bcast(comm)
+        ok, cfg.cutoff, spread, memo_cap = quiet_bcast(comm)
         if not ok:
             return RunSummary(exit_code=EXIT_USAGE, state="refused", ranks=size)
         try:
-            return worker_main(cfg, comm, MPI, rank, spread)
+            return worker_main(cfg, comm, MPI, rank, spread, memo_cap)
         except BaseException:
             abort_job(comm, f"rank {rank}")
             raise
 
     try:
-        memo = cfg.memo_mb or default_memo_mb(node_memory_bytes(), on_node)
+        memo = cfg.memo_mb or min(memo_cap, default_memo_mb(node_memory_bytes(), on_node))
         summary = _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
                               (nodes, tables), spreads, t_spread)
     except BaseException:
@@ -150,6 +152,21 @@ def _run(cfg: RunConfig) -> RunSummary:
     if size > 1:
         quiet_bcast(comm, summary.state)  # the workers return the same state
     return summary
+
+
+def _work_memo(cfg: RunConfig, store: Store, chosen: list[int], size: int) -> float:
+    """The memo a solving rank's share of this run needs (config.work_memo_mb), from
+    the openers it values: exactly (every one without a cutoff; else the openers
+    asked exact and, following the best K, a few times K of them) or under a
+    cutoff."""
+    todo = store.todo(cfg.cutoff, cfg.retry_failed)
+    n = int(todo[np.asarray(chosen, dtype=np.int64)].sum()) if chosen else 0
+    if cfg.cutoff is None and cfg.best is None:
+        exact = n
+    else:
+        exact = min(n, len(cfg.exact) + 4 * (cfg.best or 0))
+    solvers = size if rank0_solves(cfg, size) else size - 1
+    return work_memo_mb(exact, n - exact, solvers)
 
 
 def _wants_spreads(cfg: RunConfig, size: int) -> bool:
@@ -223,7 +240,7 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
     work, classes, queue, split, bundled, settled = plan_work(
         cfg, lists, table, store, queue, solvers, engine, spreads,
         whole=cutoffs is not None and cutoffs.dynamic)
-    co = Coordinator(cfg, store, lists, work, len(queue), size, out, classes, cutoffs)
+    co = Coordinator(cfg, store, lists, work, queue, size, out, classes, cutoffs, solvers)
     for rec, err in settled:
         co.add(rec, err, None)
     if not cfg.quiet:

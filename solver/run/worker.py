@@ -275,10 +275,12 @@ class AbandonWatcher:
             self.comm.recv(source=0, tag=TAG_ABANDON)
 
 
-def worker_main(cfg: RunConfig, comm, MPI, rank: int, spread=None) -> RunSummary:
+def worker_main(cfg: RunConfig, comm, MPI, rank: int, spread=None,
+                memo_cap: float | None = None) -> RunSummary:
     """A solving rank: its share of the plan's spreads (`spread`: (3^L, openers),
     as rank 0 sent them), then units from rank 0 until it says stop, then the run's
-    final state from rank 0 (every rank returns the same state)."""
+    final state from rank 0 (every rank returns the same state). `memo_cap`: the
+    memo its share of the work needs (config.work_memo_mb), MB."""
     from ..table import get_table
     from ..words import WordLists
 
@@ -299,7 +301,8 @@ def worker_main(cfg: RunConfig, comm, MPI, rank: int, spread=None) -> RunSummary
         lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True, lists=cfg.lists,
                                length=cfg.length)
         table = table if table is not None else get_table(lists, "numpy", cfg.cache_dir)[0]
-        memo = cfg.memo_mb or default_memo_mb(node_memory_bytes(), on_node)
+        memo = cfg.memo_mb or min(memo_cap or float("inf"),
+                                  default_memo_mb(node_memory_bytes(), on_node))
         worker = Worker(cfg, lists, table, rank, memo)
     except Exception as exc:
         comm.send(("failed", f"{type(exc).__name__}: {exc}"), dest=0, tag=TAG_REQ)
