@@ -58,6 +58,7 @@ class FakeSolver:
             time.sleep(self.sleep)
         if type(self).signal_after is not None and len(type(self).calls) == self.signal_after:
             os.kill(os.getpid(), signal.SIGUSR1)
+            time.sleep(0.2)  # the coordinator (main thread) sees it before this solve ends
         if word in type(self).bad:
             raise RuntimeError(f"cannot solve {word}")
         total = _value(word)

@@ -11,6 +11,7 @@ import os
 import random
 import re
 import signal
+import time
 
 import numpy as np
 import pytest
@@ -225,6 +226,9 @@ class _Counting:
         if type(self).stop_after is not None and len(type(self).calls) == type(
                 self).stop_after:
             os.kill(os.getpid(), signal.SIGUSR1)
+            # the solver runs in a thread beside the coordinator (the main thread, whose
+            # handler sees the signal): let it, before this unit ends, on a busy machine
+            time.sleep(0.5)
         return self.s.class_value(opener, pattern)
 
 
@@ -303,6 +307,40 @@ def test_checkpoint_survives_damage_by_valuing_again(tmp_path, small):
     broken.write([ClassResult(1, 2, S.EXACT, 4, 2, 0)])  # made again
     assert ClassStore(st.path, n).partly_done(range(n)) == {1}
     S.Store.open(st.path)  # the store itself is untouched and valid
+
+
+def test_a_best_run_plans_its_exact_openers_first_and_may_split_them(tmp_path, small):
+    """Under cutoffs that follow the best openers, the openers asked exact go first
+    (most expensive first) and may go out as classes; every other opener follows
+    whole, in the queue's order (most promising first)."""
+    from solver.run.cutoffs import Cutoffs
+    from solver.run.work import plan_work
+    from solver.table import get_table
+
+    a, g, cache = small
+    lists = WordLists.load(a, g, quiet=True)
+    table = get_table(lists, "numpy", cache)[0]
+    store, _ = S.Store.open_or_create(tmp_path / "p.zarr", lists, "easy", 6)
+    engine = default_factory(lists, "easy", 6, table)
+    queue = list(range(40))
+    exact = frozenset(queue[5:10])
+    for how in ("all", "off"):
+        cfg = RunConfig(store=store.path, split=how)
+        work, classes, order, split, _b, settled = plan_work(
+            cfg, lists, table, store, queue, 3, engine, None, Cutoffs(top=2, exact=exact))
+        assert classes is not None and not settled
+        assert set(order[:5]) == exact and order[5:] == [i for i in queue if i not in exact]
+        assert split == (set(exact) if how == "all" else set())
+        popped = []
+        while work.more() and len(work):
+            popped += [u[0] for u in work.pop()]
+            for sp in work.splits.values():  # as if the heads came back: the big
+                if sp.big:  # classes go out too
+                    work._release(sp)
+        whole = [i for i in popped if i not in exact]
+        assert whole == order[5:]  # after every exact one's units, in order
+        assert max(k for k, i in enumerate(popped) if i in exact) < popped.index(whole[0])
+    store.unlock()
 
 
 def test_plan_splits_what_exceeds_a_share():

@@ -78,7 +78,7 @@ class Coordinator:
         self.stop_reason: str | None = None
         self.abort_needed = False
         self.errors_dirty = False
-        self.signals = Signals().install()
+        self.signals = Signals()  # the run's flag (run() installs the handlers)
         self.deadline = None if cfg.time_limit is None else self.t_start + cfg.time_limit
 
     # ---- stopping ----

@@ -25,6 +25,7 @@ from .mpi import QUIET_SLEEP, TAG_ABANDON, TAG_REP, TAG_REQ, Signals
 from .worker import Unit, Worker, serve
 
 ABANDON_WAIT = 30.0  # seconds an abandoned solve has to answer before the job ends
+BUSY_SLEEP = 0.004  # the longest the coordinator sleeps between looks while work is out
 
 
 class LocalSolver:
@@ -63,9 +64,10 @@ class Links:
         self.solvers = ([0] if local is not None else []) + list(range(1, size))
         self._abandons: list = []
 
-    def poll(self, until: float, should_break) -> tuple[int, tuple] | None:
+    def poll(self, until: float, should_break, max_sleep: float = QUIET_SLEEP
+             ) -> tuple[int, tuple] | None:
         """The next message from any solver, or None at `until` (monotonic) or when
-        should_break() turns true first. Sleeps between looks."""
+        should_break() turns true first. Sleeps between looks, up to `max_sleep`."""
         comm = self.comm
         st = self.MPI.Status() if comm is not None else None
         delay = 0.0002
@@ -82,7 +84,7 @@ class Links:
             if time.monotonic() >= until or should_break():
                 return None
             time.sleep(delay)
-            delay = min(delay * 1.5, QUIET_SLEEP)
+            delay = min(delay * 1.5, max_sleep)
 
     def send(self, w: int, msg: tuple) -> None:
         if w == 0:
@@ -168,8 +170,9 @@ def coordinate(co: Coordinator, links: Links) -> None:
                 time.monotonic() - abandoned_at > ABANDON_WAIT):
             co.abort_needed = any(w != 0 for w in busy)  # a rank that cannot hear it
             return
-        got = links.poll(time.monotonic() + 1.0,
-                         lambda s=stop_at: s is None and co.check_stop())
+        got = links.poll(time.monotonic() + 1.0,  # answers within ms while work is out
+                         lambda s=stop_at: s is None and co.check_stop(),
+                         BUSY_SLEEP if busy else QUIET_SLEEP)
         if got is None:
             co.tick()
             continue

@@ -113,9 +113,11 @@ def _run(cfg: RunConfig) -> RunSummary:
                 not cfg.no_cutoff and cfg.best is None):
             cfg.cutoff = store.cutoff  # resuming a --cutoff store without the option
         spread = None  # (3^L, openers): the big classes' spreads for the cost model
-        if err is None and _wants_spreads(cfg, size):  # the openers still to value
+        if err is None and _wants_spreads(cfg, size):  # the exact openers still to value
             todo = store.todo(cfg.cutoff, cfg.retry_failed)
-            spread = (3**lists.length, [i for i in chosen if todo[i]])
+            exact = {lists.guess_id(w) for w in cfg.exact}
+            spread = (3**lists.length, [i for i in chosen if todo[i] and (
+                i in exact or (cfg.cutoff is None and cfg.best is None))])
         memo_cap = _work_memo(cfg, store, chosen, size) if err is None else 0.0
         if size > 1:  # the others wait for this asleep (MPICH's bcast spins)
             quiet_bcast(comm, (err is None, cfg.cutoff, spread, memo_cap))
@@ -172,9 +174,9 @@ def _work_memo(cfg: RunConfig, store: Store, chosen: list[int], size: int) -> fl
 def _wants_spreads(cfg: RunConfig, size: int) -> bool:
     """Whether the plan needs the spreads of big classes (costs.py): only where it
     may split openers and value classes in parts by predicted cost (--split auto,
-    two or more solving ranks, no cutoff, the expected objective)."""
-    return (size > 2 and cfg.split == "auto" and cfg.cutoff is None and cfg.best is None
-            and cfg.objective == "expected")
+    two or more solving ranks, the expected objective, openers valued exactly)."""
+    return (size > 2 and cfg.split == "auto" and cfg.objective == "expected"
+            and ((cfg.cutoff is None and cfg.best is None) or bool(cfg.exact)))
 
 
 def rank0_solves(cfg: RunConfig, size: int) -> bool:
@@ -238,8 +240,7 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
                            getattr(engine, "estimate", None), cutoffs)
     store.mark_selected(ordered)
     work, classes, queue, split, bundled, settled = plan_work(
-        cfg, lists, table, store, queue, solvers, engine, spreads,
-        whole=cutoffs is not None and cutoffs.dynamic)
+        cfg, lists, table, store, queue, solvers, engine, spreads, cutoffs)
     co = Coordinator(cfg, store, lists, work, queue, size, out, classes, cutoffs, solvers)
     for rec, err in settled:
         co.add(rec, err, None)
@@ -282,7 +283,6 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
             pass
         raise
     finally:
-        co.signals.restore()
         links.close()
     if co.work.more() and not co.stop_reason:  # every solver failed to start
         co.stop_reason = "no rank could solve (see the messages above)"

@@ -134,10 +134,11 @@ def threads_ok(MPI) -> bool:  # noqa: N803
 class Signals:
     """SIGUSR1/SIGTERM -> a flag, looked at between units of work and messages.
 
-    One flag per process: installs nest (book build, then its run, then the run's
-    coordinator or worker), the handlers go in at the first and out at the last,
-    and a signal received at any depth is seen at every depth, so a stop asked for
-    while rank 0 plans or a rank waits is not lost, and never kills a rank."""
+    One flag per process: installs nest (a book build, then its run), the handlers
+    go in at the first and out at the last, and a signal received at any depth is
+    seen at every depth and by every Signals() (the coordinator's, a worker's), so
+    a stop asked for while rank 0 plans or a rank waits is not lost, and never
+    kills a rank."""
 
     _received: int | None = None
     _depth = 0

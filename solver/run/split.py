@@ -265,14 +265,16 @@ def make_units(split: Split, cost: Callable[[int, int], float]) -> None:
 
 
 def plan(costs: dict[int, float], workers: int, how: str, forced: set[int],
-         fraction: float = SPLIT_SHARE) -> set[int]:
+         fraction: float = SPLIT_SHARE, share: float | None = None) -> set[int]:
     """Openers to split: `forced` (partly valued already) and, by `how`, all of them
-    or those predicted above `fraction` of a worker's fair share."""
+    or those predicted above `fraction` of a worker's fair share (`share`; default
+    the openers' costs over the workers)."""
     if how == "all":
         return set(costs)
     out = {i for i in forced if i in costs}
     if how == "auto" and workers > 1 and costs:
-        share = sum(costs.values()) / workers
+        if share is None:
+            share = sum(costs.values()) / workers
         out |= {i for i, c in costs.items() if c > fraction * share}
     return out
 

@@ -284,53 +284,74 @@ def gate_heads(mode: str, max_guesses: int) -> bool:
     return mode != "easy" or 0 < max_guesses < 6
 
 
+# What planning takes an opener valued under a cutoff to cost, in the cost model's
+# seconds (a book's 12657 such openers took 390 s of CPU in hard mode, about 0.03
+# s each; easy about 0.07): only to size a rank's fair share beside exact openers
+CUTOFF_COST = 0.05
+
+
 def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: list[int],
               solvers: int, engine, spreads: dict[int, dict[int, int]] | None = None,
-              whole: bool = False) -> tuple[Work, ClassStore | None, list[int], set[int],
-                                            dict[int, list[int]], list]:
+              cutoffs: Cutoffs | None = None) -> tuple[Work, ClassStore | None, list[int],
+                                                       set[int], dict[int, list[int]], list]:
     """Rank 0's plan for `solvers` solving ranks: the Work queue for the openers
     `queue` (in `order`'s order), the class checkpoint (None where the engine values
     no classes, or under the worst-case objective), the queue in the order used,
     the openers split, the bundles (opener -> its bundle) and the records of split
-    openers that the checkpoint already completes. Openers are split only without
-    a cutoff (`whole`: a cutoff that follows the best openers), with --split on and
-    an engine that values one class alone (class_value). `spreads`: those of the
-    big classes (costs.spreads_of), for the cost model, where they were computed."""
+    openers that the checkpoint already completes.
+
+    The openers valued exactly (every one without a cutoff; under `cutoffs`, those
+    it names exact) go first, most expensive first by the cost model, and may go
+    out as classes (with --split on and an engine that values one class alone,
+    class_value); the others follow in `queue`'s order, whole (under a cutoff an
+    opener is mostly refuted from bounds over all its classes at once).
+    `spreads`: those of the big classes (costs.spreads_of), for the cost model,
+    where they were computed."""
     n_p = 3**lists.length
     classes = None
     if cfg.objective == "expected" and (callable(getattr(engine, "class_value", None))
-                                        or callable(getattr(engine, "class_values", None))):
+                                        or callable(getattr(engine, "class_rows", None))):
         classes = ClassStore(store.path, len(lists.guesses), n_p)
-    if (classes is not None and cfg.cutoff is None and not whole and cfg.split != "off"
+    if cutoffs is None:
+        exact = list(queue) if cfg.cutoff is None else []
+    else:
+        exact = [i for i in queue if i in cutoffs.exact]
+    rest = [i for i in queue if i not in set(exact)]
+    costs: dict[int, float] = {}
+    split: set[int] = set()
+    if (exact and classes is not None and cfg.split != "off"
             and callable(getattr(engine, "class_value", None))):
         # the predicted costs order the work (openers and classes on one scale) and
         # choose which openers go out as classes (split), and which classes in parts
         model = CostModel(cfg.mode, table, n_p, spreads)
-        costs = {i: model.of_opener(i) for i in queue}
-        split = plan(costs, max(1, solvers), cfg.split, classes.partly_done(queue))
+        costs = {i: model.of_opener(i) for i in exact}
+        share = (sum(costs.values()) + CUTOFF_COST * len(rest)) / max(1, solvers)
+        split = plan(costs, max(1, solvers), cfg.split, classes.partly_done(exact),
+                     share=share)
         parts_ok = callable(getattr(engine, "class_part", None))
         work = Work(cfg.mode, len(lists.answers), table, n_p, cfg.parts if parts_ok else 0,
-                    sum(costs.values()) / max(1, solvers), max(1, solvers),
-                    cfg.max_guesses == 0, model, gate_heads(cfg.mode, cfg.max_guesses))
-        queue = sorted(queue, key=lambda i: (-costs[i], i))
-        may_bundle = solvers > 1
+                    share, max(1, solvers), cfg.max_guesses == 0, model,
+                    gate_heads(cfg.mode, cfg.max_guesses))
+        exact = sorted(exact, key=lambda i: (-costs[i], i))
     else:
-        costs = {i: float(len(queue) - k) for k, i in enumerate(queue)}  # queue order
-        split = set()
         work = Work(cfg.mode, len(lists.answers), table, n_p)
-        may_bundle = False
     bundled: dict[int, list[int]] = {}
-    if may_bundle:
+    if costs and solvers > 1:
         # openers sharing their most expensive class go to one rank back to back
-        alone = {i: costs[i] for i in queue if i not in split}
+        alone = {i: costs[i] for i in exact if i not in split}
         share = sum(costs.values()) / max(1, solvers)
         for b in affinity(table, alone, cfg.mode, share, n_p):
             bundled.update({i: b for i in b})
+    queue = exact + rest
+    # the queue's keys: the predicted costs, and below every one of them the openers
+    # without a prediction, in the queue's order
+    keys = dict(costs)
+    keys.update({i: -1.0 - k for k, i in enumerate(rest if costs else queue)})
     settled = []
     for i in queue:
         if i in split:
             assert classes is not None  # split only where classes may be
-            done = work.add_split(i, classes.results(i), costs[i])
+            done = work.add_split(i, classes.results(i), keys[i])
             if done is not None:  # every class needed was in the checkpoint
                 settled.append(done)
         elif i in bundled:
@@ -339,5 +360,5 @@ def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: lis
                 work.push_bundle(tuple((j, None) for j in b),
                                  bundle_cost(costs, b, table, cfg.mode, n_p))
         else:
-            work.push((i, None), costs[i])
+            work.push((i, None), keys[i])
     return work, classes, queue, split, bundled, settled

@@ -296,7 +296,7 @@ def worker_main(cfg: RunConfig, comm, MPI, rank: int, spread=None,
         table = table if table is not None else load_table()  # (kept for the Worker)
         gather_spreads(comm, table, *spread)
     size = comm.Get_size()
-    sigs = Signals().install()
+    sigs = Signals()  # the run's flag (run() installs the handlers)
     try:
         lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True, lists=cfg.lists,
                                length=cfg.length)
@@ -307,7 +307,6 @@ def worker_main(cfg: RunConfig, comm, MPI, rank: int, spread=None,
     except Exception as exc:
         comm.send(("failed", f"{type(exc).__name__}: {exc}"), dest=0, tag=TAG_REQ)
         wait_message(comm, MPI, 0, TAG_REP)
-        sigs.restore()
         quiet_bcast(comm)  # the run's final state (this rank failed in any case)
         return RunSummary(exit_code=1, state="failed", ranks=size)
     watcher = AbandonWatcher(comm, worker).start() if threads_ok(MPI) else None
@@ -317,6 +316,5 @@ def worker_main(cfg: RunConfig, comm, MPI, rank: int, spread=None,
     finally:
         if watcher is not None:
             watcher.close()
-        sigs.restore()
     state = quiet_bcast(comm)  # how the run ended, from rank 0
     return RunSummary(exit_code=0, state=state, solved=n, ranks=size)
