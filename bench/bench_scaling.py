@@ -12,8 +12,10 @@ Every rank runs under /usr/bin/time, so each rank's wall, user and system CPU
 and peak RSS are its own, start-up, imports and MPI_Finalize included. The steps
 come from the command's own report: the run's wall, and for the book the scoring,
 valuing and writing steps. Efficiency = T(1 rank) / (N x T(N ranks)) on the whole
-command's wall time; rank 0's exclusive work is the book's scoring and writing,
-during which no other rank can work, reported as a share of all CPU.
+command's wall time; rank 0's exclusive work is its set-up and planning before
+the work goes out, and the book's scoring and writing, during which no other rank
+can work: its seconds, their share of all CPU and of the wall time (the share of
+the job the other ranks wait for it) are reported.
 
     python bench/bench_scaling.py --ranks 1,2 --workloads sample,book --modes easy,hard \\
         --out bench_scaling.json
@@ -108,8 +110,11 @@ def steps(err: str, workload: str) -> dict:
     m = re.search(r"valued in (?:(\d+)m)?(\d+)s", err)
     if m:
         out["run"] = 60 * int(m.group(1) or 0) + int(m.group(2))
-    m = re.search(r"scoring ([\d.]+) s, valuing ([\d.]+) s on \d+ solving rank\(s\), "
-                  r"writing ([\d.]+) s", err)
+    m = re.search(r"([\d.]+) s of set-up and planning", err)
+    if m:
+        out["planning"] = float(m.group(1))
+    m = re.search(r"scoring ([\d.]+) s, planning [\d.]+ s, valuing ([\d.]+) s on \d+ "
+                  r"solving rank\(s\), writing ([\d.]+) s", err)
     if m:
         out.update(scoring=float(m.group(1)), run=float(m.group(2)),
                    writing=float(m.group(3)))
@@ -120,7 +125,7 @@ def report(rows: list[dict], machine: str) -> str:
     lines = [f"machine: {machine}", "",
              "| workload | mode | ranks | wall s | speed-up | efficiency | steps (s) | "
              "user s | sys s | sys % | peak RSS per rank (MB) | rank 0 CPU share | "
-             "rank 0 alone % |",
+             "rank 0 alone: s, % of CPU, % of wall |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     base = {(r["workload"], r["mode"]): r["wall"] for r in rows if r["ranks"] == 1}
     for r in rows:
@@ -128,7 +133,7 @@ def report(rows: list[dict], machine: str) -> str:
         speed = t1 / r["wall"] if t1 else float("nan")
         cpu = r["user"] + r["sys"]
         rank0 = r["per_rank"][0]
-        alone = r["steps"].get("scoring", 0.0) + r["steps"].get("writing", 0.0)
+        alone = sum(r["steps"].get(k, 0.0) for k in ("scoring", "planning", "writing"))
         st = ", ".join(f"{k} {v:g}" for k, v in r["steps"].items())
         rss = "/".join(f"{x['rss_mb']:.0f}" for x in r["per_rank"])
         lines.append(
@@ -136,7 +141,7 @@ def report(rows: list[dict], machine: str) -> str:
             f"{speed:.2f} | {100 * speed / r['ranks']:.0f} % | {st} | {r['user']:.1f} | "
             f"{r['sys']:.1f} | {100 * r['sys'] / cpu:.1f} | {rss} | "
             f"{100 * (rank0['user'] + rank0['sys']) / cpu:.0f} % | "
-            f"{100 * alone / cpu:.1f} |")
+            f"{alone:.1f}, {100 * alone / cpu:.1f}, {100 * alone / r['wall']:.1f} |")
     return "\n".join(lines)
 
 

@@ -389,7 +389,8 @@ def _build(store, out, answers, guesses, mode, max_guesses, lists_name, length, 
     assert out is not None  # rank 0 chose it above
     steps = {"ranks": s.ranks, "solvers": s.solvers,
              "score_wall": scoring[0], "score_cpu": scoring[1],
-             "run_wall": s.wall_seconds, "run_cpu": s.solve_cpu_seconds}
+             "plan_wall": s.plan_seconds, "run_wall": s.wall_seconds,
+             "run_cpu": s.solve_cpu_seconds}
     info = write(st, out, top, popular, command or command_line(), steps)
     steps["write_wall"], steps["write_cpu"] = (time.perf_counter() - t1,
                                                time.process_time() - c1)

@@ -97,8 +97,9 @@ def _cmd_build(args) -> int:
         print(f"wrote the book: the {info['top']} best openers proven (number {args.top}: "
               f"{info['kth_total']}), {info['exact']} exact values, "
               f"{info['cpu_seconds'] / 3600:.2f} CPU-h in all; this build: scoring "
-              f"{st['score_wall']:.1f} s, valuing {st['run_wall']:.1f} s on "
-              f"{st['solvers']} solving rank(s), writing {st['write_wall']:.1f} s",
+              f"{st['score_wall']:.1f} s, planning {st['plan_wall']:.1f} s, valuing "
+              f"{st['run_wall']:.1f} s on {st['solvers']} solving rank(s), writing "
+              f"{st['write_wall']:.1f} s",
               file=sys.stderr)
     return 0
 

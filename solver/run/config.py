@@ -81,6 +81,7 @@ class RunSummary:
     results: int = 0  # results rank 0 handled (openers and classes)
     memo_mb: float = 0.0  # memo per solving rank (as asked; rank 0's view)
     solvers: int = 1  # solving ranks (rank 0's solver thread included)
+    plan_seconds: float = 0.0  # rank 0's set-up and plan before any work went out
     cutoff: int | None = None  # where the cutoff ended (best: one past the K-th best)
 
 

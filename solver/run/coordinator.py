@@ -299,7 +299,8 @@ def report(summary: RunSummary, co: Coordinator, store: Store, out) -> None:
     if s.results:
         lines.append(f"  coordinator: {s.results} result(s) handled, "
                      f"{1000.0 * s.coordinator_seconds / s.results:.2f} ms each (store "
-                     f"writes included)")
+                     f"writes included); {s.plan_seconds:.1f} s of set-up and planning "
+                     "before the work went out")
     st = s.stats
     if st:
         hits = st.get("memo_hits")

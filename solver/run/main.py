@@ -95,6 +95,7 @@ def run(cfg: RunConfig) -> RunSummary:
 
 def _run(cfg: RunConfig) -> RunSummary:
     cfg = replace(cfg)  # private copy: the store may supply the cutoff
+    t_start = time.perf_counter()
     limit_threads()
     out = cfg.progress_file or sys.stderr
     comm, MPI = mpi()
@@ -144,7 +145,7 @@ def _run(cfg: RunConfig) -> RunSummary:
     try:
         memo = cfg.memo_mb or min(memo_cap, default_memo_mb(node_memory_bytes(), on_node))
         summary = _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
-                              (nodes, tables), spreads, t_spread)
+                              (nodes, tables), spreads, t_spread, t_start)
     except BaseException:
         if size > 1:  # never leave the workers waiting for a reply
             abort_job(comm, "rank 0")
@@ -223,7 +224,7 @@ def _todo(cfg: RunConfig, store: Store, cutoffs: Cutoffs | None, refill: set[int
 
 def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
                 nodes: tuple[int, bool] = (1, False), spreads=None,
-                spread_seconds: float = 0.0) -> RunSummary:
+                spread_seconds: float = 0.0, t_start: float | None = None) -> RunSummary:
     solves = rank0_solves(cfg, size)
     local = Worker(cfg, lists, table, 0, memo) if solves else None
     if local is not None:
@@ -272,6 +273,8 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
             for note in classes.notes:
                 print(f"wordle-dp: note: {note}", file=out, flush=True)
     co.flush("running")
+    # rank 0's planning, before any work goes out (the other ranks wait for it)
+    plan_seconds = time.perf_counter() - (t_start or time.perf_counter())
     links = Links(comm if size > 1 else None, MPI,
                   LocalSolver(local, co.signals).start() if local is not None else None)
     try:
@@ -293,6 +296,7 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
     summary = co.summary(state)
     summary.memo_mb = memo
     summary.solvers = solvers
+    summary.plan_seconds = plan_seconds
     summary.cutoff = cutoffs.resume_cutoff() if cutoffs is not None else cfg.cutoff
     if co.work.more() and co.stop_reason and co.stop_reason.startswith("no rank"):
         summary.exit_code = 1
