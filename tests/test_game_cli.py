@@ -98,7 +98,7 @@ def test_next_text_and_start_of_small_game(capsys, small):
 
 @pytest.mark.parametrize("args,needles", [
     (["next", "zzzzz:BBBBB"], ["zzzzz", "not in the guess list"]),
-    (["next", "{g}:GGGGG"], ["no answer in the list fits"]),
+    (["next", "{g}:GGGGY"], ["no answer in the list fits", "nor does any allowed word"]),
     (["next", "{g}:BBXQB"], ["not a mark"]),
     (["next", "{g}"], ["GUESS:PATTERN"]),
     (["next", "{g}:BBBBB", "--top", "-1"], ["--top"]),

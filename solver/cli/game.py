@@ -96,14 +96,23 @@ def _cmd_next(args) -> int:
     if args.strategy is not None:
         raise UsageError("--strategy applies to --boards (one board's next guess is exact)")
 
+    from ..game import wider
+
     lists = load_lists(args)
-    pos = _position(args, lists)
-    store = _store(args, lists)
-    # the start, from a store or the book: no solver (no table to load)
-    res = opening(pos, args.top, store) if store is not None and pos.objective == "expected" \
-        else None
-    if res is None:
-        res = analyse(make_solver(args, lists), pos, top=args.top, store=store)
+    # feedback no answer fits goes on with every allowed guess as a possible answer
+    pos, said = wider.parse(args.position, lists, args.mode, args.max_guesses,
+                            args.objective)
+    res = None
+    if said:
+        print(f"note: {said}", file=sys.stderr)
+        res = analyse(wider.solver_for(pos), pos, top=args.top)
+    else:
+        store = _store(args, lists)
+        # the start, from a store or the book: no solver (no table to load)
+        if store is not None and pos.objective == "expected":
+            res = opening(pos, args.top, store)
+        if res is None:
+            res = analyse(make_solver(args, lists), pos, top=args.top, store=store)
     if args.json:
         print(json.dumps(res.to_dict()))
     else:
