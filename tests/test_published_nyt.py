@@ -11,8 +11,9 @@ whose published value is at least MARGIN past it: those are refuted in well unde
 second each (CPU), while in hard mode an opener within a few hundred of the cutoff
 (mitre, mairs) or an infeasible one (rimae, 61 s) can take a minute or more.
 `-m slow` solves seeded random openers of the
-published top 20 exactly in both modes (about a minute each in hard mode) and bounds
-a larger unfiltered sample.
+published top 20 exactly in both modes and bounds a larger unfiltered sample: 35
+minutes of wall time at load 5-10, most of it the four hard exact values (1-17
+minutes each; tarse 64 s of CPU).
 The module skips when ../shared (next to the repository) is absent.
 """
 
