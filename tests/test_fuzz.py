@@ -526,7 +526,9 @@ BAD_POSITIONS: list[tuple[str, str, list[str]]] = [  # (id, position, needle, ex
     ("kelvin-sign", f"{KELVIN}:GGGGG", "KELVIN SIGN", []),
     ("cyrillic-e", f"{CYRILLIC}:BBBBB", "not in the guess list", []),
     ("fullwidth-word", f"{FULLWIDTH}:BBBBB", "not in the guess list", []),
-    ("inconsistent", "salet:GGGGG", "no answer in the list fits", []),
+    # no word at all fits (salet:GGGGG would be the answer salet, outside the answers:
+    # next and play go on with every allowed guess as a possible answer)
+    ("inconsistent", "salet:GGGGY", "no answer in the list fits", []),
     ("inconsistent-second", f"{B1},salet:BBBBB", "no answer in the list fits", []),
     ("after-solved", f"cigar:GGGGG,rebut:{_pat('rebut', 'cigar')}", "already solved", []),
     ("hard-illegal", f"{B1},crane:BBBBB", "not allowed in hard mode", ["--mode", "hard"]),
@@ -1023,7 +1025,7 @@ def test_play_bad_lines_are_explained_and_asked_again(world, capsys, monkeypatch
     one '! ...' line, then the same guess is asked again), never exits or crashes."""
     bad = ["zzzzz BBBBB", f"{KELVIN} GGGGG", f"{FULLWIDTH} BBBBB", "GGGGGG", "salet",
            "salet BBBBB extra", "\u0660\u0660\u0660\u0660\u0660", "x" * 100_000,
-           "crane GGGGG",  # no answer fits
+           "crane GGGGY",  # no word fits
            ]
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join([*bad, "q"]) + "\n"))
     rc = cli.main(["play", "--answers", str(world["A"]), "--guesses", str(world["G"]),

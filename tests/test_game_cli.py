@@ -98,7 +98,7 @@ def test_next_text_and_start_of_small_game(capsys, small):
 
 @pytest.mark.parametrize("args,needles", [
     (["next", "zzzzz:BBBBB"], ["zzzzz", "not in the guess list"]),
-    (["next", "{g}:GGGGG"], ["no answer in the list fits"]),
+    (["next", "{g}:GGGGY"], ["no answer in the list fits", "nor does any allowed word"]),
     (["next", "{g}:BBXQB"], ["not a mark"]),
     (["next", "{g}"], ["GUESS:PATTERN"]),
     (["next", "{g}:BBBBB", "--top", "-1"], ["--top"]),
@@ -535,3 +535,35 @@ def test_simulate_reports_every_game_to_progress(small):
     n = len(lists.answers)
     assert seen[-1] == (n, n) and len(seen) == n == len(sim.games)
     assert [d for d, _ in seen] == list(range(1, n + 1))
+
+
+def test_player_commands_default_to_one_constant(capsys, monkeypatch):
+    """play, next and tree read their default lists from words.PLAY_LISTS (flipped to
+    today's NYT lists once their opening books ship); the analyst commands keep the
+    original lists whatever it says."""
+    import io
+
+    from solver import words
+
+    assert words.PLAY_LISTS in words.BUILTIN
+    monkeypatch.setattr(words, "PLAY_LISTS", "nyt")
+    # agave is a NYT answer, not an original one: no widening needed here
+    assert cli.main(["next", "salet:BYBYB,beard:BYGBB,aking:GBBBY,agape:GGGBG",
+                     "--json"]) == 0
+    cap = capsys.readouterr()
+    assert json.loads(cap.out)["words"] == ["agave"] and cap.err == ""
+    assert cli.main(["next", "-"]) == 2  # no NYT book yet: the start is refused
+    assert "over 3158 answers" in capsys.readouterr().err
+    from solver.game.play import Game
+
+    played = []  # the game itself is tested above; here only the lists it gets
+    monkeypatch.setattr(Game, "run", lambda self, auto=False: played.append(self.pos))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert cli.main(["play"]) == 0 and len(played[0].members) == 3158
+    assert cli.main(["play", "--lists", "nyt-2022-08"]) == 0
+    assert len(played[1].members) == 2309
+    # named lists win; the analyst commands are not player commands
+    assert cli.main(["next", "-", "--lists", "original", "--json", "--top", "0"]) == 0
+    assert json.loads(capsys.readouterr().out)["candidates"] == 2315
+    assert cli.main(["solve", "salet", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["answers"] == 2315

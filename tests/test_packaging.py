@@ -117,6 +117,13 @@ def test_wheel_works_outside_the_source_tree(tmp_path):
                cwd=work, env=env)
     assert meta.stdout.strip() == version
 
+    # every built-in list pair ships and verifies its checksums (the NYT pair's
+    # guesses come from the other pair's folder)
+    shipped = {d["name"]: (d["answers"], d["guesses"])
+               for d in map(json.loads, cli("lists", "--json").stdout.splitlines())}
+    assert shipped["nyt"] == (3158, 14855) and shipped["nyt-2022-08"] == (2309, 14855)
+    assert shipped["original"] == (2315, 12972)
+
     # default lists, read from the installed package (published value of FLOES)
     r = json.loads(cli("solve", "floes", "--json").stdout)
     assert (r["status"], r["total"]) == ("exact", 8225)

@@ -79,6 +79,64 @@ def test_default_lists_index_maps():
         lists.guess_id("zzzzz")
 
 
+NYT_SHA256 = {  # data/README.md
+    ("nyt", "answers"): "3e443482b78dee0f6f8de4f74dbb67537db781524279b1d40ca3353c592b03ce",
+    ("nyt", "guesses"): "ba86911aea83d038d53c0999fe6cbe310c8f59d2b79626c73bd0cd0773adc320",
+    ("nyt-2022-08", "answers"): "c495f6cbc36475358a89e30ac16bd5c0c05073c8c7647bb6c35dd01f7bae6e32",
+    ("nyt-2022-08", "guesses"): "ba86911aea83d038d53c0999fe6cbe310c8f59d2b79626c73bd0cd0773adc320",
+}
+SHARED_NYT = Path(__file__).resolve().parents[1].parent / "shared" / "wordlists" / "nyt"
+
+
+def test_nyt_lists_counts_checksums_and_relations(capsys):
+    nyt = WordLists.load(lists="nyt")
+    old = WordLists.load(lists="nyt-2022-08")
+    original = WordLists.load()
+    assert (len(nyt.answers), len(nyt.guesses)) == (3158, 14855)
+    assert (len(old.answers), len(old.guesses)) == (2309, 14855)
+    for name, lists in (("nyt", nyt), ("nyt-2022-08", old)):
+        assert lists.added_answers == 0 and set(lists.answers) <= set(lists.guesses)
+        assert lists.answers == sorted(lists.answers) and lists.guesses == sorted(lists.guesses)
+        for kind in ("answers", "guesses"):
+            data = words.builtin(name).resource(kind).read_bytes()
+            assert hashlib.sha256(data).hexdigest() == NYT_SHA256[name, kind]
+        assert lists.answers_sha256 == NYT_SHA256[name, "answers"]  # canonical files
+    assert capsys.readouterr().err == ""
+    # one guess file for both pairs, in the package once
+    assert str(words.builtin("nyt-2022-08").resource("guesses")) == str(
+        words.builtin("nyt").resource("guesses"))
+    # what the lists are (data/README.md): the 2022 answers are the original ones less
+    # six words; the guesses grew by 1883 words
+    assert set(original.answers) - set(old.answers) == {"agora", "fibre", "lynch",
+                                                        "pupal", "slave", "wench"}
+    assert set(old.answers) < set(original.answers)
+    assert set(original.guesses) < set(nyt.guesses)
+    assert len(set(nyt.guesses) - set(original.guesses)) == 1883
+    assert len(set(old.answers) - set(nyt.answers)) == 8
+
+
+def test_length_five_is_still_the_original_lists():
+    assert words.builtin(length=5).name == "original"
+    assert WordLists.load(length=5).answers == WordLists.load().answers
+    with pytest.raises(WordListError, match="'nyt' have 5-letter words, not 6"):
+        WordLists.load(lists="nyt", length=6)
+
+
+@pytest.mark.skipif(not SHARED_NYT.is_dir(), reason="../shared/wordlists/nyt is absent")
+@pytest.mark.parametrize("name,kind,ref", [
+    ("nyt", "answers", "wordlist_nyt20230701_hidden.txt"),
+    ("nyt", "guesses", "wordlist_nyt20220830_all.txt"),
+    ("nyt-2022-08", "answers", "wordlist_nyt20220830_hidden.txt"),
+])
+def test_nyt_lists_are_the_reference_copies(name, kind, ref):
+    """The shipped NYT lists (taken from a PyPI package and alex1770/wordle) hold the
+    same words, in the same bytes, as the reference copies the published tables used."""
+    ours = words.builtin(name).resource(kind).read_bytes()
+    theirs = (SHARED_NYT / ref).read_bytes()
+    assert set(ours.split()) == set(theirs.split())
+    assert hashlib.sha256(ours).hexdigest() == hashlib.sha256(theirs).hexdigest()
+
+
 def test_encode_words():
     enc = words.encode_words(["abcde", "zzzzy"])
     assert enc.dtype == np.uint8

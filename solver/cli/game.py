@@ -22,6 +22,7 @@ from .common import (
     load_lists,
     make_solver,
     path_arg,
+    player_lists,
     write_simulations,
 )
 
@@ -64,8 +65,8 @@ def _position(args, lists):
                           args.max_guesses, getattr(args, "objective", "expected"))
 
 
-def _common(p, store: bool = False) -> None:
-    add_lists(p)
+def _common(p, store: bool = False, player: bool = False) -> None:
+    add_lists(p, player)
     add_problem(p)
     add_backend(p)
     add_memo(p)
@@ -96,14 +97,24 @@ def _cmd_next(args) -> int:
     if args.strategy is not None:
         raise UsageError("--strategy applies to --boards (one board's next guess is exact)")
 
+    from ..game import wider
+
+    player_lists(args)
     lists = load_lists(args)
-    pos = _position(args, lists)
-    store = _store(args, lists)
-    # the start, from a store or the book: no solver (no table to load)
-    res = opening(pos, args.top, store) if store is not None and pos.objective == "expected" \
-        else None
-    if res is None:
-        res = analyse(make_solver(args, lists), pos, top=args.top, store=store)
+    # feedback no answer fits goes on with every allowed guess as a possible answer
+    pos, said = wider.parse(args.position, lists, args.mode, args.max_guesses,
+                            args.objective)
+    res = None
+    if said:
+        print(f"note: {said}", file=sys.stderr)
+        res = analyse(wider.solver_for(pos), pos, top=args.top)
+    else:
+        store = _store(args, lists)
+        # the start, from a store or the book: no solver (no table to load)
+        if store is not None and pos.objective == "expected":
+            res = opening(pos, args.top, store)
+        if res is None:
+            res = analyse(make_solver(args, lists), pos, top=args.top, store=store)
     if args.json:
         print(json.dumps(res.to_dict()))
     else:
@@ -117,6 +128,7 @@ def _cmd_tree(args) -> int:
     from ..game import tree
 
     check_output("--out", args.out)  # before the search: it may take a while
+    player_lists(args)
     lists, solver = _setup(args)
     pos = _position(args, lists)
     from ..progress import Progress
@@ -154,6 +166,7 @@ def _cmd_play(args) -> int:
     if boards.wanted(args):
         return boards.play_boards(args)
 
+    player_lists(args)
     lists, solver = _setup(args)
     answer = args.answer  # Game checks it (ASCII before case folding)
     if args.random:
@@ -405,7 +418,7 @@ def register(sub) -> None:
     boards.add_boards(n, "POSITION gives K feedbacks per guess, 'salet:BBBBB/BYBBG/-/GGGGG' "
                       "('-' for a board solved earlier; K is read from it when not given); "
                       "exact on small positions, else the heuristic, labelled")
-    _common(n, store=True)
+    _common(n, store=True, player=True)
     n.set_defaults(func=_cmd_next)
 
     t = sub.add_parser(
@@ -422,7 +435,7 @@ def register(sub) -> None:
     t.add_argument("--out", type=path_arg, metavar="FILE", help="write to FILE (default: "
                    "stdout; written to a temporary file and renamed)")
     add_objective(t)
-    _common(t, store=True)
+    _common(t, store=True, player=True)
     t.set_defaults(func=_cmd_tree)
 
     p = sub.add_parser(
@@ -443,7 +456,7 @@ def register(sub) -> None:
                            "fastest win (exact)")
     boards.add_boards(p, "--answer w1,w2,... (K words) or --random hides them, else type "
                       "the K feedbacks the game showed")
-    _common(p, store=True)
+    _common(p, store=True, player=True)
     p.set_defaults(func=_cmd_play)
 
     s = sub.add_parser(

@@ -133,9 +133,10 @@ def _cmd_lists(args) -> int:
         for r in rows:
             print(json.dumps(r))
         return 0
-    print(f"{'name':9s} {'letters':>7s} {'answers':>8s} {'guesses':>8s} {'patterns':>8s}  about")
+    w = max(len(str(r["name"])) for r in rows)
+    print(f"{'name':{w}s} {'letters':>7s} {'answers':>8s} {'guesses':>8s} {'patterns':>8s}  about")
     for r in rows:
-        print(f"{r['name']:9s} {r['length']:7d} {r['answers']:8d} {r['guesses']:8d} "
+        print(f"{r['name']:{w}s} {r['length']:7d} {r['answers']:8d} {r['guesses']:8d} "
               f"{r['patterns']:8d}  {str(r['about']).split(':')[0]}")
     print("choose with --lists NAME or --length N; custom lists of 3 to 10 letters with "
           "--answers/--guesses (provenance: data/README.md)")

@@ -18,7 +18,10 @@ Stable API (used by the CLI and the web app):
 Also (see each module): `strategies.make_strategy(name, solver)` -> a `Strategy`
 with `choose(position) -> guess id` (optimal and the one-step heuristics);
 `simulate.simulate(solver, strategy, opener)` -> `Simulation` (every answer);
-`measures.scan` (vectorised one-step measures); `play.Game` (the terminal game).
+`measures.scan` (vectorised one-step measures); `play.Game` (the terminal game);
+`wider.parse(text, lists)` -> `(Position, note)` and `wider.widen`: feedback that
+rules out every answer goes on with every allowed guess as a possible answer (an
+answer missing from the list), `wider.solver_for(position)` the engine for it.
 
 `solver` is a `solver.search.Solver` for the same lists, mode and cap.
 """

@@ -7,7 +7,9 @@ Modes:
   asks for a guess (Enter takes the suggestion).
 - without an answer: the player types the feedback the real game showed, either
   alone (for the suggested guess) or after another guess: `BBYBG` or `crane BBYBG`.
-`q` quits; bad input re-asks with a one-line reason.
+`q` quits; bad input re-asks with a one-line reason. Feedback that rules out every
+answer (an answer missing from the list) is said in one line, and the game goes on
+with every allowed guess as a possible answer (`wider`).
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from ..errors import UsageError, WordleDPError, quote
 from ..feedback import parse as parse_pattern
 from ..feedback import score, to_squares, to_text
 from .analysis import WORDS_SHOWN, _check_store, analyse
-from .position import Position
+from .position import NoFit, Position
 from .strategies import make_strategy
+from .wider import note, solver_for, widen
 
 Ask = Callable[[str], "str | None"]  # None: end of input
 Say = Callable[[str], None]
@@ -94,6 +97,18 @@ class Game:
         n = len(guess)
         self.say(f"guess {k}: {guess.upper()}  {to_text(pattern, n)}  {to_squares(pattern, n)}")
 
+    def widen(self, exc: NoFit) -> None:
+        """No answer fits the feedback: go on with every allowed guess as a possible
+        answer (UsageError when none fits either), saying so in one line."""
+        pos = widen(exc.position, exc.guess, exc.pattern)
+        self.solver = solver_for(pos, self.solver)
+        self.store = None  # the store and the book are the other lists'
+        self.pos = pos
+        n = len(exc.guess)
+        self.say(f"guess {pos.guesses_made}: {exc.guess.upper()}  {to_text(exc.pattern, n)}  "
+                 f"{to_squares(exc.pattern, n)}")
+        self.say(note(pos))
+
     def finished(self) -> bool:
         if self.pos.solved:
             k = self.pos.guesses_made
@@ -153,7 +168,10 @@ class Game:
                 self.say(f"out of guesses (cap {cap}){tail}")
                 return k
             try:
-                self.step(word, pattern)
+                try:
+                    self.step(word, pattern)
+                except NoFit as exc:  # the answer may be missing from the list
+                    self.widen(exc)
             except WordleDPError as exc:
                 self.say(f"! {exc}")
                 continue

@@ -91,6 +91,18 @@ def legal_mask(lists: WordLists, mode: str, cons: Constraint | None,
     return np.ones(n_g, bool)
 
 
+class NoFit(UsageError):
+    """A step no answer of the list fits: the feedback is wrong, or the answer is
+    missing from the list (`solver.game.wider` plays on with every allowed guess as a
+    possible answer). `position` is the position before the step."""
+
+    def __init__(self, position: Position, guess: str, pattern: int):
+        self.position, self.guess, self.pattern = position, guess, pattern
+        n = position.guesses_made + 1
+        super().__init__(f"no answer in the list fits {position._with(guess, pattern)} "
+                         f"(check the feedback of guess {n})")
+
+
 @dataclass(frozen=True)
 class Position:
     """History of (guess, pattern code); `members` are the ids of the answers still
@@ -125,9 +137,17 @@ class Position:
         malformed patterns, illegal guesses, histories no answer fits, or more
         guesses than the cap."""
         pos = cls.start(lists, mode, max_guesses, objective)
+        for word, code in cls.steps(text, lists.length, max_guesses):
+            pos = pos.play(word, code)
+        return pos
+
+    @staticmethod
+    def steps(text: str, length: int, max_guesses: int = 6) -> list[tuple[str, int]]:
+        """The (word as typed, pattern code) steps of a position's text, read but not
+        played (`parse` plays them); UsageError/PatternError for malformed text."""
         s = text.strip()
         if s in ("", "-"):
-            return pos
+            return []
         steps = [t for t in re.split(r"[,\s]+", s) if t]
         if not steps:
             raise UsageError(f"position {quote(text)} has no step (give GUESS:PATTERN,... "
@@ -137,17 +157,17 @@ class Position:
         if not max_guesses and len(steps) >= UNCAPPED:
             raise UsageError(f"{len(steps)} guesses given: without a cap a position holds at "
                              f"most {UNCAPPED - 1} (the search's depth limit)")
+        out = []
         for step in steps:
             word, sep, pat = step.partition(":")
             if not sep or not word or not pat:
                 raise UsageError(f"position step {quote(step)} must be GUESS:PATTERN "
                                  "(e.g. salet:BBYBG)")
             try:
-                code = parse_pattern(pat, lists.length)
+                out.append((word, parse_pattern(pat, length)))
             except PatternError as exc:
                 raise PatternError(f"position step {quote(step)}: {exc}") from None
-            pos = pos.play(word, code)
-        return pos
+        return out
 
     def play(self, word: str, pattern: int) -> Position:
         """The position after guessing `word` and seeing `pattern`."""
@@ -174,9 +194,7 @@ class Position:
             [self.lists.answers[i] for i in self.members]))[0]
         members = self.members[row == pattern]
         if len(members) == 0:
-            steps = str(self._with(w, pattern))
-            raise UsageError(f"no answer in the list fits {steps} (check the feedback of "
-                             f"guess {n})")
+            raise NoFit(self, w, pattern)
         if self.max_guesses and n == self.max_guesses and pattern != self.variant.all_green:
             steps = str(self._with(w, pattern))
             raise UsageError(f"{steps}: all {self.max_guesses} guesses are used and the "
