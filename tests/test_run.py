@@ -306,8 +306,10 @@ def test_eta_weighs_what_is_left_by_what_each_kind_cost(tmp_path, lists_files):
     co = Coordinator(cfg, store, lists, Work("easy", len(lists.answers), table, 243),
                      list(range(10)), 1, io.StringIO(), None,
                      Cutoffs(top=1, exact=frozenset({0, 1})), solvers=2)
-    assert co.eta() == float("inf")  # nothing valued yet
+    assert co.eta() == (float("inf"), False)  # nothing valued yet
     co.add(S.Record(0, S.EXACT, 40, 3, cpu_seconds=10.0), None, None)
+    assert co.eta() == (5.0, False)  # the exact one left; the others: no mean yet
     co.add(S.Record(5, S.LOWER_BOUND, 50, cpu_seconds=0.1), None, None)
-    assert co.eta() == pytest.approx((1 * 10.0 + 7 * 0.1) / 2)
+    eta, whole = co.eta()
+    assert whole and eta == pytest.approx((1 * 10.0 + 7 * 0.1) / 2)
     store.unlock()

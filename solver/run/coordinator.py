@@ -97,18 +97,20 @@ class Coordinator:
             return self.cfg.cutoff is None
         return index in c.exact or (c.fixed is None and c.top is None)
 
-    def eta(self) -> float:
-        """Seconds left: each kind's openers left at its mean CPU so far, over the
-        solvers; by the rate of openers alone while a kind still to do has no mean."""
-        left = 0.0
+    def eta(self) -> tuple[float, bool]:
+        """(seconds left, whether that is an estimate of all of it): each kind's
+        openers left at its mean CPU so far, over the solvers; while a kind still
+        to do has no mean yet, what the others need (a lower bound)."""
+        left, whole = 0.0, True
         for n_left, n, cpu in self.kinds.values():
             if n_left > 0:
                 if n == 0:
-                    done = self.solved + self.failed
-                    el = time.time() - self.t_start
-                    return (self.n_queued - done) * el / done if done else float("inf")
-                left += n_left * cpu / n
-        return left / self.solvers
+                    whole = False
+                else:
+                    left += n_left * cpu / n
+        if not whole and left == 0:
+            return float("inf"), False
+        return left / self.solvers, whole
 
     def cutoffs_for(self, units) -> Cutoffs | None:
         """The cutoffs a chunk of units goes out under."""
@@ -228,12 +230,14 @@ class Coordinator:
         el = time.time() - self.t_start
         rate = done / el * 60 if el > 0 else 0.0
         left = self.n_queued - done
-        eta = self.eta()
+        eta, whole = self.eta()
+        eta_text = "0s" if not left else (fmt_duration(eta) if whole or eta == float("inf")
+                                           else f"over {fmt_duration(eta)}")
         best = f"{self.best[1]} {self.best[0]} ({self.best[0] / len(self.lists.answers):.4f})" \
             if self.best else "-"
         pct = 100.0 * done / self.n_queued if self.n_queued else 100.0
         print(f"[{time.strftime('%H:%M:%S')}] {done}/{self.n_queued} openers ({pct:.1f}%), "
-              f"{rate:.1f}/min, ETA {fmt_duration(eta) if left else '0s'}, best {best}"
+              f"{rate:.1f}/min, ETA {eta_text}, best {best}"
               + (f", {self.failed} failed" if self.failed else "")
               # work below the opener moves even while no opener completes
               + (f"; {self.classes_valued} classes and {self.parts_valued} parts valued"
