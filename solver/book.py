@@ -74,10 +74,11 @@ def book_path(mode: str, max_guesses: int) -> Path:
 
 
 def popular_openers(lists, table: np.ndarray, mode: str = "easy", max_guesses: int = 6,
-                    n_scored: int = POPULAR_SCORED) -> list[str]:
+                    n_scored: int = POPULAR_SCORED, players: bool = True) -> list[str]:
     """The book's popular openers: the n_scored best by expected remaining answers
-    after one guess (a one-step heuristic; ties by list order), then the player
-    openers of PLAYER_OPENERS that the guess list has. In that order, no repeats."""
+    after one guess (a one-step heuristic; ties by list order), then (`players`)
+    the player openers of PLAYER_OPENERS that the guess list has. In that order, no
+    repeats."""
     from .game.measures import SUMSQ, scan
     from .variant import Variant
 
@@ -87,7 +88,8 @@ def popular_openers(lists, table: np.ndarray, mode: str = "easy", max_guesses: i
     raw = scan(table, members, gids, variant.all_green)
     order = np.lexsort((gids, raw[:, SUMSQ]))[:n_scored]
     words = [lists.guesses[int(g)] for g in order]
-    words += [w for w in PLAYER_OPENERS if w in lists.guess_index]
+    if players:
+        words += [w for w in PLAYER_OPENERS if w in lists.guess_index]
     return list(dict.fromkeys(words))
 
 
@@ -328,7 +330,8 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
           lists_name: str | None = None, length: int | None = None,
           top: int = DEFAULT_TOP, n_scored: int = POPULAR_SCORED, cutoff: int | None = None,
           cache_dir: str | None = None, time_limit: float | None = None, quiet: bool = False,
-          progress_file=None, command: str | None = None) -> dict | None:
+          progress_file=None, command: str | None = None, players: bool = True
+          ) -> dict | None:
     """Build (or resume building) a book over the result store `store`, in two
     steps: (1) one run values every opener: the popular ones exactly, every other
     one under a cutoff one past the `top`-th best exact total known so far (or the
@@ -339,7 +342,8 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
     rank calls it and the run uses them all; rank 0 returns the book's info, the
     others None. A stopped run (time limit, signal) returns None on every rank
     before writing: the same call resumes, and a finished store is never valued
-    again."""
+    again. `players`: whether the openers players use (PLAYER_OPENERS) are among
+    the popular ones valued exactly."""
     from .run.mpi import Signals
 
     if top < 1:
@@ -348,14 +352,14 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
     try:
         return _build(store, out, answers, guesses, mode, max_guesses, lists_name, length,
                       top, n_scored, cutoff, cache_dir, time_limit, quiet, progress_file,
-                      command)
+                      command, players)
     finally:
         signals.restore()
 
 
 def _build(store, out, answers, guesses, mode, max_guesses, lists_name, length, top,
-           n_scored, cutoff, cache_dir, time_limit, quiet, progress_file, command
-           ) -> dict | None:
+           n_scored, cutoff, cache_dir, time_limit, quiet, progress_file, command,
+           players) -> dict | None:
     from .run import RunConfig, run
     from .run.mpi import quiet_barrier
 
@@ -373,7 +377,7 @@ def _build(store, out, answers, guesses, mode, max_guesses, lists_name, length, 
             out = book_path(mode, max_guesses)
         _test_pause("scoring")
         table, _ = get_table(lists, "numpy", cache_dir)
-        popular = popular_openers(lists, table, mode, max_guesses, n_scored)
+        popular = popular_openers(lists, table, mode, max_guesses, n_scored, players)
     scoring = (time.perf_counter() - t0, time.process_time() - c0)
     s = run(RunConfig(store=store, answers=answers, guesses=guesses, lists=lists_name,
                       length=length, cache_dir=cache_dir, mode=mode,

@@ -143,6 +143,12 @@ def test_popular_openers_are_the_best_scored_then_players():
                s.variant.all_green)
     best5 = sorted(range(len(lists.guesses)), key=lambda g: (raw[g, SUMSQ], g))[:5]
     assert pop[:5] == [lists.guesses[g] for g in best5]
+    assert popular_openers(lists, s.table, n_scored=5, players=False) == pop[:5]
+    full = WordLists.load(quiet=True)
+    table = build_numpy(full)
+    assert {"ouija", "adieu"} <= set(popular_openers(full, table, n_scored=3))
+    assert not {"ouija", "adieu"} & set(popular_openers(full, table, n_scored=3,
+                                                        players=False))
 
 
 # ---- the packaged books ------------------------------------------------------------

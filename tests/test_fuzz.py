@@ -757,6 +757,7 @@ def _book_cases() -> list[Case]:
                                             "--out", "{T}/b.npz"], "not a result store",
              _file),
         Case("book-build-mode", [*build, "--mode", "x"], "--mode"),
+        Case("book-build-no-players-value", [*build, "--no-players=yes"], "--no-players"),
         Case("book-show-missing", ["book", "show", *lists, "--book", "{T}/none.npz"],
              "no opening book"),
         Case("book-show-garbage", ["book", "show", *lists, "--book", "{X}"],

@@ -191,6 +191,26 @@ def test_a_solve_past_the_grace_is_cut_short_on_every_rank(tmp_path, cache):
         snap.status[salet], snap.fields["total"][salet]) == (S.EXACT, 7920)
 
 
+def test_a_worker_rank_hears_the_abandon(tmp_path, cache):
+    """The same with rank 0 only coordinating (RunConfig.rank0_solves=False): qajaq
+    is on rank 1, whose watcher thread hears rank 0's abandon message."""
+    script = tmp_path / "abandon.py"
+    script.write_text(
+        "import sys\n"
+        "from solver.run import RunConfig, run\n"
+        "s = run(RunConfig(store=sys.argv[1], openers='qajaq', split='off',\n"
+        "                  time_limit=5, grace=1, rank0_solves=False))\n"
+        "print('state', s.state, flush=True)\n")
+    store = tmp_path / "a.zarr"
+    t0 = time.monotonic()
+    p = subprocess.run([str(MPIEXEC), "-n", "2", sys.executable, str(script), str(store)],
+                       env=mpi_env(cache), capture_output=True, text=True, timeout=240)
+    assert p.returncode == 0, p.stderr
+    assert time.monotonic() - t0 < 120 and p.stdout.split() == ["state", "stopped"] * 2
+    assert "cut short" in p.stderr and not any(b in p.stderr for b in BAD_END), p.stderr
+    assert S.Store.open(store).snapshot().counts()["pending"] == len(S.Store.open(store).words)
+
+
 def test_waiting_ranks_sleep(tmp_path):
     """While rank 0 is busy for 3 s, the others wait in the run's waits (a barrier
     before a collective, a message) using next to no CPU; MPICH's own blocking calls

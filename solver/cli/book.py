@@ -54,6 +54,11 @@ def register(sub) -> None:
     build.add_argument("--popular", type=int_range(0, INT32_MAX), default=280, metavar="N",
                        help="value exactly the N best openers by expected remaining answers, "
                        "besides the openers players use (default 280)")
+    build.add_argument("--no-players", action="store_true",
+                       help="leave the openers players use (adieu, audio, ouija, ...) out of "
+                       "the popular ones valued exactly: they are valued under the cutoff "
+                       "like every other opener. On today's NYT lists ouija and hello alone "
+                       "took over 20 minutes of CPU each without finishing (easy mode)")
     build.add_argument("--cutoff", type=int_range(1, INT62_MAX), metavar="X",
                        help="the cutoff of step 2 (default: one past the K-th best popular "
                        "value)")
@@ -91,7 +96,7 @@ def _cmd_build(args) -> int:
     info = build(args.store or default_store(args.mode, args.max_guesses), args.out,
                  args.answers, args.guesses, args.mode, args.max_guesses, args.lists,
                  args.length, args.top, args.popular, args.cutoff, args.cache_dir, tl,
-                 args.quiet)
+                 args.quiet, players=not args.no_players)
     if info is not None and not args.quiet:
         st = info["steps"]
         print(f"wrote the book: the {info['top']} best openers proven (number {args.top}: "
