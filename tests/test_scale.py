@@ -214,7 +214,8 @@ def test_a_worker_rank_hears_the_abandon(tmp_path, cache):
 def test_waiting_ranks_sleep(tmp_path):
     """While rank 0 is busy for 3 s, the others wait in the run's waits (a barrier
     before a collective, a message) using next to no CPU; MPICH's own blocking calls
-    spin (a bcast: about 80 % system time)."""
+    spin (a bcast: about 80 % system time). Rank 0 prints every rank's row: lines
+    printed by several ranks can interleave mid-line."""
     script = tmp_path / "wait.py"
     script.write_text(
         "import resource, sys, time\n"
@@ -237,7 +238,10 @@ def test_waiting_ranks_sleep(tmp_path):
         "else:\n"
         "    wait_message(comm, MPI, 0, 5, max_sleep=QUIET_SLEEP)\n"
         "c2 = cpu()\n"
-        "print(rank, round(c1 - c0, 3), round(c2 - c1, 3), flush=True)\n")
+        "rows = comm.gather((rank, round(c1 - c0, 3), round(c2 - c1, 3)), root=0)\n"
+        "if rank == 0:\n"
+        "    for row in rows:\n"
+        "        print(*row, flush=True)\n")
     p = subprocess.run([str(MPIEXEC), "-n", "3", sys.executable, str(script)],
                        env=mpi_env(tmp_path), capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
