@@ -42,7 +42,7 @@ class Game:
             a = answer.strip()
             if not a.isascii() or a.lower() not in solver.lists.answer_index:
                 raise UsageError(f"{quote(answer)} is not in the answer list "
-                                 f"{solver.lists.answers_source}")
+                                 f"{solver.lists.describe('answers')}")
             self.answer = a.lower()
         if opener is not None:  # as the list spells it ('SALET' is 'salet')
             self.opener = solver.lists.guesses[self.pos.check_guess(opener)]
