@@ -261,3 +261,34 @@ def test_unknown_words_name_the_builtin_lists_not_their_path(capsys):
     err = capsys.readouterr().err
     assert rc == 2 and "not in the guess list of the original lists" in err
     assert "/" not in err.split("error:", 1)[1]  # no installed path
+
+
+def test_ctrl_c_ends_the_progress_line_first(monkeypatch):
+    """Interrupted while a progress line is drawn on a terminal: 'interrupted' gets a
+    line of its own, not '...salet 7920^Cwordle-dp: interrupted'."""
+    import io
+
+    from solver import progress
+    from solver.cli import solve
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err = Tty()
+    monkeypatch.setattr(sys, "stderr", err)
+
+    def long_command(args) -> int:
+        p = progress.Progress("best", sys.stderr, "openers", every=0)
+        p(3, 10, "best so far salet 7920")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solve, "_cmd_table", long_command)
+    assert cli.main(["table"]) == 130
+    text = err.getvalue()
+    assert text.endswith("salet 7920\nwordle-dp: interrupted\n"), text
+    # with no line drawn, nothing is added
+    err.seek(0)
+    err.truncate()
+    progress.end_open_line()
+    assert err.getvalue() == ""

@@ -438,7 +438,9 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int_range(0, SEED_MAX), metavar="N",
                    help=f"seed for --random (0..{SEED_MAX})")
     p.add_argument("--opener", metavar="W", help="first guess to suggest (default: the "
-                   "store's best, the exact best on small lists, else highest entropy)")
+                   "store's best (--store), else the opening book's proven best (the "
+                   "packaged book, or --book), else the exact best on small lists, else "
+                   "the highest-entropy guess)")
     variants.add_adversary(p, "type guesses, it answers; each turn suggests a guess of a "
                            "fastest win (exact)")
     boards.add_boards(p, "--answer w1,w2,... (K words) or --random hides them, else type "
