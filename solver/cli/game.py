@@ -84,7 +84,7 @@ def _common(p, store: bool = False) -> None:
 
 def _cmd_next(args) -> int:
     from ..game import analyse
-    from ..game.analysis import opening
+    from ..game.analysis import EMPTY_EXACT_LIMIT, best_known, opening
 
     if args.adversary:
         return variants.next_adversary(args)
@@ -102,10 +102,16 @@ def _cmd_next(args) -> int:
     # the start, from a store or the book: no solver (no table to load)
     res = opening(pos, args.top, store) if store is not None and pos.objective == "expected" \
         else None
+    if res is None and store is None and not pos.history and pos.objective == "expected" \
+            and len(lists.answers) > EMPTY_EXACT_LIMIT:
+        res = best_known(pos, args.top)  # what is known, or why not (no table needed)
     if res is None:
         res = analyse(make_solver(args, lists), pos, top=args.top, store=store)
     if args.json:
-        print(json.dumps(res.to_dict()))
+        d = res.to_dict()
+        if res.source == "known":  # an exact value, not a proven best: say so
+            d.update(source=res.source, note=res.note)
+        print(json.dumps(d))
     else:
         print(res.describe())
     return 0

@@ -67,8 +67,9 @@ class Game:
                 res = analyse(self.solver, pos, top=0, store=self.store)
                 if res.best.guess is not None:
                     how = {"book": "proven best, from the opening book",
-                           "store": "proven best, from the store"}.get(res.source,
-                                                                        "optimal opener")
+                           "store": "proven best, from the store",
+                           "known": "the best known opener, not proven best"}.get(
+                               res.source, "optimal opener")
                     return res.best.guess, how
             except UsageError:
                 pass
