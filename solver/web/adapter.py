@@ -16,7 +16,8 @@ from ..feedback import score, to_text
 from ..game.analysis import EMPTY_EXACT_LIMIT
 
 __all__ = ["EMPTY_EXACT_LIMIT", "Cancelled", "adversary_analysis", "adversary_state", "analyse",
-           "best_openers", "parse_position", "strategy"]
+           "best_openers", "check_known_opening", "known_openings", "parse_position",
+           "strategy"]
 
 WORDS_SHOWN = 20  # the candidates are listed when at most this many are left
 
@@ -37,6 +38,22 @@ def parse_position(text: str, lists, mode: str, max_guesses: int):
     UsageError/PatternError for unknown words, bad patterns, illegal guesses,
     histories no answer fits, or more guesses than the cap."""
     return game.Position.parse(text or "-", lists, mode, max_guesses)
+
+
+def check_known_opening(pos) -> None:
+    """The start on lists too big to search without a store: UsageError (why, one
+    line) unless a best known opener answers it (game/known.py: not proven best)."""
+    from ..game.analysis import best_known
+
+    best_known(pos, 0)
+
+
+def known_openings(lists, modes, caps) -> list[dict]:
+    """The problems (mode, cap) whose start has best known openers (not proven)."""
+    from ..game.known import known_openers
+
+    return [{"mode": m, "max_guesses": c} for m in modes for c in caps
+            if (k := known_openers(lists, m, c)) is not None and k.openers]
 
 
 def analyse(solver, pos, top: int = 5, store=None,

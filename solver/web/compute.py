@@ -83,7 +83,8 @@ class Engine:
             raise ValueError(f"unknown kind {kind!r}")
         pos = adapter.parse_position(params["position"], self.lists, mode, cap)
         store = self._store(params.get("store"))
-        if not pos.history and store is None:
+        if not pos.history and store is None and len(self.lists.answers) <= \
+                adapter.EMPTY_EXACT_LIMIT:
             return self._search_start(solver, pos, params["top"], check, report)
 
         def step(done: int, total: int) -> None:  # the game layer's progress: may raise

@@ -16,6 +16,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -213,12 +214,14 @@ class JobBoard:
     """Jobs by id, with a limit per client on those running or waiting."""
 
     def __init__(self, sched: Scheduler, per_client: int = JOBS_PER_CLIENT,
-                 lease: float = JOB_LEASE_SECONDS):
+                 lease: float = JOB_LEASE_SECONDS, ids: Iterator[int] | None = None):
+        """`ids`: job numbers, shared by the boards of one server's lists (a job id
+        names one job whatever lists it is for)."""
         self.sched = sched
         self.per_client = per_client
         self.lease = lease
         self._jobs: OrderedDict[str, Job] = OrderedDict()
-        self._ids = itertools.count(1)
+        self._ids = ids if ids is not None else itertools.count(1)
         self._lock = threading.Lock()
         self._stop = threading.Event()
         threading.Thread(target=self._sweep, name="wordle-dp-job-lease", daemon=True).start()
@@ -305,11 +308,18 @@ class Service:
                  request_seconds: float = REQUEST_SECONDS,
                  jobs_per_client: int = JOBS_PER_CLIENT, cache_entries: int = 32,
                  max_queued: int = 32, quick_slice: float = 3.0,
-                 quick_workers: int = QUICK_WORKERS):
+                 quick_workers: int = QUICK_WORKERS, job_ids: Iterator[int] | None = None):
         from ..table import get_table
 
         if mode not in MODES:
             raise UsageError(f"unknown mode {mode!r} (easy, hard or strict)")
+        # what a service for other lists of the same server is made with (catalog.py)
+        self.options = dict(mode=mode, max_guesses=max_guesses, memo_entries=memo_entries,
+                            cache_dir=cache_dir, backend=backend, workers=workers,
+                            request_seconds=request_seconds, jobs_per_client=jobs_per_client,
+                            cache_entries=cache_entries, max_queued=max_queued,
+                            quick_slice=quick_slice, quick_workers=quick_workers)
+        self.id = lists.name or "served"  # how the page names these lists
         self.lists = _named(lists)
         if table is None:
             table, _ = get_table(lists, backend, cache_dir)
@@ -341,7 +351,7 @@ class Service:
         except BaseException:
             self.tables.close()
             raise
-        self.jobs = JobBoard(self.sched, jobs_per_client)
+        self.jobs = JobBoard(self.sched, jobs_per_client, ids=job_ids)
         self._adversary: Any = None  # game.adversary.Adversary, made on first use
         self._adversary_lock = threading.Lock()
 
@@ -366,8 +376,9 @@ class Service:
         def about(words: list[str], name: str, sha: str) -> dict:
             return {"name": name, "words": len(words), "sha256": sha}
 
+        known = adapter.known_openings(lst, MODES, range(21))
         return {
-            "version": __version__,
+            "version": __version__, "id": self.id, "name": lst.name or None,
             "answers": len(lst.answers), "guesses": len(lst.guesses), "length": lst.length,
             "answers_source": lst.answers_source, "guesses_source": lst.guesses_source,
             "answers_sha256": lst.answers_sha256, "guesses_sha256": lst.guesses_sha256,
@@ -375,6 +386,7 @@ class Service:
                       "guesses": about(lst.guesses, lst.guesses_source, lst.guesses_sha256)},
             "mode": self.mode, "max_guesses": self.max_guesses, "modes": list(MODES),
             "opening_search_limit": adapter.EMPTY_EXACT_LIMIT,
+            "known_openings": known,  # best known openers, not proven (game/known.py)
             "default_opener": self.default_opener(),
             "request_seconds": self.request_seconds,
             "workers": self.sched.workers, "jobs_per_client": self.jobs.per_client,
@@ -402,9 +414,8 @@ class Service:
         searched = not pos.history and not (sv is not None and _proves_best(sv.snapshot()))
         n = len(self.lists.answers)
         if searched and n > adapter.EMPTY_EXACT_LIMIT:
-            raise UsageError(
-                f"choosing the opener over {n} answers is a cluster job (wordle-dp run "
-                "--store S, then serve --store S); type your first guess instead")
+            adapter.check_known_opening(pos)  # the best known opener, else why not
+            searched = False
         return pos, searched
 
     def plan_next(self, position: str, mode: str, cap: int, top: int) -> tuple:
@@ -520,8 +531,11 @@ class Service:
 
 
 def default_workers() -> int:
-    """Background searches at once: one per core this process may use."""
+    """Background searches at once: one less than the cores this process may use
+    (at least one), so that slow searches never hold every core and a player's next
+    guess always finds one (issue 33)."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = len(os.sched_getaffinity(0))
     except AttributeError:
-        return max(1, os.cpu_count() or 1)
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)
