@@ -229,7 +229,23 @@ def test_job_result_equals_the_direct_answer(client, ref):
     j = _wait(client, r.json()["id"])
     assert j["result"]["total"] == ref.solve(opener).total
     classes = len({score(opener, a) for a in ref.lists.answers})
-    assert j["progress"] == {"done": classes, "total": classes, "message": "feedback classes"}
+    prog = j["progress"]
+    assert (prog["done"], prog["total"], prog["message"]) == (classes, classes,
+                                                              "feedback classes")
+    assert prog["eta"] == 0.0 and prog["at"] >= 0  # nothing left; stamped when reported
+
+
+def test_strategy_estimates_the_time_left_before_the_first_class():
+    """A strategy's first class can take minutes ('0/18 feedback classes'): the
+    estimate comes from the cost model, then is scaled by how far off it was."""
+    import numpy as np
+
+    from solver.web.adapter import _eta
+
+    predicted = np.array([100.0, 10.0, 1.0])
+    assert _eta(predicted, 0, 0.0) == 111.0  # the model alone
+    assert _eta(predicted, 1, 50.0) == 5.5  # the first class took half its prediction
+    assert _eta(predicted, 3, 60.0) == 0.0
 
 
 def test_start_search_reports_progress(client, ref):

@@ -8,7 +8,10 @@ Keeping it in one module means a change of those APIs touches this file only.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+
+import numpy as np
 
 from .. import game
 from ..errors import UsageError
@@ -92,11 +95,24 @@ def _node_dict(node, answers: dict[str, int] | None = None) -> dict:
     }
 
 
+def _eta(predicted: np.ndarray, k: int, spent: float) -> float:
+    """Seconds left after the first k classes of a strategy, `spent` seconds in: the
+    cost model's prediction for the classes left (run/costs.py, fitted on this kind
+    of machine), scaled by how far off it was for the classes done once they took a
+    measurable time."""
+    done = float(predicted[:k].sum())
+    ratio = spent / done if done >= 0.5 and spent >= 0.5 else 1.0
+    return round(ratio * float(predicted[k:].sum()), 1)
+
+
 def strategy(solver, opener: str, check: Check = _noop,
-             progress: Callable[[int, int, str], None] | None = None) -> dict:
+             progress: Callable[..., None] | None = None) -> dict:
     """The optimal strategy after `opener`: nested tree, histogram of guesses
     needed, and every answer's game as 'guess:PATTERN' steps. Built one
-    first-feedback class at a time, so a job can report progress and stop."""
+    first-feedback class at a time (the biggest first), so a job can report
+    progress and stop; `progress(done, total, what, eta)` also gets an estimate of
+    the seconds left (the first class can take minutes: its count says nothing)."""
+    from ..run.costs import class_cost
     from ..search.engine import StrategyNode
 
     start = game.Position.start(solver.lists, solver.mode, solver.max_guesses)
@@ -105,8 +121,12 @@ def strategy(solver, opener: str, check: Check = _noop,
     codes = sorted({int(c) for c in row}, key=lambda c: (-(row == c).sum(), c))
     n = len(start.members)
     root = StrategyNode(word, n, n, {})
+    sizes = np.array([0 if c == solver.variant.all_green else int((row == c).sum())
+                      for c in codes])
+    predicted = np.where(sizes > 2, class_cost(sizes, solver.mode), 0.0)
+    t0 = time.monotonic()
     if progress is not None:
-        progress(0, len(codes), "feedback classes")
+        progress(0, len(codes), "feedback classes", _eta(predicted, 0, 0.0))
     for k, code in enumerate(codes):
         check()
         if code != solver.variant.all_green:
@@ -119,7 +139,8 @@ def strategy(solver, opener: str, check: Check = _noop,
             root.children[code] = child
             root.total += child.total
         if progress is not None:
-            progress(k + 1, len(codes), "feedback classes")
+            progress(k + 1, len(codes), "feedback classes",
+                     _eta(predicted, k + 1, time.monotonic() - t0))
     games = {}
     for answer, seq in sorted(root.paths().items()):
         games[answer] = [f"{g}:{to_text(score(g, answer), len(g))}" for g in seq]

@@ -17,7 +17,7 @@ import numpy as np
 from ..words import WordLists
 from . import adapter
 
-Report = Callable[[int, int, str], None]  # (done, total, what is counted)
+Report = Callable[..., None]  # (done, total, what is counted[, eta: seconds left])
 KINDS = ("next", "strategy", "boards", "adversary")
 ADVERSARY_MEMO = 200_000  # failed (set, depth) pairs kept between requests, at most
 

@@ -131,11 +131,12 @@ def _child(conn, cancel, spec: WorkerSpec) -> None:
         if cancel.is_set():
             raise adapter.Cancelled()
 
-    def report(done: int, total: int, message: str = "") -> None:
+    def report(done: int, total: int, message: str = "", eta: float | None = None) -> None:
         now = time.monotonic()
-        if now - last[0] >= PROGRESS_EVERY or done >= total:
+        if now - last[0] >= PROGRESS_EVERY or done >= total or eta is not None:
             last[0] = now
-            conn.send(("progress", {"done": done, "total": total, "message": message}))
+            conn.send(("progress", {"done": done, "total": total, "message": message,
+                                    "eta": eta}))
 
     conn.send(("ready", os.getpid()))
     while True:
@@ -315,8 +316,9 @@ class Slot:
                     self.sched._finish(task, "error",
                                        error="the worker process died; see the server log")
                 return
-            if what == "progress":
-                task.progress = value
+            if what == "progress":  # stamped: an estimate ages from when it was made
+                at = None if task.started is None else round(time.monotonic() - task.started, 3)
+                task.progress = {**value, "at": at}
             elif what == "done":
                 self.sched._finish(task, "done", result=value)
                 return
