@@ -246,6 +246,9 @@ def test_strategy_estimates_the_time_left_before_the_first_class():
     assert _eta(predicted, 0, 0.0) == 111.0  # the model alone
     assert _eta(predicted, 1, 50.0) == 5.5  # the first class took half its prediction
     assert _eta(predicted, 3, 60.0) == 0.0
+    # classes predicted to cost nothing still take time: the pace so far counts
+    small = np.array([0.01] * 10)
+    assert _eta(small, 5, 2.0) == 2.0
 
 
 def test_start_search_reports_progress(client, ref):
@@ -775,3 +778,14 @@ def test_lists_offered_and_another_lists_answered(problem, tmp_path):
     finally:
         cat.close()
         served.close()
+
+
+def test_a_job_for_a_cached_result_is_done_at_once(client, ref):
+    """Asked again after it finished, a computation is answered from the cache: the
+    job is done when it is made."""
+    opener = ref.lists.guesses[2]
+    first = _wait(client, client.post("/api/jobs", json={"kind": "strategy",
+                                                         "opener": opener}).json()["id"])
+    again = client.post("/api/jobs", json={"kind": "strategy", "opener": opener}).json()
+    assert first["state"] == again["state"] == "done"
+    assert again["result"] == first["result"]

@@ -102,6 +102,11 @@ def _click(drv, css: str) -> None:
     _wait(drv, attempt)
 
 
+def _int(text: str) -> int:
+    """A number as the page shows it, digits grouped: '7,920'."""
+    return int(text.replace(",", ""))
+
+
 def _row_tiles(drv, row: int):
     return drv.find_elements(By.CSS_SELECTOR, f'#board .row[data-row="{row}"] .tile')
 
@@ -115,10 +120,13 @@ def _colour(tile) -> int | None:
 
 def _suggestion(drv, position: str = "-") -> str:
     """Wait for the analysis of `position`; the suggested guess."""
-    sel = f'#analysis-body[data-position="{position}"] #take'
-    _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, sel))
-    best = drv.find_element(By.CSS_SELECTOR, "#analysis .best .word")
-    return "".join(t.text for t in best.find_elements(By.CLASS_NAME, "tile")).lower()
+    sel = f'#analysis-body[data-position="{position}"] .best .word'
+
+    def read(d):  # the panel is drawn again when the alternatives come: read it whole
+        best = d.find_element(By.CSS_SELECTOR, sel)
+        return "".join(t.text for t in best.find_elements(By.CLASS_NAME, "tile")).lower()
+
+    return _wait(drv, read)
 
 
 def test_play_a_full_game_by_clicks(server, browser, problem):
@@ -141,7 +149,7 @@ def test_play_a_full_game_by_clicks(server, browser, problem):
             for i, c in enumerate(colours_of(score(guess, answer), 5)):
                 body.send_keys(str(i + 1) * c)
         else:
-            drv.find_element(By.ID, "take").click()
+            _click(drv, "#take")
             tiles = _row_tiles(drv, rows)
             for i, c in enumerate(colours_of(score(guess, answer), 5)):
                 for _ in range(c):
@@ -195,7 +203,7 @@ def test_results_table_from_a_store(server, browser, problem):
     rows = drv.find_elements(By.CSS_SELECTOR, "#openers tbody tr")
     exact = sorted((t, w) for w, (s, t) in wrote.items() if s == "exact")
     cells = [[td.text for td in r.find_elements(By.TAG_NAME, "td")] for r in rows[:3]]
-    assert [(int(c[3]), c[1].lower()) for c in cells] == exact[:3]
+    assert [(_int(c[3]), c[1].lower()) for c in cells] == exact[:3]
     assert cells[0][0] == "1" and cells[0][2] == "EXACT"
     assert drv.find_element(By.ID, "rows-info").text == f"1–{len(rows)} of {len(lists.guesses)}"
     prog = drv.find_element(By.ID, "progress-text").text
@@ -211,7 +219,7 @@ def test_results_table_from_a_store(server, browser, problem):
     for r in drv.find_elements(By.CSS_SELECTOR, "#openers tbody tr"):
         tds = r.find_elements(By.TAG_NAME, "td")
         assert tds[2].text == "LOWER BOUND" and tds[3].text.startswith("≥ ")
-        assert int(tds[3].text[2:]) == wrote[tds[1].text.lower()][1]
+        assert _int(tds[3].text[2:]) == wrote[tds[1].text.lower()][1]
     Select(drv.find_element(By.ID, "status-filter")).select_by_value("")
 
     # search, then the link to the strategy of the best opener
@@ -221,7 +229,7 @@ def test_results_table_from_a_store(server, browser, problem):
     _wait(drv, lambda d: d.find_element(By.ID, "rows-info").text == "1–1 of 1")
     drv.find_element(By.CSS_SELECTOR, "#openers tbody a").click()
     total = _wait(drv, lambda d: d.find_element(By.ID, "st-total").text)
-    assert int(total) == exact[0][0]
+    assert _int(total) == exact[0][0]
     assert drv.find_elements(By.CSS_SELECTOR, "#tree details")
     path = drv.find_element(By.ID, "path-answer")
     path.send_keys(lists.answers[3])
@@ -242,7 +250,7 @@ def test_play_a_hidden_answer(server, browser, problem):
     history = []
     for row in range(6):
         guess = _suggestion(drv, ",".join(history) or "-")
-        drv.find_element(By.ID, "take").click()
+        _click(drv, "#take")
         drv.find_element(By.TAG_NAME, "body").send_keys("\n")
         tiles = _row_tiles(drv, row)
         assert [_colour(t) for t in tiles] == colours_of(score(guess, answer), 5)
@@ -261,7 +269,8 @@ def test_page_feedback_rule_is_the_engine_rule(server, browser, problem):
     _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
     guesses = lists.guesses + ["eerie", "geese", "llama", "sassy", "abbey", "aaaaa"]
     pairs = [(g, a) for g in guesses for a in lists.answers[::3]]
-    got = drv.execute_script("return arguments[0].map(p => feedback(p[0], p[1]));", pairs)
+    got = drv.execute_script("return arguments[0].map(p => wordleDP.feedback(p[0], p[1]));",
+                             pairs)
     assert got == [colours_of(score(g, a), 5) for g, a in pairs]
 
 
@@ -295,19 +304,23 @@ def test_first_load_on_big_lists_asks_nothing_it_cannot_get(big_server, browser)
     book = Book.find(WordLists.load(quiet=True), "easy", 6)
     assert _suggestion(drv, "-") == book.words[int(book.snapshot().order()[0])]
     assert _console_errors(drv) == []
-    foot = drv.find_element(By.ID, "footer").text
-    assert re.fullmatch(r"answers\.txt: 2315 words, sha256 [0-9a-f]{12} · guesses\.txt: "
-                        r"12972 words, sha256 [0-9a-f]{12} · wordle-dp \S+", foot), foot
+    foot = drv.find_element(By.ID, "footer").text  # the built-in lists by name
+    assert re.fullmatch(r"original lists: 2,315 answers, 12,972 guesses \(sha256 "
+                        r"[0-9a-f]{12}, [0-9a-f]{12}\) · wordle-dp \S+", foot), foot
     Select(drv.find_element(By.ID, "cap")).select_by_value("5")  # no book for cap 5
     msg = _wait(drv, lambda d: d.find_element(
         By.CSS_SELECTOR, '#analysis-body[data-position="-"] .msg').text)
-    assert msg.startswith("Choosing the opener over 2315 answers is a cluster job")
+    assert msg.startswith("Choosing the opener over 2,315 answers is a cluster job")
     assert _console_errors(drv) == []
     # the first guess typed by the player is analysed as before
     body = drv.find_element(By.TAG_NAME, "body")
     body.send_keys("crane")
     body.send_keys("\n")  # all grey: crane:BBBBB
     assert _suggestion(drv, "crane:BBBBB")
+    # the next guess comes first, then the ranked alternatives (left running, they
+    # would be the busy worker the next test counts)
+    _wait(drv, lambda d: d.find_elements(
+        By.CSS_SELECTOR, '#analysis-body[data-alternatives="crane:BBBBB"] .alts'), 120)
     assert _console_errors(drv) == []
 
 
@@ -327,7 +340,8 @@ def test_a_long_search_shows_progress_and_cancels(big_server, browser):
         By.ID, "job-strategy").text and d.find_element(By.ID, "job-strategy").text,
         timeout=60)
     assert re.search(r"\d+/\d+ feedback classes \d+\.\d s", text), text
-    assert busy(big_server.port) == 1
+    from tests.web_load import workers
+    assert busy(big_server.port) == 1, workers(big_server.port)
     _click(drv, "#job-strategy .cancel")
     assert not drv.find_element(By.ID, "job-strategy").is_displayed()
     freed = wait_until(lambda: busy(big_server.port) == 0, 5)
@@ -348,7 +362,7 @@ def test_strategy_view_opens_with_the_placeholder_word(server, browser, problem)
     drv.get(server + "/#strategy")
     word = "salet" if "salet" in lists.guess_index else lists.answers[0]
     total = _wait(drv, lambda d: d.find_element(By.ID, "st-total").text)
-    assert int(total) == Solver(lists, table=table).solve(word).total
+    assert _int(total) == Solver(lists, table=table).solve(word).total
     assert drv.find_element(By.ID, "opener").get_attribute("value") == word
 
 
@@ -441,12 +455,12 @@ def test_an_eight_letter_board_fits_a_phone(server8, browser):
         assert rows and all(len(r.find_elements(By.CLASS_NAME, "tile")) == 8 for r in rows)
         guess, answer = lists.answers[0], lists.answers[3]
         for ch in guess:
-            drv.execute_script("key(arguments[0])", ch)
+            drv.execute_script("wordleDP.key(arguments[0])", ch)
         want = colours_of(score(guess, answer), 8)
         for i, c in enumerate(want):
             for _ in range(c):
-                drv.execute_script("key(arguments[0])", str((i + 1) % 10))
-        drv.execute_script("key('Enter')")
+                drv.execute_script("wordleDP.key(arguments[0])", str((i + 1) % 10))
+        drv.execute_script("wordleDP.key('Enter')")
         pos = f"{guess}:{to_text(score(guess, answer), 8)}"
         _wait(drv, lambda d: d.find_elements(
             By.CSS_SELECTOR, f'#analysis-body[data-position="{pos}"] .best'))
@@ -497,7 +511,7 @@ def test_quordle_in_assist_mode_by_tile_clicks(server, browser, problem):
         _click(drv, "#boards-enter")
         pos = pos.play(guess, codes, check_cap=False)
         want = str(pos)
-        _wait(drv, lambda d, want=want: d.execute_script("return bPosition()") == want)
+        _wait(drv, lambda d, want=want: d.execute_script("return wordleDP.bPosition()") == want)
         _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take")
               or "Every board solved" in d.find_element(By.ID, "boards-advice").text)
         for i in range(4):

@@ -98,11 +98,15 @@ def _node_dict(node, answers: dict[str, int] | None = None) -> dict:
 def _eta(predicted: np.ndarray, k: int, spent: float) -> float:
     """Seconds left after the first k classes of a strategy, `spent` seconds in: the
     cost model's prediction for the classes left (run/costs.py, fitted on this kind
-    of machine), scaled by how far off it was for the classes done once they took a
-    measurable time."""
+    of machine), scaled by how far off it was for the classes done once those were
+    predicted to take a measurable time; before that, at least the time per class so
+    far for each class left (many small classes: the tree's own work dominates)."""
+    left = float(predicted[k:].sum())
     done = float(predicted[:k].sum())
-    ratio = spent / done if done >= 0.5 and spent >= 0.5 else 1.0
-    return round(ratio * float(predicted[k:].sum()), 1)
+    if done >= 0.5 and spent >= 0.5:
+        return round(spent / done * left, 1)
+    per_class = spent / k if k else 0.0
+    return round(max(left, per_class * (len(predicted) - k)), 1)
 
 
 def strategy(solver, opener: str, check: Check = _noop,

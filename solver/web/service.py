@@ -476,7 +476,9 @@ class Service:
         token = object()
         loop = asyncio.get_running_loop()
         done = asyncio.Event()
-        task = self.sched.submit(key, kind, params, "quick", token)
+        # a bare next guess (no alternatives ranked) is the cheapest answer: first
+        cheap = kind == "next" and params.get("top") == 0 and params.get("position") != "-"
+        task = self.sched.submit(key, kind, params, "quick", token, priority=0 if cheap else 1)
         with self.sched.cv:  # woken by the slot's thread the moment the task ends
             task.on_done.append(lambda: loop.call_soon_threadsafe(done.set))
             if task.final:

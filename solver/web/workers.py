@@ -9,7 +9,8 @@ up the answers everyone else is waiting for (issue 24).
   `GRACE` seconds kills the process and starts a fresh one.
 - `Task`: one computation, shared by everyone who asks for the same thing.
 - `Scheduler`: two queues. *Quick* tasks (a request waiting for its answer) go
-  first and always have `reserve` slots kept free for them; *background* tasks
+  first, the cheapest kind first (a bare next guess before a ranking of
+  alternatives), and always have `reserve` slots kept free for them; *background* tasks
   (jobs) use the others. A quick task that runs longer than `quick_slice` seconds
   becomes a background task, and a new slot is started so that the quick lane
   stays free. Finished results are kept in a bounded LRU cache.
@@ -170,6 +171,7 @@ class Task:
     kind: str
     params: dict
     lane: str = "quick"  # or "background"
+    priority: int = 1  # in the quick lane, lower first (0: a bare next guess, cheap)
     state: str = "queued"  # queued, running, done, error, cancelled
     progress: dict = field(default_factory=lambda: {"done": 0, "total": 0, "message": ""})
     result: dict | None = None
@@ -380,9 +382,12 @@ class Scheduler:
                 self.stats["cached"] += 1
             return res
 
-    def submit(self, key: tuple, kind: str, params: dict, lane: str, holder) -> Task:
+    def submit(self, key: tuple, kind: str, params: dict, lane: str, holder,
+               priority: int = 1) -> Task:
         """The task computing `key` (an unfinished one is shared), held by `holder`
-        until `release`. A cached result gives a finished task."""
+        until `release`. A cached result gives a finished task. Quick tasks of a
+        lower `priority` are taken first (cheap answers do not queue behind dear
+        ones)."""
         with self.cv:
             if self.closing:
                 raise QueueFull("the server is stopping")
@@ -399,14 +404,14 @@ class Scheduler:
             if key in self.cache:
                 self.cache.move_to_end(key)
                 self.stats["cached"] += 1
-                task = Task(key, kind, params, lane, "done", result=self.cache[key])
+                task = Task(key, kind, params, lane, state="done", result=self.cache[key])
                 task.finished = task.started = time.monotonic()
                 task.done_event.set()
                 return task
             waiting = sum(len(q) for q in self.queues.values())
             if waiting >= self.max_queued:
                 raise QueueFull(f"{waiting} computations are waiting; try again later")
-            task = Task(key, kind, params, lane, holders={holder})
+            task = Task(key, kind, params, lane, priority=priority, holders={holder})
             self.active[key] = task
             self.queues[lane].append(task)
             self.cv.notify_all()
@@ -450,7 +455,9 @@ class Scheduler:
                         self.slots.remove(slot)
                     return None
                 if self.queues["quick"]:
-                    task = self.queues["quick"].popleft()
+                    q = self.queues["quick"]
+                    task = min(q, key=lambda t: t.priority)  # the first of the cheapest
+                    q.remove(task)
                 elif self.queues["background"] and self._busy("background") < self.workers:
                     task = self.queues["background"].popleft()
                 else:
