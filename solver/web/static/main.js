@@ -69,7 +69,7 @@ function route() {
 
 // ------------------------------------------------------------------ word lists
 const listsLabel = (l) => `${l.length} letters` + (l.name && l.name !== "original" ? ` · ${l.name}` :
-  (l.name ? "" : " · this server's"));
+  (l.name ? "" : " · served"));
 
 function footer(info) {
   const sha = (l) => l.sha256.slice(0, 12);
