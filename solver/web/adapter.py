@@ -20,7 +20,7 @@ from ..game.analysis import EMPTY_EXACT_LIMIT
 
 __all__ = ["EMPTY_EXACT_LIMIT", "Cancelled", "adversary_analysis", "adversary_state", "analyse",
            "best_openers", "check_known_opening", "known_openings", "parse_position",
-           "strategy"]
+           "predicted_strategy_seconds", "strategy"]
 
 WORDS_SHOWN = 20  # the candidates are listed when at most this many are left
 
@@ -107,6 +107,17 @@ def _eta(predicted: np.ndarray, k: int, spent: float) -> float:
         return round(spent / done * left, 1)
     per_class = spent / k if k else 0.0
     return round(max(left, per_class * (len(predicted) - k)), 1)
+
+
+def predicted_strategy_seconds(lists, table, opener: str, mode: str) -> float:
+    """The cost model's CPU seconds for an opener's strategy (run/costs.py: by the
+    sizes of its first-feedback classes), before anything is searched."""
+    from ..run.costs import class_cost
+
+    row = table[lists.guess_id(opener)]
+    sizes = np.bincount(row, minlength=3 ** lists.length)[:-1]  # not the all-green
+    sizes = sizes[sizes > 2]
+    return float(class_cost(sizes, mode).sum()) if len(sizes) else 0.0
 
 
 def strategy(solver, opener: str, check: Check = _noop,

@@ -50,6 +50,8 @@ JOBS_PER_CLIENT = 4  # jobs one client may have running or waiting
 JOB_LEASE_SECONDS = 120.0  # an unfinished job nobody asked about for this long is cancelled
 DEFAULT_OPENER = "salet"  # the Strategy view's placeholder word
 DISCONNECT_POLL = 0.25  # seconds between checks that a waiting client is still there
+SLOW_STRATEGY = 5.0  # predicted CPU seconds above which a strategy request waits in the
+# background lane (salet: 0.6 s predicted; qajaq 260 s)
 
 
 # ------------------------------------------------------------------- stores
@@ -464,6 +466,16 @@ class Service:
         params = {"opener": word, "mode": mode, "max_guesses": cap}
         return ("strategy", word, mode, cap), "strategy", params
 
+    def lane_of(self, kind: str, params: dict) -> tuple[str, int]:
+        """(lane, priority) of a request that waits for its answer: the quick lane,
+        a bare next guess first; a strategy the cost model calls slow (qajaq: minutes)
+        waits in the background lane, so that it never holds a quick slot."""
+        if kind == "strategy" and adapter.predicted_strategy_seconds(
+                self.lists, self.table, params["opener"], params["mode"]) > SLOW_STRATEGY:
+            return "background", 1
+        cheap = kind == "next" and params.get("top") == 0 and params.get("position") != "-"
+        return "quick", 0 if cheap else 1
+
     # -- answering
     async def answer(self, plan: tuple, client: str, disconnected) -> tuple[int, dict]:
         """Wait for a computation at most `request_seconds`: (200, result), or (202,
@@ -476,9 +488,8 @@ class Service:
         token = object()
         loop = asyncio.get_running_loop()
         done = asyncio.Event()
-        # a bare next guess (no alternatives ranked) is the cheapest answer: first
-        cheap = kind == "next" and params.get("top") == 0 and params.get("position") != "-"
-        task = self.sched.submit(key, kind, params, "quick", token, priority=0 if cheap else 1)
+        lane, priority = self.lane_of(kind, params)
+        task = self.sched.submit(key, kind, params, lane, token, priority=priority)
         with self.sched.cv:  # woken by the slot's thread the moment the task ends
             task.on_done.append(lambda: loop.call_soon_threadsafe(done.set))
             if task.final:

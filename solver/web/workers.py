@@ -10,7 +10,8 @@ up the answers everyone else is waiting for (issue 24).
 - `Task`: one computation, shared by everyone who asks for the same thing.
 - `Scheduler`: two queues. *Quick* tasks (a request waiting for its answer) go
   first, the cheapest kind first (a bare next guess before a ranking of
-  alternatives), and always have `reserve` slots kept free for them; *background* tasks
+  alternatives, or a strategy; with two quick slots or more, the last idle slot
+  is kept for a cheap one), and always have `reserve` slots kept free for them; *background* tasks
   (jobs) use the others. A quick task that runs longer than `quick_slice` seconds
   becomes a background task, and a new slot is started so that the quick lane
   stays free. Finished results are kept in a bounded LRU cache.
@@ -227,6 +228,7 @@ class Slot:
         child.close()
         self.conn = parent
         self.ready = False
+        self.pid = None  # until the process says it is ready
 
     def kill(self) -> None:
         """End the process now (a search may not reach its next check for minutes).
@@ -282,6 +284,9 @@ class Slot:
         if not self._wait_ready():
             self.sched._finish(task, "cancelled")
             return
+        # now that the process's pid is known (a fresh process after a kill has a
+        # new one): background work yields the CPU from its first instruction
+        self.sched._set_nice(self, task.lane)
         self.cancel.clear()
         conn = self.conn
         try:
@@ -454,9 +459,12 @@ class Scheduler:
                     if slot in self.slots:
                         self.slots.remove(slot)
                     return None
-                if self.queues["quick"]:
-                    q = self.queues["quick"]
-                    task = min(q, key=lambda t: t.priority)  # the first of the cheapest
+                q = self.queues["quick"]
+                task = min(q, key=lambda t: t.priority) if q else None  # first cheapest
+                if task is not None and task.priority > 0 and self.reserve >= 2 and \
+                        sum(1 for s in self.slots if s.task is None and s is not slot) == 0:
+                    task = None  # the last idle slot waits for a cheap answer
+                if task is not None:
                     q.remove(task)
                 elif self.queues["background"] and self._busy("background") < self.workers:
                     task = self.queues["background"].popleft()
