@@ -131,7 +131,10 @@ def load(port: int, positions: list[str], concurrency: int = 10,
     for the next guess alone, top 0, then for its alternatives)."""
     def one(pos: str) -> tuple[int, float]:
         params = {"position": pos} if top is None else {"position": pos, "top": top}
-        status, _body, secs = request(port, "GET", "/api/next", params, timeout=timeout)
+        try:
+            status, _body, secs = request(port, "GET", "/api/next", params, timeout=timeout)
+        except TimeoutError:  # counted as status 0 after `timeout` seconds
+            return 0, timeout
         return status, secs
 
     with ThreadPoolExecutor(concurrency) as ex:
