@@ -354,6 +354,7 @@ class Service:
             self.tables.close()
             raise
         self.jobs = JobBoard(self.sched, jobs_per_client, ids=job_ids)
+        self._known: list[dict] | None = None  # info()'s known_openings, made once
         self._adversary: Any = None  # game.adversary.Adversary, made on first use
         self._adversary_lock = threading.Lock()
 
@@ -378,7 +379,9 @@ class Service:
         def about(words: list[str], name: str, sha: str) -> dict:
             return {"name": name, "words": len(words), "sha256": sha}
 
-        known = adapter.known_openings(lst, MODES, range(21))
+        if self._known is None:  # the lists' sha256 per look-up: once is enough
+            self._known = adapter.known_openings(lst, MODES, range(21))
+        known = self._known
         return {
             "version": __version__, "id": self.id, "name": lst.name or None,
             "answers": len(lst.answers), "guesses": len(lst.guesses), "length": lst.length,
