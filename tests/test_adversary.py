@@ -6,6 +6,7 @@ is one line."""
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
 import pytest
@@ -187,6 +188,8 @@ def test_solve_next_play_adversary_commands(capsys, small, monkeypatch):
     rc, out, err = _run(capsys, small, "play", "--adversary", stdin="\n" * 12,
                         monkeypatch=monkeypatch)
     assert rc == 0 and "won:" in out
+    # the prompt has the form of the other games': 'guess 1 (Enter = W; q quits): '
+    assert re.search(r"guess 1 \(Enter = [a-z]+; q quits\): ", out), out
     won = [x for x in out.splitlines() if x.startswith("won:")][0]
     assert f"in {d['guesses']} guess" in won  # the suggestions are a fastest win
     # a bad word is explained and asked again; q quits

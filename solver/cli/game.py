@@ -85,7 +85,7 @@ def _common(p, store: bool = False, player: bool = False) -> None:
 
 def _cmd_next(args) -> int:
     from ..game import analyse
-    from ..game.analysis import opening
+    from ..game.analysis import EMPTY_EXACT_LIMIT, best_known, opening
 
     if args.adversary:
         return variants.next_adversary(args)
@@ -113,10 +113,16 @@ def _cmd_next(args) -> int:
         # the start, from a store or the book: no solver (no table to load)
         if store is not None and pos.objective == "expected":
             res = opening(pos, args.top, store)
+        if res is None and store is None and not pos.history \
+                and pos.objective == "expected" and len(lists.answers) > EMPTY_EXACT_LIMIT:
+            res = best_known(pos, args.top)  # what is known, or why not (no table needed)
         if res is None:
             res = analyse(make_solver(args, lists), pos, top=args.top, store=store)
     if args.json:
-        print(json.dumps(res.to_dict()))
+        d = res.to_dict()
+        if res.source == "known":  # an exact value, not a proven best: say so
+            d.update(source=res.source, note=res.note)
+        print(json.dumps(d))
     else:
         print(res.describe())
     return 0
@@ -451,7 +457,9 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int_range(0, SEED_MAX), metavar="N",
                    help=f"seed for --random (0..{SEED_MAX})")
     p.add_argument("--opener", metavar="W", help="first guess to suggest (default: the "
-                   "store's best, the exact best on small lists, else highest entropy)")
+                   "store's best (--store), else the opening book's proven best (the "
+                   "packaged book, or --book), else the exact best on small lists, else "
+                   "the highest-entropy guess)")
     variants.add_adversary(p, "type guesses, it answers; each turn suggests a guess of a "
                            "fastest win (exact)")
     boards.add_boards(p, "--answer w1,w2,... (K words) or --random hides them, else type "

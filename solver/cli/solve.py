@@ -35,6 +35,7 @@ def _cmd_table(args) -> int:
     row = {
         "backend": info.backend,
         "shape": list(table.shape),
+        "dtype": table.dtype.name,
         "seconds": round(info.seconds, 4),
         "cache": str(info.path) if info.path else None,
         "answers_sha256": lists.answers_sha256,
@@ -44,7 +45,8 @@ def _cmd_table(args) -> int:
         print(json.dumps(row))
     else:
         how = "loaded from cache" if info.backend == "cache" else f"built with {info.backend}"
-        print(f"pattern table {table.shape[0]} guesses x {table.shape[1]} answers (uint8), "
+        print(f"pattern table {table.shape[0]} guesses x {table.shape[1]} answers "
+              f"({table.dtype.name}), "
               f"{how} in {info.seconds:.3f} s")
         print(f"cache: {row['cache'] or '(not cached)'}")
     return 0
@@ -154,9 +156,10 @@ def register(sub) -> None:
     ls.set_defaults(func=_cmd_lists)
     t = sub.add_parser(
         "table", help="build or load the pattern table",
-        description="Build (or load from cache) the uint8 feedback table of every guess "
-        "against every answer, and print which backend made it, its shape, the time taken "
-        "and the cache file.",
+        description="Build (or load from cache) the feedback table of every guess against "
+        "every answer (one pattern code per pair: uint8 up to 5 letters, uint16 for 6 to "
+        "10), and print which backend made it, its shape and type, the time taken and the "
+        "cache file.",
     )
     add_lists(t)
     add_backend(t)

@@ -44,7 +44,8 @@ def register(sub) -> None:
                    help="port (0..65535, default 8000; 0 = any free port)")
     s.add_argument("--workers", type=int_range(1, 256), default=None, metavar="N",
                    help="worker processes for searches running at once (1..256; default: "
-                   "one per core); one more is always kept for quick answers")
+                   "one less than the cores, at least 1, so that slow searches never hold "
+                   "every core); two more are always kept for quick answers")
     s.add_argument("--request-seconds", type=seconds_arg, default=DEFAULT_REQUEST_SECONDS,
                    metavar="S", help="how long a request waits for its answer (default 10); "
                    "past that it answers 202 with a job to poll, or 503 when the client "
@@ -73,6 +74,7 @@ def _cmd_serve(args) -> int:
         import uvicorn
 
         from ..web.app import create_app
+        from ..web.catalog import Catalog
         from ..web.service import Service
     except ImportError as exc:
         raise UsageError(f"the web app needs the web extra (pip install -e '.[web]'): "
@@ -93,14 +95,16 @@ def _cmd_serve(args) -> int:
     except BaseException:
         sock.close()
         raise
-    app = create_app(service)
+    catalog = Catalog(service)  # the page may switch to the built-in lists too
+    app = create_app(catalog)
     # a request still open at a stop gets 2 s (those waiting on a search end at once:
     # stopping cancels every search first)
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame):  # SIGINT, SIGTERM
-            service.sched.close()
+            for svc in catalog.live():
+                svc.sched.close()
             super().handle_exit(sig, frame)
             if sig == signal.SIGTERM:  # a clean stop: uvicorn would re-raise it at the
                 # end and die by it, before the shared table is unlinked below
@@ -119,6 +123,7 @@ def _cmd_serve(args) -> int:
     except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it handled: a normal stop
         pass
     finally:
+        catalog.close()
         service.close()
         sock.close()
     print("wordle-dp: server stopped", file=sys.stderr)

@@ -425,8 +425,9 @@ class AdversaryGame:
         while True:
             suggestion = self.hint()
             k = len(self.pos.history) + 1
-            prompt = f"guess {k}" + (f" (Enter = {suggestion})" if suggestion else "") + \
-                "; q quits: "
+            # the form of the other games' prompt: 'guess 2 (Enter = acold; q quits): '
+            prompt = f"guess {k} (" + (f"Enter = {suggestion}; " if suggestion else "") + \
+                "q quits): "
             line = self.ask(prompt) if self.ask else None
             if line is None or line.strip().lower() in ("q", "quit", "exit"):
                 self.say("quit")

@@ -100,8 +100,8 @@ class Analysis:
         elif b.total is None:
             lines.append("no strategy solves every candidate within the guesses left")
         else:
-            src = {"store": " (from the result store)", "book": " (from the book)"}.get(
-                self.source, "")
+            src = {"store": " (from the result store)", "book": " (from the book)",
+                   "known": " value, not proven best"}.get(self.source, "")
             worst = "" if b.worst is None else (
                 f", every candidate within {b.worst} more guess{'es' if b.worst != 1 else ''}")
             if pos.objective == "worst":
@@ -109,7 +109,8 @@ class Analysis:
                              f"{b.worst} more guesses, total {b.total} ({b.total / n:.4f} "
                              f"on average) within that, {b.status}{src}")
             else:
-                lines.append(f"best: {b.guess}  total {b.total} ({b.total / n:.4f} more guesses "
+                best = "best known" if self.source == "known" else "best"
+                lines.append(f"{best}: {b.guess}  total {b.total} ({b.total / n:.4f} more guesses "
                              f"on average){worst}, {b.status}{src}")
         if self.alternatives:
             lines.append("alternatives:")
@@ -216,11 +217,9 @@ def analyse(solver, position: Position, top: int = 5, store=None,
             return res
     if not pos.history:
         if len(pos.lists.answers) > EMPTY_EXACT_LIMIT and not allow_empty:
-            raise UsageError(
-                f"choosing the opener over {len(pos.lists.answers)} answers is a cluster "
-                "job (wordle-dp run --store S); pass --store S with its results, or an "
-                "opening book (wordle-dp book build, then --book FILE), or choose the first "
-                "guess yourself (a position like salet:BBBBB, or --opener)")
+            res = best_known(pos, top)
+            res.seconds = time.perf_counter() - t0
+            return res
         ranked = ranked_guesses(solver, pos, top + 1, progress=progress)
         if not ranked:
             return Analysis(pos, Choice(None, None, "infeasible"), [])
@@ -237,6 +236,35 @@ def analyse(solver, position: Position, top: int = 5, store=None,
     res = Analysis(pos, best, alts)
     res.seconds = time.perf_counter() - t0
     return res
+
+
+def best_known(pos: Position, top: int) -> Analysis:
+    """The start on lists too big to search, with no store or book: the best known
+    opener (game/known.py) with its exact value, labelled not proven best; a
+    UsageError saying why when nothing is known."""
+    from .known import example_position, known_openers
+
+    known = known_openers(pos.lists, pos.mode, pos.max_guesses)
+    n = len(pos.lists.answers)
+    if known is None or not known.openers:
+        why = ""
+        if known is not None and known.infeasible:
+            shown = ", ".join(known.infeasible[:5]) + (", ..." if len(known.infeasible) > 5
+                                                       else "")
+            why = (f"no opener is known to solve every answer within {pos.max_guesses} "
+                   f"guesses in {pos.mode} mode ({len(known.infeasible)} strong openers "
+                   f"are proven unable to, {shown}); ")
+        raise UsageError(
+            f"{why}choosing the opener over {n} answers is a cluster job (wordle-dp run "
+            "--store S); pass --store S with its results, or an opening book (wordle-dp "
+            "book build, then --book FILE), or choose the first guess yourself (a "
+            f"position like {example_position(pos.lists)}, or --opener)")
+    ch = [Choice(w, t, "exact") for w, t in known.openers[:top + 1]]
+    note = (f"the best known opener, not proven best: the {len(known.openers)} strong "
+            f"opener{'s' if len(known.openers) != 1 else ''} measured on the {known.lists} "
+            "lists have exact values, but no proof says that no other opener beats them "
+            "(an opening book or a complete 'wordle-dp run' would prove it)")
+    return Analysis(pos, ch[0], ch[1:], note=note, source="known")
 
 
 def _smallest_worst(solver, pos: Position, total: int, status: str) -> Choice:

@@ -15,6 +15,15 @@ game, valued by the exact engine (Solver.set_value). Ties in the total go to the
 smaller worst case, as in the one-board game (objective.py): the pair (total,
 height) is minimised lexicographically, which decomposes over the classes.
 
+A board with one candidate left is guessed at once: that is optimal (an exchange
+argument). Take any strategy S and let S' guess that word w first, then play as S
+does, skipping w when S would guess it (S' knows every feedback S knows, and w's
+earlier). A tuple that S finishes in max(p, q) guesses (w at guess p, its other
+boards solved by guess q, p != q) S' finishes in q + 1 <= p when q < p, and in q
+when q > p: never more, so neither the total nor the worst case grows. This makes endgames such as
+one board with one candidate and another with seven instant, where the search
+below would try every guess (issue 33: 17.5 s of CPU).
+
 Pruning, all of it admissible: a state of m open boards and N tuples costs at
 least m N (a guess solves at most one board of a tuple; one board: 2N - 1); a
 guess whose classes' bounds already pass the best total is skipped (guesses are
@@ -123,6 +132,13 @@ class BoardsExact:
             return self.memo[key]
         self.nodes += 1
         n = count_tuples(sets)
+        single = next((s for s in sets if len(s) == 1), None)
+        if single is not None:  # its one candidate now is optimal (see _forced)
+            g = int(self.agid[single[0]])
+            r = self._children_value(n, self._children(g, sets), left, None)
+            best = None if r is None else (r[0], r[1], g)
+            self.memo[key] = best
+            return best
         best = None
         for floor, lb, g, children in self._candidates(sets, n):
             if best is not None and floor > best[0]:

@@ -28,6 +28,14 @@ Ask = Callable[[str], "str | None"]  # None: end of input
 Say = Callable[[str], None]
 
 
+class _Colours(Exception):
+    """A guess typed without its colours: the game asks for them."""
+
+    def __init__(self, word: str):
+        super().__init__(word)
+        self.word = word
+
+
 class Game:
     def __init__(self, solver, say: Say, ask: Ask | None = None, answer: str | None = None,
                  opener: str | None = None, store=None, reveal: bool = True):
@@ -45,7 +53,7 @@ class Game:
             a = answer.strip()
             if not a.isascii() or a.lower() not in solver.lists.answer_index:
                 raise UsageError(f"{quote(answer)} is not in the answer list "
-                                 f"{solver.lists.answers_source}")
+                                 f"{solver.lists.describe('answers')}")
             self.answer = a.lower()
         if opener is not None:  # as the list spells it ('SALET' is 'salet')
             self.opener = solver.lists.guesses[self.pos.check_guess(opener)]
@@ -62,8 +70,9 @@ class Game:
                 res = analyse(self.solver, pos, top=0, store=self.store)
                 if res.best.guess is not None:
                     how = {"book": "proven best, from the opening book",
-                           "store": "proven best, from the store"}.get(res.source,
-                                                                        "optimal opener")
+                           "store": "proven best, from the store",
+                           "known": "the best known opener, not proven best"}.get(
+                               res.source, "optimal opener")
                     return res.best.guess, how
             except UsageError:
                 pass
@@ -156,6 +165,18 @@ class Game:
                 return 0
             try:
                 word, pattern = self._read(line, guess)
+            except _Colours as need:  # a word alone in assist: ask what it got
+                text = self.ask(f"colours {need.word.upper()} got (e.g. "
+                                f"{'BBYBG'[:len(need.word)].ljust(len(need.word), 'B')}): "
+                                ) if self.ask else None
+                if text is None or text.strip().lower() in ("q", "quit", "exit"):
+                    self.say("quit")
+                    return 0
+                try:
+                    word, pattern = need.word, parse_pattern(text.strip(), len(need.word))
+                except WordleDPError as exc:
+                    self.say(f"! {exc}")
+                    continue
             except WordleDPError as exc:  # unknown word, bad feedback, illegal guess
                 self.say(f"! {exc}")
                 continue
@@ -189,6 +210,12 @@ class Game:
             return word, score(word, self.answer)
         if len(parts) == 1:
             word, text = suggested, parts[0]
+            try:
+                return words[self.pos.check_guess(word)], parse_pattern(text, len(word))
+            except WordleDPError:
+                if text.lower() in self.solver.lists.guess_index:  # a word, not colours
+                    raise _Colours(words[self.pos.check_guess(text)]) from None
+                raise
         elif len(parts) == 2:
             word, text = parts
         else:

@@ -8,7 +8,10 @@ Keeping it in one module means a change of those APIs touches this file only.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+
+import numpy as np
 
 from .. import game
 from ..errors import UsageError
@@ -16,7 +19,8 @@ from ..feedback import score, to_text
 from ..game.analysis import EMPTY_EXACT_LIMIT
 
 __all__ = ["EMPTY_EXACT_LIMIT", "Cancelled", "adversary_analysis", "adversary_state", "analyse",
-           "best_openers", "parse_position", "strategy"]
+           "best_openers", "check_known_opening", "known_openings", "parse_position",
+           "predicted_strategy_seconds", "strategy"]
 
 WORDS_SHOWN = 20  # the candidates are listed when at most this many are left
 
@@ -37,6 +41,22 @@ def parse_position(text: str, lists, mode: str, max_guesses: int):
     UsageError/PatternError for unknown words, bad patterns, illegal guesses,
     histories no answer fits, or more guesses than the cap."""
     return game.Position.parse(text or "-", lists, mode, max_guesses)
+
+
+def check_known_opening(pos) -> None:
+    """The start on lists too big to search without a store: UsageError (why, one
+    line) unless a best known opener answers it (game/known.py: not proven best)."""
+    from ..game.analysis import best_known
+
+    best_known(pos, 0)
+
+
+def known_openings(lists, modes, caps) -> list[dict]:
+    """The problems (mode, cap) whose start has best known openers (not proven)."""
+    from ..game.known import known_openers
+
+    return [{"mode": m, "max_guesses": c} for m in modes for c in caps
+            if (k := known_openers(lists, m, c)) is not None and k.openers]
 
 
 def analyse(solver, pos, top: int = 5, store=None,
@@ -75,11 +95,39 @@ def _node_dict(node, answers: dict[str, int] | None = None) -> dict:
     }
 
 
+def _eta(predicted: np.ndarray, k: int, spent: float) -> float:
+    """Seconds left after the first k classes of a strategy, `spent` seconds in: the
+    cost model's prediction for the classes left (run/costs.py, fitted on this kind
+    of machine), scaled by how far off it was for the classes done once those were
+    predicted to take a measurable time; before that, at least the time per class so
+    far for each class left (many small classes: the tree's own work dominates)."""
+    left = float(predicted[k:].sum())
+    done = float(predicted[:k].sum())
+    if done >= 0.5 and spent >= 0.5:
+        return round(spent / done * left, 1)
+    per_class = spent / k if k else 0.0
+    return round(max(left, per_class * (len(predicted) - k)), 1)
+
+
+def predicted_strategy_seconds(lists, table, opener: str, mode: str) -> float:
+    """The cost model's CPU seconds for an opener's strategy (run/costs.py: by the
+    sizes of its first-feedback classes), before anything is searched."""
+    from ..run.costs import class_cost
+
+    row = table[lists.guess_id(opener)]
+    sizes = np.bincount(row, minlength=3 ** lists.length)[:-1]  # not the all-green
+    sizes = sizes[sizes > 2]
+    return float(class_cost(sizes, mode).sum()) if len(sizes) else 0.0
+
+
 def strategy(solver, opener: str, check: Check = _noop,
-             progress: Callable[[int, int, str], None] | None = None) -> dict:
+             progress: Callable[..., None] | None = None) -> dict:
     """The optimal strategy after `opener`: nested tree, histogram of guesses
     needed, and every answer's game as 'guess:PATTERN' steps. Built one
-    first-feedback class at a time, so a job can report progress and stop."""
+    first-feedback class at a time (the biggest first), so a job can report
+    progress and stop; `progress(done, total, what, eta)` also gets an estimate of
+    the seconds left (the first class can take minutes: its count says nothing)."""
+    from ..run.costs import class_cost
     from ..search.engine import StrategyNode
 
     start = game.Position.start(solver.lists, solver.mode, solver.max_guesses)
@@ -88,8 +136,12 @@ def strategy(solver, opener: str, check: Check = _noop,
     codes = sorted({int(c) for c in row}, key=lambda c: (-(row == c).sum(), c))
     n = len(start.members)
     root = StrategyNode(word, n, n, {})
+    sizes = np.array([0 if c == solver.variant.all_green else int((row == c).sum())
+                      for c in codes])
+    predicted = np.where(sizes > 2, class_cost(sizes, solver.mode), 0.0)
+    t0 = time.monotonic()
     if progress is not None:
-        progress(0, len(codes), "feedback classes")
+        progress(0, len(codes), "feedback classes", _eta(predicted, 0, 0.0))
     for k, code in enumerate(codes):
         check()
         if code != solver.variant.all_green:
@@ -102,7 +154,8 @@ def strategy(solver, opener: str, check: Check = _noop,
             root.children[code] = child
             root.total += child.total
         if progress is not None:
-            progress(k + 1, len(codes), "feedback classes")
+            progress(k + 1, len(codes), "feedback classes",
+                     _eta(predicted, k + 1, time.monotonic() - t0))
     games = {}
     for answer, seq in sorted(root.paths().items()):
         games[answer] = [f"{g}:{to_text(score(g, answer), len(g))}" for g in seq]

@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import UsageError, WordleDPError
 from . import adapter
+from .catalog import Catalog
 from .service import MAX_ADVERSARY_TOP, MAX_TOP, Busy, NotFound, QueueFull, Service
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -36,6 +37,9 @@ Cap = Annotated[int | None, Query(ge=0, le=20, description="guess cap; 0 = no ca
 Position = Annotated[str, Query(max_length=MAX_POSITION,
                                 description="'-' or 'salet:BBYBG,drone:YBBBG'")]
 Word = Annotated[str, Query(min_length=1, max_length=20)]
+ListsId = Annotated[str | None, Query(max_length=40, pattern="^[A-Za-z0-9_.-]+$",
+                                      description="lists id (GET /api/lists); default: "
+                                      "the lists the server was started with")]
 SORTS = Literal["total", "opener", "rank", "status", "depth", "cpu_seconds", "wall_seconds",
                 "nodes"]
 STATUSES = Literal["pending", "exact", "infeasible", "lower_bound", "upper_bound", "failed"]
@@ -46,6 +50,7 @@ class JobRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     kind: Literal["next", "strategy", "adversary"]
+    lists: str | None = Field(None, max_length=40, pattern="^[A-Za-z0-9_.-]+$")
     position: str = Field("-", max_length=MAX_POSITION)
     opener: str | None = Field(None, min_length=1, max_length=20)
     mode: Mode | None = None
@@ -112,11 +117,13 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
-def create_app(service: Service) -> FastAPI:
-    """The ASGI application for one service (tests build it with small lists)."""
+def create_app(service: Service | Catalog) -> FastAPI:
+    """The ASGI application for one service (tests build it with small lists), or
+    for a catalog of them (the served lists and every built-in list)."""
     app = FastAPI(title="wordle-dp", version="1", docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json")
-    app.state.service = service
+    cat = service if isinstance(service, Catalog) else Catalog(service)
+    app.state.catalog = cat
     app.add_middleware(GZipMiddleware, minimum_size=2048)  # a strategy is ~400 kB of JSON
     app.add_middleware(BodyLimit, limit=MAX_BODY)
 
@@ -139,76 +146,92 @@ def create_app(service: Service) -> FastAPI:
         log.exception("internal error")
         return _err(500, f"internal error ({type(exc).__name__}); see the server log")
 
-    svc = service
-
-    def problem(mode: Mode | None, cap: int | None) -> tuple[str, int]:
+    def problem(svc: Service, mode: Mode | None, cap: int | None) -> tuple[str, int]:
         return mode or svc.mode, svc.max_guesses if cap is None else cap
 
+    @app.get("/api/lists")
+    def lists_offered() -> list[dict]:
+        """The word lists the page may switch to: the served ones, then every
+        built-in list (a service for one is made when first asked for)."""
+        return cat.offered()
+
     @app.get("/api/info")
-    def info() -> dict:
-        """The server's lists, defaults and stores."""
-        return svc.info()
+    def info(lists: ListsId = None) -> dict:
+        """The lists' size, defaults and stores (the served lists unless `lists`)."""
+        return cat.get(lists).info()
 
     @app.get("/api/words")
-    def words() -> dict:
+    def words(lists: ListsId = None) -> dict:
         """Both word lists (the page checks typed guesses locally)."""
+        svc = cat.get(lists)
         return {"answers": svc.lists.answers, "guesses": svc.lists.guesses}
 
     def client_of(request: Request) -> str:
         return request.client.host if request.client else "?"
 
-    async def answer(request: Request, plan: tuple):
+    async def answer(request: Request, svc: Service, plan: tuple):
         status, body = await svc.answer(plan, client_of(request), request.is_disconnected)
         return body if status == 200 else JSONResponse(body, status_code=status)
+
+    async def service_of(lists: str | None) -> Service:
+        return await run_in_threadpool(cat.get, lists)  # made on first use: seconds
 
     @app.get("/api/next")
     async def next_guess(request: Request, position: Position = "-", mode: Mode | None = None,
                          max_guesses: Cap = None,
-                         top: Annotated[int, Query(ge=0, le=MAX_TOP)] = 5) -> dict:
+                         top: Annotated[int, Query(ge=0, le=MAX_TOP)] = 5,
+                         lists: ListsId = None) -> dict:
         """Optimal next guess from a position, with the `top` best alternatives. Past
         the request budget: 202 with a job to poll."""
-        m, c = problem(mode, max_guesses)
-        return await answer(request, await run_in_threadpool(svc.plan_next, position, m, c,
-                                                             top))
+        svc = await service_of(lists)
+        m, c = problem(svc, mode, max_guesses)
+        return await answer(request, svc, await run_in_threadpool(svc.plan_next, position,
+                                                                  m, c, top))
 
     @app.get("/api/boards")
     async def boards_next(request: Request, position: Position = "-",
                           boards: Annotated[int, Query(ge=2, le=32)] = 4,
                           max_guesses: Cap = None,
-                          top: Annotated[int, Query(ge=0, le=MAX_TOP)] = 3) -> dict:
+                          top: Annotated[int, Query(ge=0, le=MAX_TOP)] = 3,
+                          lists: ListsId = None) -> dict:
         """Several boards (issue 18): the next guess at a position of `boards` boards
         ('salet:BBBBB/BYBBG/-/GGGGG,...', one feedback per board, '-' once solved;
         easy mode, cap boards + 5 unless given). Past the request budget: 202."""
-        return await answer(request, await run_in_threadpool(svc.plan_boards, position,
-                                                             boards, max_guesses, top))
+        svc = await service_of(lists)
+        return await answer(request, svc, await run_in_threadpool(
+            svc.plan_boards, position, boards, max_guesses, top))
 
     @app.get("/api/strategy")
     async def strategy(request: Request, opener: Word, mode: Mode | None = None,
-                       max_guesses: Cap = None) -> dict:
+                       max_guesses: Cap = None, lists: ListsId = None) -> dict:
         """The optimal decision tree after an opener, its histogram and every game.
         Past the request budget: 202 with a job to poll."""
-        m, c = problem(mode, max_guesses)
-        return await answer(request, svc.plan_strategy(opener, m, c))
+        svc = await service_of(lists)
+        m, c = problem(svc, mode, max_guesses)
+        return await answer(request, svc, svc.plan_strategy(opener, m, c))
 
     @app.get("/api/adversary")
     async def adversary(request: Request, position: Position = "-", analyse: bool = False,
-                        top: Annotated[int, Query(ge=0, le=MAX_ADVERSARY_TOP)] = 3) -> dict:
+                        top: Annotated[int, Query(ge=0, le=MAX_ADVERSARY_TOP)] = 3,
+                        lists: ListsId = None) -> dict:
         """Against the adversary (issue 18: Absurdle; easy mode, no cap): its reply to
         every guess of `position` ('raise,acold', or 'raise:BBBBB,...' to check the
         replies) and the answers it still keeps, at once. With `analyse`, also the
         exact fewest guesses that still beat it, a winning line and up to `top` other
         first guesses as fast: a search in the workers (past the budget: 202)."""
+        svc = await service_of(lists)
         if not analyse:
             pos = await run_in_threadpool(svc.adversary_position, position)
             return adapter.adversary_state(pos)
-        return await answer(request, await run_in_threadpool(svc.plan_adversary, position,
-                                                             top))
+        return await answer(request, svc, await run_in_threadpool(svc.plan_adversary,
+                                                                  position, top))
 
     @app.post("/api/jobs", status_code=202)
     def submit(request: Request, req: Annotated[JobRequest, Body()]) -> dict:
         """Start a next-guess, strategy or adversary computation; poll GET
         /api/jobs/{id}."""
-        m, c = problem(req.mode, req.max_guesses)
+        svc = cat.get(req.lists)
+        m, c = problem(svc, req.mode, req.max_guesses)
         if req.kind == "next":
             plan = svc.plan_next(req.position, m, c, req.top)  # bad input fails now
         elif req.kind == "adversary":
@@ -224,46 +247,47 @@ def create_app(service: Service) -> FastAPI:
     @app.get("/api/jobs/{jid}")
     def job_state(jid: str) -> dict:
         """A job's state, progress and (when done) result."""
-        job = svc.jobs.get(jid)
-        if job is None:
-            raise NotFound(f"no job {jid!r} (finished jobs are kept for 10 minutes)")
+        _svc, job = cat.job(jid)
         return job.to_dict()
 
     @app.delete("/api/jobs/{jid}")
     def job_cancel(jid: str) -> dict:
         """Cancel a job: its search stops (its worker is free within a second) unless
         another client waits for the same computation."""
+        svc, _job = cat.job(jid)
         job = svc.jobs.cancel(jid)
         if job is None:
             raise NotFound(f"no job {jid!r}")
         return job.to_dict()
 
     @app.get("/api/workers")
-    def workers() -> dict:
+    def workers(lists: ListsId = None) -> dict:
         """The worker processes (busy, lane, memory), queues and result cache."""
-        return svc.sched.state()
+        return cat.get(lists).sched.state()
 
     @app.get("/api/stores")
-    def stores() -> list[dict]:
-        """Every store given to `serve --store`, with its progress."""
-        return [sv.info() for sv in svc.stores.values()]
+    def stores(lists: ListsId = None) -> list[dict]:
+        """Every store given to `serve --store` and opening book, with its progress."""
+        return [sv.info() for sv in cat.get(lists).stores.values()]
 
     @app.get("/api/stores/{sid}")
-    def store(sid: str) -> dict:
-        return svc.store(sid).info()
+    def store(sid: str, lists: ListsId = None) -> dict:
+        return cat.get(lists).store(sid).info()
 
     @app.get("/api/stores/{sid}/openers")
     def openers(sid: str, q: Annotated[str, Query(max_length=10, pattern="^[A-Za-z]*$")] = "",
                 sort: SORTS = "total", desc: bool = False, status: STATUSES | None = None,
                 offset: Annotated[int, Query(ge=0)] = 0,
-                limit: Annotated[int, Query(ge=1, le=1000)] = 100) -> dict:
+                limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+                lists: ListsId = None) -> dict:
         """One page of the opener table, filtered and sorted."""
-        return svc.store(sid).openers(q.lower(), sort, desc, status, offset, limit)
+        return cat.get(lists).store(sid).openers(q.lower(), sort, desc, status, offset, limit)
 
     @app.get("/api/stores/{sid}/distribution")
-    def distribution(sid: str, bins: Annotated[int, Query(ge=1, le=500)] = 60) -> dict:
+    def distribution(sid: str, bins: Annotated[int, Query(ge=1, le=500)] = 60,
+                     lists: ListsId = None) -> dict:
         """Histogram of the exact opener totals, and the best opener."""
-        return svc.store(sid).distribution(bins)
+        return cat.get(lists).store(sid).distribution(bins)
 
     @app.get("/", include_in_schema=False)
     def index():

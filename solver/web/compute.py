@@ -17,7 +17,7 @@ import numpy as np
 from ..words import WordLists
 from . import adapter
 
-Report = Callable[[int, int, str], None]  # (done, total, what is counted)
+Report = Callable[..., None]  # (done, total, what is counted[, eta: seconds left])
 KINDS = ("next", "strategy", "boards", "adversary")
 ADVERSARY_MEMO = 200_000  # failed (set, depth) pairs kept between requests, at most
 
@@ -83,7 +83,8 @@ class Engine:
             raise ValueError(f"unknown kind {kind!r}")
         pos = adapter.parse_position(params["position"], self.lists, mode, cap)
         store = self._store(params.get("store"))
-        if not pos.history and store is None:
+        if not pos.history and store is None and len(self.lists.answers) <= \
+                adapter.EMPTY_EXACT_LIMIT:
             return self._search_start(solver, pos, params["top"], check, report)
 
         def step(done: int, total: int) -> None:  # the game layer's progress: may raise

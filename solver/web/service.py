@@ -16,6 +16,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,8 @@ JOBS_PER_CLIENT = 4  # jobs one client may have running or waiting
 JOB_LEASE_SECONDS = 120.0  # an unfinished job nobody asked about for this long is cancelled
 DEFAULT_OPENER = "salet"  # the Strategy view's placeholder word
 DISCONNECT_POLL = 0.25  # seconds between checks that a waiting client is still there
+SLOW_STRATEGY = 5.0  # predicted CPU seconds above which a strategy request waits in the
+# background lane (salet: 0.6 s predicted; qajaq 260 s)
 
 
 # ------------------------------------------------------------------- stores
@@ -213,12 +216,14 @@ class JobBoard:
     """Jobs by id, with a limit per client on those running or waiting."""
 
     def __init__(self, sched: Scheduler, per_client: int = JOBS_PER_CLIENT,
-                 lease: float = JOB_LEASE_SECONDS):
+                 lease: float = JOB_LEASE_SECONDS, ids: Iterator[int] | None = None):
+        """`ids`: job numbers, shared by the boards of one server's lists (a job id
+        names one job whatever lists it is for)."""
         self.sched = sched
         self.per_client = per_client
         self.lease = lease
         self._jobs: OrderedDict[str, Job] = OrderedDict()
-        self._ids = itertools.count(1)
+        self._ids = ids if ids is not None else itertools.count(1)
         self._lock = threading.Lock()
         self._stop = threading.Event()
         threading.Thread(target=self._sweep, name="wordle-dp-job-lease", daemon=True).start()
@@ -305,11 +310,18 @@ class Service:
                  request_seconds: float = REQUEST_SECONDS,
                  jobs_per_client: int = JOBS_PER_CLIENT, cache_entries: int = 32,
                  max_queued: int = 32, quick_slice: float = 3.0,
-                 quick_workers: int = QUICK_WORKERS):
+                 quick_workers: int = QUICK_WORKERS, job_ids: Iterator[int] | None = None):
         from ..table import get_table
 
         if mode not in MODES:
             raise UsageError(f"unknown mode {mode!r} (easy, hard or strict)")
+        # what a service for other lists of the same server is made with (catalog.py)
+        self.options = dict(mode=mode, max_guesses=max_guesses, memo_entries=memo_entries,
+                            cache_dir=cache_dir, backend=backend, workers=workers,
+                            request_seconds=request_seconds, jobs_per_client=jobs_per_client,
+                            cache_entries=cache_entries, max_queued=max_queued,
+                            quick_slice=quick_slice, quick_workers=quick_workers)
+        self.id = lists.name or "served"  # how the page names these lists
         self.lists = _named(lists)
         if table is None:
             table, _ = get_table(lists, backend, cache_dir)
@@ -341,7 +353,8 @@ class Service:
         except BaseException:
             self.tables.close()
             raise
-        self.jobs = JobBoard(self.sched, jobs_per_client)
+        self.jobs = JobBoard(self.sched, jobs_per_client, ids=job_ids)
+        self._known: list[dict] | None = None  # info()'s known_openings, made once
         self._adversary: Any = None  # game.adversary.Adversary, made on first use
         self._adversary_lock = threading.Lock()
 
@@ -366,8 +379,11 @@ class Service:
         def about(words: list[str], name: str, sha: str) -> dict:
             return {"name": name, "words": len(words), "sha256": sha}
 
+        if self._known is None:  # the lists' sha256 per look-up: once is enough
+            self._known = adapter.known_openings(lst, MODES, range(21))
+        known = self._known
         return {
-            "version": __version__,
+            "version": __version__, "id": self.id, "name": lst.name or None,
             "answers": len(lst.answers), "guesses": len(lst.guesses), "length": lst.length,
             "answers_source": lst.answers_source, "guesses_source": lst.guesses_source,
             "answers_sha256": lst.answers_sha256, "guesses_sha256": lst.guesses_sha256,
@@ -375,6 +391,7 @@ class Service:
                       "guesses": about(lst.guesses, lst.guesses_source, lst.guesses_sha256)},
             "mode": self.mode, "max_guesses": self.max_guesses, "modes": list(MODES),
             "opening_search_limit": adapter.EMPTY_EXACT_LIMIT,
+            "known_openings": known,  # best known openers, not proven (game/known.py)
             "default_opener": self.default_opener(),
             "request_seconds": self.request_seconds,
             "workers": self.sched.workers, "jobs_per_client": self.jobs.per_client,
@@ -402,9 +419,8 @@ class Service:
         searched = not pos.history and not (sv is not None and _proves_best(sv.snapshot()))
         n = len(self.lists.answers)
         if searched and n > adapter.EMPTY_EXACT_LIMIT:
-            raise UsageError(
-                f"choosing the opener over {n} answers is a cluster job (wordle-dp run "
-                "--store S, then serve --store S); type your first guess instead")
+            adapter.check_known_opening(pos)  # the best known opener, else why not
+            searched = False
         return pos, searched
 
     def plan_next(self, position: str, mode: str, cap: int, top: int) -> tuple:
@@ -453,6 +469,16 @@ class Service:
         params = {"opener": word, "mode": mode, "max_guesses": cap}
         return ("strategy", word, mode, cap), "strategy", params
 
+    def lane_of(self, kind: str, params: dict) -> tuple[str, int]:
+        """(lane, priority) of a request that waits for its answer: the quick lane,
+        a bare next guess first; a strategy the cost model calls slow (qajaq: minutes)
+        waits in the background lane, so that it never holds a quick slot."""
+        if kind == "strategy" and adapter.predicted_strategy_seconds(
+                self.lists, self.table, params["opener"], params["mode"]) > SLOW_STRATEGY:
+            return "background", 1
+        cheap = kind == "next" and params.get("top") == 0 and params.get("position") != "-"
+        return "quick", 0 if cheap else 1
+
     # -- answering
     async def answer(self, plan: tuple, client: str, disconnected) -> tuple[int, dict]:
         """Wait for a computation at most `request_seconds`: (200, result), or (202,
@@ -465,7 +491,8 @@ class Service:
         token = object()
         loop = asyncio.get_running_loop()
         done = asyncio.Event()
-        task = self.sched.submit(key, kind, params, "quick", token)
+        lane, priority = self.lane_of(kind, params)
+        task = self.sched.submit(key, kind, params, lane, token, priority=priority)
         with self.sched.cv:  # woken by the slot's thread the moment the task ends
             task.on_done.append(lambda: loop.call_soon_threadsafe(done.set))
             if task.final:
@@ -520,8 +547,11 @@ class Service:
 
 
 def default_workers() -> int:
-    """Background searches at once: one per core this process may use."""
+    """Background searches at once: one less than the cores this process may use
+    (at least one), so that slow searches never hold every core and a player's next
+    guess always finds one (issue 33)."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = len(os.sched_getaffinity(0))
     except AttributeError:
-        return max(1, os.cpu_count() or 1)
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)

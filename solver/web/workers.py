@@ -9,7 +9,9 @@ up the answers everyone else is waiting for (issue 24).
   `GRACE` seconds kills the process and starts a fresh one.
 - `Task`: one computation, shared by everyone who asks for the same thing.
 - `Scheduler`: two queues. *Quick* tasks (a request waiting for its answer) go
-  first and always have `reserve` slots kept free for them; *background* tasks
+  first, the cheapest kind first (a bare next guess before a ranking of
+  alternatives, or a strategy; with two quick slots or more, the last idle slot
+  is kept for a cheap one), and always have `reserve` slots kept free for them; *background* tasks
   (jobs) use the others. A quick task that runs longer than `quick_slice` seconds
   becomes a background task, and a new slot is started so that the quick lane
   stays free. Finished results are kept in a bounded LRU cache.
@@ -131,11 +133,12 @@ def _child(conn, cancel, spec: WorkerSpec) -> None:
         if cancel.is_set():
             raise adapter.Cancelled()
 
-    def report(done: int, total: int, message: str = "") -> None:
+    def report(done: int, total: int, message: str = "", eta: float | None = None) -> None:
         now = time.monotonic()
-        if now - last[0] >= PROGRESS_EVERY or done >= total:
+        if now - last[0] >= PROGRESS_EVERY or done >= total or eta is not None:
             last[0] = now
-            conn.send(("progress", {"done": done, "total": total, "message": message}))
+            conn.send(("progress", {"done": done, "total": total, "message": message,
+                                    "eta": eta}))
 
     conn.send(("ready", os.getpid()))
     while True:
@@ -169,6 +172,7 @@ class Task:
     kind: str
     params: dict
     lane: str = "quick"  # or "background"
+    priority: int = 1  # in the quick lane, lower first (0: a bare next guess, cheap)
     state: str = "queued"  # queued, running, done, error, cancelled
     progress: dict = field(default_factory=lambda: {"done": 0, "total": 0, "message": ""})
     result: dict | None = None
@@ -224,6 +228,7 @@ class Slot:
         child.close()
         self.conn = parent
         self.ready = False
+        self.pid = None  # until the process says it is ready
 
     def kill(self) -> None:
         """End the process now (a search may not reach its next check for minutes).
@@ -279,6 +284,9 @@ class Slot:
         if not self._wait_ready():
             self.sched._finish(task, "cancelled")
             return
+        # now that the process's pid is known (a fresh process after a kill has a
+        # new one): background work yields the CPU from its first instruction
+        self.sched._set_nice(self, task.lane)
         self.cancel.clear()
         conn = self.conn
         try:
@@ -315,8 +323,9 @@ class Slot:
                     self.sched._finish(task, "error",
                                        error="the worker process died; see the server log")
                 return
-            if what == "progress":
-                task.progress = value
+            if what == "progress":  # stamped: an estimate ages from when it was made
+                at = None if task.started is None else round(time.monotonic() - task.started, 3)
+                task.progress = {**value, "at": at}
             elif what == "done":
                 self.sched._finish(task, "done", result=value)
                 return
@@ -378,9 +387,12 @@ class Scheduler:
                 self.stats["cached"] += 1
             return res
 
-    def submit(self, key: tuple, kind: str, params: dict, lane: str, holder) -> Task:
+    def submit(self, key: tuple, kind: str, params: dict, lane: str, holder,
+               priority: int = 1) -> Task:
         """The task computing `key` (an unfinished one is shared), held by `holder`
-        until `release`. A cached result gives a finished task."""
+        until `release`. A cached result gives a finished task. Quick tasks of a
+        lower `priority` are taken first (cheap answers do not queue behind dear
+        ones)."""
         with self.cv:
             if self.closing:
                 raise QueueFull("the server is stopping")
@@ -397,14 +409,14 @@ class Scheduler:
             if key in self.cache:
                 self.cache.move_to_end(key)
                 self.stats["cached"] += 1
-                task = Task(key, kind, params, lane, "done", result=self.cache[key])
+                task = Task(key, kind, params, lane, state="done", result=self.cache[key])
                 task.finished = task.started = time.monotonic()
                 task.done_event.set()
                 return task
             waiting = sum(len(q) for q in self.queues.values())
             if waiting >= self.max_queued:
                 raise QueueFull(f"{waiting} computations are waiting; try again later")
-            task = Task(key, kind, params, lane, holders={holder})
+            task = Task(key, kind, params, lane, priority=priority, holders={holder})
             self.active[key] = task
             self.queues[lane].append(task)
             self.cv.notify_all()
@@ -447,8 +459,13 @@ class Scheduler:
                     if slot in self.slots:
                         self.slots.remove(slot)
                     return None
-                if self.queues["quick"]:
-                    task = self.queues["quick"].popleft()
+                q = self.queues["quick"]
+                task = min(q, key=lambda t: t.priority) if q else None  # first cheapest
+                if task is not None and task.priority > 0 and self.reserve >= 2 and \
+                        sum(1 for s in self.slots if s.task is None and s is not slot) == 0:
+                    task = None  # the last idle slot waits for a cheap answer
+                if task is not None:
+                    q.remove(task)
                 elif self.queues["background"] and self._busy("background") < self.workers:
                     task = self.queues["background"].popleft()
                 else:

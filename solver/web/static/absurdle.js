@@ -1,0 +1,111 @@
+// Absurdle (issue 18): the adversary keeps the largest class of answers after each
+// guess (ties: the server's documented rule). Its replies come at once from GET
+// /api/adversary; the exact fewest guesses that still beat it is a search: a job
+// (kind "adversary") with progress and Cancel, while the player may go on typing.
+import { api } from "./api.js";
+import { $, el, plural } from "./dom.js";
+import { playJob, renderBoard, say, setGuess } from "./play.js";
+import { S, colsOf, greys } from "./state.js";
+import { wordTiles } from "./tiles.js";
+
+const advPosition = (extra) => [...S.rows.map((r) => r.word), ...(extra ? [extra] : [])].join(",") || "-";
+
+export async function advSubmit(w) {
+  if (S.advBusy) return;
+  S.advBusy = true;
+  const game = S.advGame;
+  let st;
+  try {
+    st = await api("/api/adversary", {}, { position: advPosition(w) });
+  } catch (e) {
+    if (game === S.advGame) say(e.message, "err");
+    return;
+  } finally { S.advBusy = false; }
+  if (game !== S.advGame || !S.absurd) return;  // a new game meanwhile
+  const last = st.rows[st.rows.length - 1];
+  S.rows.push({ word: last.guess, colours: colsOf(last.reply) });
+  S.cur = { letters: "", colours: greys() };
+  if (st.won) {
+    S.solved = true;
+    say(`Won in ${plural(st.guesses, "guess", "guesses")}: ${last.guess.toUpperCase()} was the only answer left.`, "ok");
+  } else say("");
+  renderBoard();
+  advShow(st);
+}
+
+export async function advAnalyse() {  // a new game, an undone row: the state of the rows left
+  const body = $("#analysis-body");
+  body.classList.add("stale");
+  body.dataset.position = "";
+  const game = S.advGame, pos = advPosition();
+  let st;
+  try { st = await api("/api/adversary", {}, { position: pos }); } catch (e) {
+    if (game === S.advGame) { body.classList.remove("stale"); body.replaceChildren(el("p", { class: "msg err", text: e.message })); }
+    return;
+  }
+  if (game === S.advGame && S.absurd && advPosition() === pos) advShow(st);
+}
+
+// The candidates at once, then the exact value from a job.
+function advShow(st) {
+  const body = $("#analysis-body");
+  body.classList.remove("stale");
+  renderAdversary(st, null);
+  body.dataset.position = st.position;  // what the panel shows (tests wait on it)
+  body.dataset.analysed = "";
+  if (st.won) { playJob.cancel(false); return; }
+  playJob.run({ kind: "adversary", position: st.position, top: 3 },
+    (res) => {
+      if (res.position !== ($("#analysis-body").dataset.position)) return;
+      if (res.position === "-") S.advStart = res.analysis.guesses;
+      renderAdversary(res, res.analysis);
+      body.dataset.analysed = res.position;
+    },
+    (msg) => { if (body.dataset.position === st.position) body.append(el("p", { class: "msg err", text: msg })); },
+    () => {
+      const wait = $("#adv-wait");
+      if (wait && body.dataset.position === st.position) wait.textContent = "Search cancelled.";
+    });
+}
+
+function renderAdversary(st, an) {
+  const body = $("#analysis-body");
+  const n = st.candidates;
+  const kids = [el("p", { class: "cands" }, el("b", { id: "adv-cands", text: `${n}` }),
+    ` answer${n === 1 ? "" : "s"} still possible` + (st.guesses ? " (the adversary kept the largest class)" : ""))];
+  if (st.words && !st.won) {
+    const chips = el("div", { class: "chips", id: "adv-words" });
+    for (const w of st.words) chips.append(el("button", { class: "chip", text: w, onclick: () => setGuess(w) }));
+    kids.push(chips);
+  }
+  if (st.won) {
+    const best = S.advStart != null ? ` The fewest that beat the adversary from the start: ${S.advStart}.` : "";
+    kids.push(el("p", { class: "msg ok", id: "adv-won", text: `Won in ${plural(st.guesses, "guess", "guesses")}.${best}` }));
+  } else if (!an) {
+    kids.push(el("p", { class: "muted", id: "adv-wait", text: "Searching the fewest guesses that still beat the adversary…" }));
+  } else if (!an.best) {
+    kids.push(el("p", { class: "msg err", text: `No win found (${an.status.replace("_", " ")}).` }));
+  } else {
+    const more = an.guesses;
+    kids.push(el("div", { class: "best big" }, wordTiles(an.best),
+      el("div", { class: "value" },
+        el("div", {}, el("b", { id: "adv-value", text: `${more}` }),
+          ` more guess${more === 1 ? " beats" : "es beat"} it from here `,
+          el("span", { class: `badge ${an.status}`, text: an.status.replace("_", " ") })),
+        el("div", { text: `the game ends at guess ${an.total_guesses}; proof ${an.seconds.toFixed(2)} s, ${plural(an.nodes, "node")}` })),
+      el("button", { class: "primary", id: "take", text: "Use this guess", onclick: () => setGuess(an.best) })));
+    const line = el("div", { class: "path adv-line" });
+    for (const step of an.line) {
+      const [w, p] = step.split(":");
+      line.append(el("div", { class: "step" }, wordTiles(w, colsOf(p))));
+    }
+    kids.push(el("h2", { text: "A winning line" }), line);
+    if (an.alternatives && an.alternatives.length) {
+      const chips = el("div", { class: "chips" });
+      for (const a of an.alternatives) chips.append(el("button", { class: "chip", text: a.guess, onclick: () => setGuess(a.guess) }));
+      kids.push(el("p", { class: "muted small", text: "Other first guesses as fast:" }), chips);
+    }
+  }
+  kids.push(el("p", { class: "muted small note", text: `Tie rule: ${st.tie_rule}.` }));
+  body.replaceChildren(...kids);
+}

@@ -1,0 +1,150 @@
+// Several boards (issue 18): k boards at once (easy mode, cap k + 5). Rows: {word,
+// codes: [per board colours, or null once the board was solved]}; the server's
+// /api/boards reads `word:F1/F2/...` per guess ('-' for a solved board).
+import { api } from "./api.js";
+import { $, $$, el, fmt, num, plural } from "./dom.js";
+import { JobRunner } from "./jobs.js";
+import { L, S, feedback, greys, patText } from "./state.js";
+import { tile } from "./tiles.js";
+
+export const B = { k: 4, kind: "assist", rows: [], cur: [], secrets: null, res: null, seq: 0 };
+export const boardsJob = new JobRunner($("#job-boards"));
+
+const bSolvedAt = (i) => {
+  const r = B.rows.findIndex((row) => row.codes[i] && row.codes[i].every((c) => c === 2));
+  return r < 0 ? null : r + 1;
+};
+export const bPosition = () => B.rows.map((r) =>
+  `${r.word}:${r.codes.map((c) => (c ? patText(c) : "-")).join("/")}`).join(",") || "-";
+const bOpen = (i, upto) => { const s = bSolvedAt(i); return s == null || s > upto; };
+const bSay = (text, kind = "") => { $("#boards-msg").textContent = text; $("#boards-msg").className = `msg ${kind}`; };
+
+function renderBoards() {
+  const grid = $("#boards-grid");
+  grid.replaceChildren();
+  grid.dataset.k = B.k;
+  const word = $("#boards-guess").value.trim().toLowerCase();
+  for (let i = 0; i < B.k; i++) {
+    const solved = bSolvedAt(i);
+    const info = B.res && B.res.board ? B.res.board[i] : null;
+    const head = el("h3", {}, el("span", { text: `Board ${i + 1}` }),
+      el("span", { class: "st", text: solved ? `solved at guess ${solved}` :
+        (info ? plural(info.candidates, "candidate") : "") }));
+    const card = el("div", { class: "bcard" + (solved ? " solved" : ""), "data-board": i }, head);
+    card.style.setProperty("--len", L());
+    B.rows.forEach((r) => {
+      if (!r.codes[i]) return;  // solved earlier: no tiles
+      const row = el("div", { class: "row done" });
+      for (let j = 0; j < L(); j++) row.append(tile(r.word[j], r.codes[i][j]));
+      card.append(row);
+    });
+    if (!solved && B.kind === "assist" && word.length === L()) {
+      const row = el("div", { class: "row current" });
+      for (let j = 0; j < L(); j++) {
+        const t = tile(word[j], B.cur[i][j]);
+        t.addEventListener("click", () => { B.cur[i][j] = (B.cur[i][j] + 1) % 3; renderBoards(); });
+        row.append(t);
+      }
+      card.append(row);
+    }
+    if (!solved && info && info.words.length) {
+      card.append(el("div", { class: "cands", text: info.words.join(" ") +
+        (info.candidates > info.words.length ? " …" : "") }));
+    }
+    grid.append(card);
+  }
+  $("#boards-undo").disabled = B.rows.length === 0;
+}
+
+function renderBoardsAdvice() {
+  const box = $("#boards-advice");
+  const r = B.res;
+  if (!r) { box.replaceChildren(el("p", { class: "muted", text: "…" })); return; }
+  if (r.done) {
+    box.replaceChildren(el("p", { class: "msg ok", text: `Every board solved in ${plural(B.rows.length, "guess", "guesses")}` +
+      (B.rows.length > r.max_guesses ? ` (${B.rows.length - r.max_guesses} over the cap of ${r.max_guesses})` : "") }));
+    return;
+  }
+  const b = r.best;
+  const kids = [el("h2", { text: "Next guess" })];
+  if (!b) kids.push(el("p", { class: "msg err", text: "no strategy solves every board within the cap" }));
+  else {
+    const why = b.status === "exact" ?
+      `exact: ${num(b.total)} guesses over ${plural(r.tuples, "answer tuple")} (${fmt(b.average)} more on average, worst ${b.worst})` :
+      (b.why ? `${b.why} (heuristic)` : "heuristic (entropy of the joint feedback), not exact");
+    kids.push(el("p", {}, el("button", { class: "primary", id: "boards-take", text: b.guess.toUpperCase(),
+      onclick: () => { $("#boards-guess").value = b.guess; bTyped(); } }), " ", el("span", { class: "muted", text: why })));
+    if (r.alternatives && r.alternatives.length) {
+      kids.push(el("p", { class: "muted small", text: "also: " + r.alternatives.map((a) => a.guess).join(", ") }));
+    }
+  }
+  kids.push(el("p", { class: "muted small", text: `${r.tuples_exact ? "" : "at most "}${plural(r.tuples, "answer tuple")}; guess ${B.rows.length + 1} of ${r.max_guesses}` }));
+  box.replaceChildren(...kids);
+}
+
+function boardsAnalyse() {
+  const seq = ++B.seq;
+  B.res = null;
+  renderBoardsAdvice();
+  boardsJob.ask("/api/boards", { position: bPosition(), boards: String(B.k), top: "3" }, (r) => {
+    if (seq !== B.seq) return;
+    B.res = r;
+    bSay("");
+    renderBoardsAdvice();
+    renderBoards();
+  }, (msg) => { if (seq === B.seq) bSay(msg, "err"); },
+  () => { if (seq === B.seq) bSay("Cancelled: type the next guess yourself.", "info"); });
+}
+
+function bTyped() {
+  B.cur = Array.from({ length: B.k }, () => greys());
+  renderBoards();
+}
+
+function boardsEnter(ev) {
+  if (ev) ev.preventDefault();
+  let word = $("#boards-guess").value.trim().toLowerCase();
+  if (!word && B.res && B.res.best) word = B.res.best.guess;
+  if (B.res && B.res.done) { bSay("every board is solved: New game", "info"); return; }
+  if (word.length !== L() || !S.guesses.has(word)) { bSay(`${word || "(empty)"}: not in the guess list`, "err"); return; }
+  const n = B.rows.length;
+  const codes = [];
+  for (let i = 0; i < B.k; i++) {
+    if (!bOpen(i, n)) codes.push(null);
+    else if (B.kind === "play") codes.push(feedback(word, B.secrets[i]));
+    else codes.push(B.cur[i] && B.cur[i].length === L() ? B.cur[i].slice() : greys());
+  }
+  B.rows.push({ word, codes });
+  $("#boards-guess").value = "";
+  bTyped();
+  boardsAnalyse();
+}
+
+export function boardsNew() {
+  B.k = Number($("#boards-k").value);
+  B.rows = [];
+  B.secrets = null;
+  if (B.kind === "play") {
+    const pool = S.answers.slice();
+    B.secrets = [];
+    for (let i = 0; i < B.k; i++) B.secrets.push(pool.splice(Math.floor(Math.random() * pool.length), 1)[0]);
+  }
+  $("#boards-guess").maxLength = L();
+  $("#boards-hint").hidden = B.kind !== "assist";  // the tiles are clicked in Assist only
+  bTyped();
+  bSay("");
+  boardsAnalyse();
+}
+
+export function bindBoards() {
+  $("#boards-form").addEventListener("submit", boardsEnter);
+  $("#boards-guess").addEventListener("input", bTyped);
+  $("#boards-new").addEventListener("click", boardsNew);
+  $("#boards-k").addEventListener("change", boardsNew);
+  $("#boards-undo").addEventListener("click", () => { B.rows.pop(); bTyped(); boardsAnalyse(); });
+  $$("#boards-kind button").forEach((b) => b.addEventListener("click", () => {
+    B.kind = b.dataset.kind;
+    $$("#boards-kind button").forEach((x) => x.classList.toggle("on", x === b));
+    boardsNew();
+  }));
+}

@@ -1,0 +1,38 @@
+// Small DOM and formatting helpers shared by every view.
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+export const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
+
+export function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const k of kids) if (k != null) e.append(k);
+  return e;
+}
+
+const SVGNS = "http://www.w3.org/2000/svg";
+export function svg(tag, attrs = {}, text) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text != null) e.textContent = text;
+  return e;
+}
+
+// a number with d decimals, "–" when unknown
+export const fmt = (x, d = 4) => (x == null ? "–" : Number(x).toFixed(d));
+// an integer with its digits grouped: 28,646,911,902,960
+export const num = (x) => (x == null ? "–" : Number(x).toLocaleString("en-US"));
+// "1 guess", "2 guesses"; the count grouped
+export const plural = (n, one, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`;
+// seconds as "42 s", "3 min 07 s", "1 h 05 min"
+export function duration(s) {
+  s = Math.max(0, Math.round(s));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+}

@@ -1,0 +1,302 @@
+// The Play view: one board in Assist mode (the player enters the real game's
+// colours), Play mode (a hidden answer colours the tiles) or Absurdle (absurdle.js),
+// and the next guess with its exact value and alternatives.
+import { $, $$, el, fmt, num, plural } from "./dom.js";
+import { JobRunner } from "./jobs.js";
+import { L, S, feedback, greys, patText } from "./state.js";
+import { tile, wordTiles } from "./tiles.js";
+import { advAnalyse, advSubmit } from "./absurdle.js";
+
+export const playJob = new JobRunner($("#job-play"));
+
+export const position = () => S.rows.map((r) => `${r.word}:${patText(r.colours)}`).join(",") || "-";
+const maxRows = () => (S.cap > 0 && !S.absurd ? S.cap : Math.max(6, S.rows.length + 1));
+let analysisSeq = 0;
+
+export function renderBoard() {
+  const board = $("#board");
+  board.replaceChildren();
+  document.documentElement.style.setProperty("--len", L());  // every word's tiles
+  S.rows.forEach((r, ri) => {
+    const row = el("div", { class: "row done", "data-row": ri });
+    for (let i = 0; i < L(); i++) row.append(tile(r.word[i], r.colours[i]));
+    board.append(row);
+  });
+  const scored = !S.secret && !S.absurd;  // Assist: the player sets the colours
+  if (!S.solved && S.rows.length < maxRows()) {
+    const row = el("div", { class: "row current" + (scored ? "" : " typing"), "data-row": S.rows.length });
+    for (let i = 0; i < L(); i++) {
+      const ch = S.cur.letters[i];
+      // in Play and Absurdle the colours come after Enter: typed letters stay unscored
+      const t = tile(ch, ch && scored ? S.cur.colours[i] : null, ch ? (scored ? "" : "typed") : "empty");
+      t.dataset.i = i;
+      t.addEventListener("click", () => cycle(i));
+      row.append(t);
+    }
+    board.append(row);
+  }
+  for (let k = board.children.length; k < maxRows(); k++) {
+    const row = el("div", { class: "row future" });
+    for (let i = 0; i < L(); i++) row.append(tile("", null));
+    board.append(row);
+  }
+  renderKeyboard();
+  $("#btn-undo").disabled = S.rows.length === 0;
+  $("#btn-submit").disabled = S.solved || S.cur.letters.length !== L() || S.blocked != null;
+}
+
+// Each letter's best colour so far (green over yellow over grey): rows are
+// consistent (a row no answer fits is refused before another is taken)
+function renderKeyboard() {
+  const known = {};
+  for (const r of S.rows) [...r.word].forEach((ch, i) => {
+    known[ch] = Math.max(known[ch] ?? -1, r.colours[i]);
+  });
+  const kb = $("#kbd");
+  kb.replaceChildren();
+  for (const line of ["qwertyuiop", "asdfghjkl", "<zxcvbnm>"]) {
+    const row = el("div", { class: "krow" });
+    for (const ch of line) {
+      if (ch === "<") row.append(el("button", { class: "wide", text: "⌫", onclick: () => key("Backspace") }));
+      else if (ch === ">") row.append(el("button", { class: "wide", text: "enter", onclick: () => key("Enter") }));
+      else row.append(el("button", { class: known[ch] != null ? `k${known[ch]}` : "", text: ch,
+        onclick: () => key(ch) }));
+    }
+    kb.append(row);
+  }
+}
+
+export function say(text, kind = "") {
+  const m = $("#play-msg");
+  m.textContent = text;
+  m.className = `msg ${kind}`;
+}
+
+function cycle(i) {
+  if (S.solved || S.secret || S.absurd || i >= S.cur.letters.length) return;
+  S.cur.colours[i] = (S.cur.colours[i] + 1) % 3;
+  renderBoard();
+}
+
+export function setGuess(word) {
+  if (S.solved) return;
+  S.cur = { letters: word.slice(0, L()), colours: greys() };
+  say("");
+  renderBoard();
+}
+
+export function key(k) {
+  if (S.solved) return;
+  if (k === "Enter") return submitRow();
+  if (k === "Backspace") {
+    S.cur.letters = S.cur.letters.slice(0, -1);
+    S.cur.colours[S.cur.letters.length] = 0;
+  } else if (/^[0-9]$/.test(k)) {  // the digit of a tile (0: the tenth)
+    const i = (Number(k) + 9) % 10;
+    return i < L() ? cycle(i) : undefined;
+  } else if (/^[a-z]$/i.test(k) && S.cur.letters.length < L()) {
+    S.cur.letters += k.toLowerCase();
+  } else return;
+  if (!S.blocked) say("");
+  renderBoard();
+}
+
+function submitRow() {
+  const w = S.cur.letters;
+  if (S.blocked) {  // a row the server refused: mend it before adding another
+    say(S.blocked.kind === "word" ? "Undo the last row: its word is not allowed here." :
+      "Undo the last row: no answer gives those colours.", "err");
+    return;
+  }
+  if (w.length !== L()) { say(`Type ${L()} letters first.`, "err"); return; }
+  if (!S.guesses.has(w)) { say(`${w.toUpperCase()} is not in the guess list.`, "err"); return; }
+  if (S.absurd) { advSubmit(w); return; }
+  if (S.secret) S.cur.colours = feedback(w, S.secret);
+  S.rows.push({ word: w, colours: S.cur.colours.slice() });
+  S.cur = { letters: "", colours: greys() };
+  if (S.rows[S.rows.length - 1].colours.every((c) => c === 2)) {
+    S.solved = true;
+    playJob.cancel(false);
+    say(`Solved in ${plural(S.rows.length, "guess", "guesses")}!`, "ok");
+    renderBoard();
+    $("#analysis-body").replaceChildren(el("p", { class: "solved", text: "All green. New game?" }));
+    return;
+  }
+  say("");
+  renderBoard();
+  analyse();
+}
+
+// The opening move is known or searched in seconds: a store for this problem proves
+// the best opener, the lists are small enough to search, or a best known opener
+// (not proven) answers it.
+function openingKnown() {
+  const i = S.info;
+  const here = (x) => x.mode === S.mode && x.max_guesses === S.cap;
+  return i.answers <= i.opening_search_limit || i.stores.some((st) => st.proves_best && here(st)) ||
+    (i.known_openings || []).some(here);
+}
+
+// the problem the panel is about: mode and cap, and Play's answer
+const nextParams = (pos, top) => ({ position: pos, mode: S.mode, max_guesses: S.cap, top });
+
+export function analyse() {
+  if (S.absurd) { advAnalyse(); return; }
+  const body = $("#analysis-body");
+  const seq = ++analysisSeq;
+  S.blocked = null;
+  if (S.cap > 0 && S.rows.length >= S.cap) {
+    playJob.cancel(false);
+    const reveal = S.secret ? ` The answer was ${S.secret.toUpperCase()}.` : "";
+    body.replaceChildren(el("p", { class: "msg err", text: `No guesses left (cap ${S.cap}).${reveal}` }));
+    return;
+  }
+  const pos = position();
+  if (pos === "-" && !openingKnown()) {  // the server would refuse it: say so, ask nothing
+    playJob.cancel(false);
+    body.classList.remove("stale");
+    body.dataset.position = pos;
+    body.replaceChildren(el("p", { class: "msg info", text: `Choosing the opener over ${num(S.info.answers)} answers ` +
+      "is a cluster job (wordle-dp run, then serve --store; or an opening book: wordle-dp book " +
+      "build): type your first guess." }));
+    return;
+  }
+  body.classList.add("stale");
+  body.dataset.position = "";  // what the panel shows (scripts and tests wait on it)
+  body.dataset.alternatives = "";
+  const failed = (msg) => {
+    if (seq !== analysisSeq) return;
+    body.classList.remove("stale");
+    body.dataset.position = pos;
+    if (pos === "-") { body.replaceChildren(el("p", { class: "msg info", text: msg })); return; }
+    // what the server refused: the word (hard or strict mode) or the colours
+    const word = /is not allowed in (hard|strict) mode/.test(msg);
+    S.blocked = { kind: word ? "word" : "colours", message: msg };
+    body.replaceChildren(el("p", { class: "msg err", text: msg }),
+      el("p", { class: "muted", text: word ? `That word breaks ${S.mode} mode's rule: Undo row and play another.` :
+        "Check the colours of the last row (Undo row)." }));
+    renderBoard();
+  };
+  const full = (onError) => playJob.ask("/api/next", nextParams(pos, S.top), (res) => {
+    if (seq !== analysisSeq) return;
+    body.classList.remove("stale"); S.analysis = res; renderAnalysis(res);
+    body.dataset.position = pos; body.dataset.alternatives = pos;
+  }, onError, () => {
+    if (seq !== analysisSeq) return;
+    body.classList.remove("stale");
+    const wait = $("#alts-wait");
+    if (wait) wait.textContent = "Alternatives not ranked (cancelled).";
+  });
+  if (pos === "-") { full(failed); return; }
+  // the next guess first (cheap, the quick lane), then the ranked alternatives
+  playJob.ask("/api/next", nextParams(pos, 0), (res) => {
+    if (seq !== analysisSeq) return;
+    body.classList.remove("stale"); S.analysis = res; renderAnalysis(res, true);
+    body.dataset.position = pos;
+    full((msg) => {  // the next guess stands; only the ranking failed
+      const wait = $("#alts-wait");
+      if (seq === analysisSeq && wait) { wait.textContent = msg; wait.className = "msg err small"; }
+    });
+  }, failed);
+}
+
+export function renderAnalysis(res, more = false) {
+  const body = $("#analysis-body");
+  const kids = [];
+  const n = res.candidates;
+  kids.push(el("p", { class: "cands" }, el("b", { text: num(n) }),
+    ` possible answer${n === 1 ? "" : "s"} left`));
+  if (res.words) {
+    const chips = el("div", { class: "chips" });
+    for (const w of res.words) chips.append(el("button", { class: "chip", text: w, onclick: () => setGuess(w) }));
+    kids.push(chips);
+  }
+  if (!res.best || !res.best.guess) {
+    kids.push(el("p", { class: "msg err", text: "No strategy solves every answer within the cap from here." }));
+    body.replaceChildren(...kids);
+    return;
+  }
+  const b = res.best;
+  const known = res.source === "known";  // an exact value, not a proven best
+  kids.push(el("div", { class: "best big" },
+    wordTiles(b.guess),
+    el("div", { class: "value" },
+      el("div", {}, el("b", { id: "best-avg", text: fmt(b.average, 3) }), " guesses per answer from here ",
+        el("span", { class: `badge ${b.status}`, text: b.status.replace("_", " ") }),
+        known ? el("span", { class: "badge pending", text: "not proven best" }) : null),
+      el("div", { text: `total ${num(b.total)} over ${plural(n, "answer")}` +
+        (res.source ? ` · ${known ? "best known opener" : res.source}` : "") })),
+    el("button", { class: "primary", id: "take", text: "Use this guess", onclick: () => setGuess(b.guess) })));
+  const alts = res.alternatives || [];
+  if (alts.length) {
+    const tb = el("tbody");
+    for (const a of alts) {
+      const d = a.total - b.total;
+      tb.append(el("tr", { class: "pick", onclick: () => setGuess(a.guess), title: "play this guess" },
+        el("td", { class: "w", text: a.guess }), el("td", { class: "num", text: num(a.total) }),
+        el("td", { class: "num", text: fmt(a.total / n, 3) }),
+        el("td", { class: "num", text: d ? `+${num(d)}` : "=" }),
+        el("td", {}, el("span", { class: `badge ${a.status}`, text: a.status.replace("_", " ") }))));
+    }
+    kids.push(el("h2", { text: "Alternatives" }), el("table", { class: "alts" },
+      el("thead", {}, el("tr", {}, el("th", { text: "guess" }), el("th", { class: "num", text: "total" }),
+        el("th", { class: "num", text: "avg" }), el("th", { class: "num", text: "vs best" }), el("th"))), tb));
+  } else if (more) {
+    kids.push(el("p", { class: "muted small", id: "alts-wait", text: "Ranking the alternatives…" }));
+  }
+  if (res.note) kids.push(el("p", { class: "muted small note", text: `Note: ${res.note}` }));
+  body.replaceChildren(...kids);
+}
+
+export function newGame() {
+  S.rows = []; S.solved = false; S.blocked = null; S.cur = { letters: "", colours: greys() };
+  S.advGame++;  // an adversary's reply still on its way belongs to the old game
+  if (S.secret !== null) S.secret = S.fixedSecret || S.answers[Math.floor(Math.random() * S.answers.length)];
+  say(S.secret ? "Guess the hidden answer." : (S.absurd ? "Beat the adversary: type a guess." : ""));
+  renderBoard(); analyse();
+}
+
+// Assist: the player enters the real game's colours. Play: a hidden answer (random,
+// or fixed by #play?answer=WORD) colours the tiles.
+// Absurdle: no hidden answer; the server's adversary answers every guess.
+export function setKind(kind, secret = null) {
+  $$("#game-kind button").forEach((b) => b.classList.toggle("on", b.dataset.kind === kind));
+  $("#hint-assist").hidden = kind !== "assist";
+  $("#hint-play").hidden = kind !== "play";
+  $("#hint-absurdle").hidden = kind !== "absurdle";
+  S.fixedSecret = secret;
+  S.secret = kind === "play" ? "" : null;
+  S.absurd = kind === "absurdle";
+  $("#analysis-title").textContent = S.absurd ? "Against the adversary" : "Next guess";
+  document.dispatchEvent(new Event("wordle-dp:controls"));
+  newGame();
+}
+
+export function undoRow() {
+  if (!S.rows.length) return;
+  const r = S.rows.pop();
+  S.solved = false;
+  S.blocked = null;
+  S.advGame++;  // Absurdle: a reply still on its way was for the row undone
+  S.cur = { letters: r.word, colours: r.colours.slice() };
+  say(""); renderBoard(); analyse();
+}
+
+export function bindPlay(currentView) {
+  $$("#game-kind button").forEach((b) => b.addEventListener("click", () => {
+    if (b.classList.contains("on")) return;
+    setKind(b.dataset.kind);
+  }));
+  document.addEventListener("keydown", (ev) => {
+    if (currentView() !== "play" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName)) return;
+    if (ev.key === "Enter" || ev.key === "Backspace" || /^[a-zA-Z0-9]$/.test(ev.key)) {
+      ev.preventDefault();
+      if (ev.key === "Enter" && document.activeElement.tagName === "BUTTON") document.activeElement.blur();
+      key(ev.key);
+    }
+  });
+  $("#btn-submit").addEventListener("click", () => key("Enter"));
+  $("#btn-new").addEventListener("click", () => newGame());
+  $("#btn-undo").addEventListener("click", undoRow);
+}

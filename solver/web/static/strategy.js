@@ -1,0 +1,125 @@
+// The Strategy view: an opener's optimal decision tree, the histogram of guesses
+// needed and the path of any answer, computed as a job (minutes for bad openers).
+import { $, el, fmt, num, plural, svg } from "./dom.js";
+import { JobRunner } from "./jobs.js";
+import { L, S, colsOf } from "./state.js";
+import { patIcon, wordTiles } from "./tiles.js";
+
+export const stratJob = new JobRunner($("#job-strategy"));
+let wanted = null;  // the strategy asked for: {opener, mode, cap}, until it is shown
+
+const same = (a, b) => a && b && a.opener === b.opener && a.mode === b.mode && a.cap === b.cap;
+
+// Show `opener`'s strategy for the page's problem, unless it is shown or on its way
+export function showStrategy(opener, again = false) {
+  opener = (opener || "").trim().toLowerCase();
+  $("#opener").value = opener;
+  if (!opener) return;
+  const want = { opener, mode: S.mode, cap: S.cap };
+  const shown = S.strategy && { opener: S.strategy.opener, mode: S.strategy.mode, cap: S.strategy.max_guesses };
+  if (same(want, wanted) && stratJob.id) return;  // on its way
+  if (!again && !wanted && same(want, shown)) return;  // shown
+  wanted = want;
+  // nothing of another opener stays on screen while this one computes
+  $("#strategy-out").hidden = true;
+  $("#strategy-msg").textContent = "";
+  $("#strategy-problem").textContent = `${opener.toUpperCase()}: ${S.mode}, cap ${S.cap || "none"}`;
+  stratJob.run({ kind: "strategy", opener, mode: S.mode, max_guesses: S.cap },
+    (res) => { wanted = null; S.strategy = res; renderStrategy(res); },
+    (msg) => { wanted = null; say(msg, "err"); },
+    () => {
+      wanted = null;
+      say(`Cancelled: ${opener.toUpperCase()}'s strategy was not computed. Show strategy starts it again.`, "info");
+    });
+}
+
+function say(text, kind) {
+  const m = $("#strategy-msg");
+  m.textContent = text;
+  m.className = `msg ${kind}`;
+}
+
+// the strategy shown is another problem's (mode or cap switched): none until asked
+export function forgetStrategy() {
+  stratJob.cancel(false);
+  wanted = null;
+  S.strategy = null;
+  $("#strategy-out").hidden = true;
+}
+
+function renderStrategy(res) {
+  $("#strategy-out").hidden = false;
+  $("#strategy-msg").textContent = "";
+  $("#strategy-problem").textContent = `${res.opener.toUpperCase()}: ${res.mode}, cap ${res.max_guesses || "none"}`;
+  $("#st-total").textContent = num(res.total);
+  $("#st-avg").textContent = fmt(res.average, 4);
+  $("#st-depth").textContent = plural(res.depth, "guess", "guesses");
+  $("#st-n").textContent = num(res.answers);
+  $("#st-hist").replaceChildren(histogram(res.histogram, res.answers));
+  $("#tree").replaceChildren(treeNode(res.tree, null, true));
+  $("#path-answer").value = "";
+  $("#path-out").replaceChildren();
+}
+
+function histogram(hist, n) {
+  const keys = Object.keys(hist).map(Number).sort((a, b) => a - b);
+  const W = 460, H = 190, pad = 28, bw = Math.min(70, (W - 2 * pad) / keys.length - 10);
+  const maxc = Math.max(...keys.map((k) => hist[k]));
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", class: "hist" });
+  keys.forEach((k, i) => {
+    const c = hist[k], h = (H - 2 * pad) * c / maxc;
+    const x = pad + i * ((W - 2 * pad) / keys.length) + 5, y = H - pad - h;
+    s.append(svg("rect", { x, y, width: bw, height: h, rx: 4, fill: "#3f9b5a" }));
+    s.append(svg("text", { x: x + bw / 2, y: y - 5, "text-anchor": "middle", "font-size": 12,
+      fill: "#1d2330" }, `${num(c)} (${(100 * c / n).toFixed(1)}%)`));
+    s.append(svg("text", { x: x + bw / 2, y: H - pad + 16, "text-anchor": "middle",
+      "font-size": 12, fill: "#6b7280" }, `${k}`));
+  });
+  s.append(svg("line", { x1: pad, x2: W - pad, y1: H - pad, y2: H - pad, stroke: "#c5cbd5" }));
+  return s;
+}
+
+function treeNode(node, pattern, open) {
+  const n = node.answers;
+  const head = el("summary", {}, el("span", { class: "tw", text: "▶" }));
+  if (pattern) head.append(patIcon(pattern));
+  head.append(el("span", { class: "g", text: node.guess }),
+    el("span", { class: "n", text: `${plural(n, "answer")} · ${fmt(node.total / n, 3)} avg` }));
+  const d = el("details", { class: node.children.length ? "" : "leaf" }, head);
+  let filled = false;
+  const fill = () => {
+    if (filled) return;
+    filled = true;
+    for (const c of node.children) d.append(treeNode(c, c.pattern, false));
+  };
+  d.addEventListener("toggle", () => { if (d.open) fill(); });
+  if (open) { d.open = true; fill(); }
+  return d;
+}
+
+function showPath() {
+  const a = $("#path-answer").value.trim().toLowerCase();
+  const out = $("#path-out");
+  out.replaceChildren();
+  if (!S.strategy || a.length < L()) return;
+  const steps = S.strategy.games[a];
+  if (!steps) { out.append(el("p", { class: "msg err", text: `${a.toUpperCase()} is not an answer.` })); return; }
+  const p = el("div", { class: "path" });
+  steps.forEach((st, i) => {
+    const [g, pat] = st.split(":");
+    p.append(el("div", { class: "step" }, wordTiles(g, colsOf(pat)), el("span", { text: `guess ${i + 1}` })));
+  });
+  out.append(p);
+}
+
+export function bindStrategy() {
+  $("#strategy-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const w = $("#opener").value.trim().toLowerCase();
+    const hash = `#strategy?opener=${w}`;
+    // the same link again (Cancel, then Show strategy) changes no hash: start it here
+    if (location.hash === hash) showStrategy(w, true);
+    else location.hash = hash;
+  });
+  $("#path-answer").addEventListener("input", showPath);
+}
