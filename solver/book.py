@@ -330,8 +330,11 @@ def _machine() -> str:
     return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
 
 
-def default_store(mode: str, max_guesses: int) -> str:
-    return f"checkpoints/book-{mode}-{max_guesses}.zarr"
+def default_store(mode: str, max_guesses: int, lists: str = "original") -> str:
+    """The result store of a book build: checkpoints/book-easy-6.zarr for the default
+    lists, book-nyt-easy-6.zarr for others (named like book_path)."""
+    name = f"{mode}-{max_guesses}.zarr"
+    return f"checkpoints/book-{name}" if lists == "original" else f"checkpoints/book-{lists}-{name}"
 
 
 def build(store: str | Path, out: str | Path | None = None, answers: str | None = None,
@@ -347,7 +350,7 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
     fixed `cutoff`): exact below it, a proven lower bound above, so the `top` best
     are proven; the workers keep each exact opener's class values in the store as
     they value it; (2) rank 0 writes the book to `out` (default: the package's own
-    book for the default lists) from the store, in about a second. Under MPI every
+    book for the built-in lists, book_path) from the store, in about a second. Under MPI every
     rank calls it and the run uses them all; rank 0 returns the book's info, the
     others None. A stopped run (time limit, signal) returns None on every rank
     before writing: the same call resumes, and a finished store is never valued
@@ -381,9 +384,9 @@ def _build(store, out, answers, guesses, mode, max_guesses, lists_name, length, 
 
         lists = WordLists.load(answers, guesses, quiet=True, lists=lists_name, length=length)
         if out is None:
-            if (answers, guesses) != (None, None) or lists.length != 5:
+            if not lists.name:
                 raise UsageError("a book for other lists needs --out FILE")
-            out = book_path(mode, max_guesses)
+            out = book_path(mode, max_guesses, lists.name)
         _test_pause("scoring")
         table, _ = get_table(lists, "numpy", cache_dir)
         popular = popular_openers(lists, table, mode, max_guesses, n_scored, players)

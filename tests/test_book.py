@@ -132,6 +132,23 @@ def test_book_for_other_lists_is_refused(built, tmp_path, capsys):
     assert rc == 2 and err.startswith("wordle-dp: error:") and "other lists" in err
 
 
+def test_where_a_build_goes_by_default(tmp_path, capsys):
+    """The store and the book of a build are named by the built-in lists (the book
+    where Book.find looks for it); lists from files need --out."""
+    from solver.book import default_store
+
+    assert default_store("easy", 6) == "checkpoints/book-easy-6.zarr"
+    assert default_store("hard", 6, "nyt") == "checkpoints/book-nyt-hard-6.zarr"
+    assert book_path("hard", 6, "nyt").name == "nyt-hard-6.npz"
+    assert book_path("easy", 6).name == "easy-6.npz"
+    f = tmp_path / "w.txt"
+    f.write_text("cat\ndog\n")
+    rc = cli.main(["book", "build", "--answers", str(f), "--guesses", str(f)])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.startswith("wordle-dp: error:") and "needs --out FILE" in err
+    assert not (tmp_path / "checkpoints").exists()
+
+
 def test_popular_openers_are_the_best_scored_then_players():
     lists = small_lists(3, n_answers=30, n_guesses=120)
     s = Solver(lists, table=build_numpy(lists))

@@ -32,23 +32,26 @@ def register(sub) -> None:
     bs = b.add_subparsers(dest="book_command", metavar="ACTION")
     build = bs.add_parser(
         "build", help="compute a book (resumable)",
-        description="Build or resume a book in three steps over a result store: (1) the "
-        "popular openers (the best by a one-step score, and the openers players use) "
-        "valued exactly; (2) every opener valued under a cutoff one past the K-th best "
-        "popular value: exact below it, a proven lower bound above it, so the K best "
-        "are proven; (3) the book written from the store. Stopped (--time-limit, "
-        "SIGTERM, a kill), the same command resumes where it stopped. Rebuilding the "
-        "packaged books after a change to the engine: remove checkpoints/book-MODE-6.zarr "
-        "and run 'wordle-dp book build --mode MODE'.",
+        description="Build or resume a book in one run over a result store, then write "
+        "it: the popular openers (the best by a one-step score, and the openers players "
+        "use) are valued exactly, every other opener under a cutoff one past the K-th best "
+        "exact value known so far: exact below it, a proven lower bound above it, so the "
+        "K best are proven; rank 0 then writes the book from the store. Under mpiexec "
+        "every rank values openers. Stopped (--time-limit, SIGTERM, a kill), the same "
+        "command resumes where it stopped. Rebuilding the packaged books after a change "
+        "to the engine: remove checkpoints/book-MODE-6.zarr and run 'wordle-dp book build "
+        "--mode MODE' (with --lists NAME: book-NAME-MODE-6.zarr, and the book of those "
+        "lists).",
     )
     add_lists(build)
     add_problem(build)
     build.add_argument("--store", type=path_arg, metavar="PATH",
                        help="the result store the work goes into (default: "
-                       "checkpoints/book-MODE-CAP.zarr)")
+                       "checkpoints/book-MODE-CAP.zarr; book-LISTS-MODE-CAP.zarr for other "
+                       "built-in lists)")
     build.add_argument("--out", type=path_arg, metavar="FILE",
                        help="the book file to write (default: the package's own book for "
-                       "the default lists; needed for other lists)")
+                       "the built-in lists; needed for lists from files)")
     build.add_argument("--top", type=int_range(1, 1000), default=10, metavar="K",
                        help="prove the K best openers (default 10)")
     build.add_argument("--popular", type=int_range(0, INT32_MAX), default=280, metavar="N",
@@ -87,13 +90,14 @@ def _cmd_build(args) -> int:
     from ..output import check_output
 
     check_output("--out", args.out, ".npz")  # before the work: it may take hours
-    if args.out is None and (args.answers or args.guesses
-                             or args.lists not in (None, "original")
-                             or args.length not in (None, 5)):
-        raise UsageError("a book for other lists needs --out FILE (the packaged books are "
-                         "for the default lists)")
+    if args.out is None and (args.answers or args.guesses):
+        raise UsageError("a book for lists from files needs --out FILE (the packaged "
+                         "books are for the built-in lists)")
+    from ..words import builtin
+
+    name = builtin(args.lists, args.length).name if args.lists or args.length else "original"
     tl = time_limit(args.time_limit)
-    info = build(args.store or default_store(args.mode, args.max_guesses), args.out,
+    info = build(args.store or default_store(args.mode, args.max_guesses, name), args.out,
                  args.answers, args.guesses, args.mode, args.max_guesses, args.lists,
                  args.length, args.top, args.popular, args.cutoff, args.cache_dir, tl,
                  args.quiet, players=not args.no_players)
