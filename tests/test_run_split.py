@@ -728,3 +728,38 @@ def test_progress_counts_classes_and_parts(tmp_path, small):
     got = [re.search(r"; (\d+) classes and (\d+) parts valued", x) for x in lines]
     counts = [(int(m[1]), int(m[2])) for m in got if m]
     assert counts and counts == sorted(counts) and counts[-1][1] > 0
+
+
+def test_a_resumed_best_run_counts_an_opener_valued_again_once(tmp_path, small):
+    """A book resumed over a store whose exact openers lack class values (made before
+    they were kept) values those openers again; their totals must not count twice
+    among the K best, or the cutoff falls below the K-th best and the openers valued
+    after it get bounds too weak to prove the K best (the 6-letter book: 'proves only
+    the 6 best openers, not 10'). Every lower bound ends at or above the final
+    cutoff, one past the K-th best exact total."""
+    import shutil
+
+    from solver.book import proven_top
+
+    a, g, _cache = small
+    words = WordLists.load(a, g, quiet=True).guesses
+    first = ",".join(words[:40])
+    popular = tuple(words[:12])
+    store = tmp_path / "b.zarr"
+    kw = dict(best=3, exact=popular, fill_classes=True, split="off")
+    _run(small, store, openers=first, **kw)
+    shutil.rmtree(store / "classes")  # as a store written before class values were kept
+    out = io.StringIO()
+    cfg = RunConfig(store=store, answers=a, guesses=g, cache_dir=small[2], progress_file=out,
+                    openers="all", **kw)
+    s = run(cfg)
+    assert s.state == "finished", out.getvalue()
+    st = S.Store.open(store)
+    snap = st.snapshot()
+    exact = np.sort(snap.fields["total"][snap.status == S.EXACT])
+    bounds = snap.fields["total"][snap.status == S.LOWER_BOUND]
+    assert len(bounds) and s.cutoff == exact[2] + 1
+    assert bounds.min() >= s.cutoff and proven_top(snap) >= 3
+    # the same as one run from scratch
+    fresh = _run(small, tmp_path / "fresh.zarr", openers="all", **kw).snapshot()
+    assert sorted(fresh.fields["total"][fresh.status == S.EXACT])[:3] == list(exact[:3])

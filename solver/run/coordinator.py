@@ -185,7 +185,7 @@ class Coordinator:
             if rec.status == EXACT and (self.best is None or rec.total < self.best[0]):
                 self.best = (rec.total, word)
             if rec.status == EXACT and self.cutoffs is not None:
-                self.cutoffs.add(rec.total)
+                self.cutoffs.add(rec.index, rec.total)
             if rec.class_rows is not None and self.classes is not None:
                 self.class_buffer.extend(class_rows(rec))
         if self.due():

@@ -20,7 +20,6 @@ finds itself, between two chunks.
 
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass, field, replace
 
 
@@ -29,7 +28,9 @@ class Cutoffs:
     fixed: int | None = None  # run --cutoff
     top: int | None = None  # the best `top` openers: the cutoff follows them
     exact: frozenset[int] = frozenset()  # openers always valued exactly
-    totals: list[int] = field(default_factory=list)  # the `top` least exact totals, sorted
+    # the `top` least exact totals, by opener: an opener valued again (a resumed
+    # book's exact openers valued again for their class values) counts once
+    totals: dict[int, int] = field(default_factory=dict)
 
     def cutoff(self, index: int) -> int | None:
         """The cutoff opener `index` is valued under now (None: exactly)."""
@@ -38,15 +39,16 @@ class Cutoffs:
         if self.fixed is not None:
             return self.fixed
         if self.top is not None and len(self.totals) >= self.top:
-            return self.totals[self.top - 1] + 1
+            return max(self.totals.values()) + 1
         return None
 
-    def add(self, total: int) -> None:
-        """An exact total found: it may tighten the cutoff."""
+    def add(self, index: int, total: int) -> None:
+        """Opener `index`'s exact total found: it may tighten the cutoff."""
         if self.top is None:
             return
-        bisect.insort(self.totals, int(total))
-        del self.totals[self.top:]
+        self.totals[int(index)] = int(total)
+        if len(self.totals) > self.top:
+            del self.totals[max(self.totals, key=lambda i: (self.totals[i], i))]
 
     @property
     def dynamic(self) -> bool:
@@ -61,4 +63,4 @@ class Cutoffs:
         """What a worker needs for a chunk of these openers (the exact set cut down
         to them: the message stays small)."""
         return replace(self, exact=frozenset(i for i in indices if i in self.exact),
-                       totals=list(self.totals))
+                       totals=dict(self.totals))

@@ -203,9 +203,10 @@ def _cutoffs(cfg: RunConfig, lists, table, store: Store, chosen: list[int]
     exact |= refill
     if cfg.best is None and not exact:
         return None, refill
-    totals = sorted(int(t) for t in snap.fields["total"][snap.status == EXACT])
-    return Cutoffs(fixed=cfg.cutoff, top=cfg.best, exact=frozenset(exact),
-                   totals=totals[:cfg.best] if cfg.best else []), refill
+    cutoffs = Cutoffs(fixed=cfg.cutoff, top=cfg.best, exact=frozenset(exact))
+    for i in np.flatnonzero(snap.status == EXACT):
+        cutoffs.add(int(i), int(snap.fields["total"][i]))
+    return cutoffs, refill
 
 
 def _todo(cfg: RunConfig, store: Store, cutoffs: Cutoffs | None, refill: set[int]

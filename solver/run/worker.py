@@ -205,7 +205,7 @@ class Worker:
             cutoff = self.cutoff if cutoffs is None else cutoffs.cutoff(index)
             rec, err = self.solve(index, cutoff)
             if cutoffs is not None and rec.status == EXACT:
-                cutoffs.add(rec.total)
+                cutoffs.add(index, rec.total)
             return [(rec, err)]
         if len(unit) > 2:
             part, parts, below = unit[2]
