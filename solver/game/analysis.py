@@ -260,10 +260,13 @@ def best_known(pos: Position, top: int) -> Analysis:
             "book build, then --book FILE), or choose the first guess yourself (a "
             f"position like {example_position(pos.lists)}, or --opener)")
     ch = [Choice(w, t, "exact") for w, t in known.openers[:top + 1]]
-    note = (f"the best known opener, not proven best: the {len(known.openers)} strong "
-            f"opener{'s' if len(known.openers) != 1 else ''} measured on the {known.lists} "
-            "lists have exact values, but no proof says that no other opener beats them "
-            "(an opening book or a complete 'wordle-dp run' would prove it)")
+    n = len(known.openers)
+    many = n != 1
+    note = (f"the best known opener, not proven best: the {n} strong "
+            f"opener{'s' if many else ''} measured on the {known.lists} lists "
+            f"ha{'ve exact values' if many else 's an exact value'}, but no proof says "
+            f"that no other opener beats {'them' if many else 'it'} (an opening book or a "
+            "complete 'wordle-dp run' would prove it)")
     return Analysis(pos, ch[0], ch[1:], note=note, source="known")
 
 
