@@ -253,8 +253,9 @@ def write(store: Store, out: str | Path, top: int, popular: list[str], command: 
                          f"{c['failed']} failed): resume the run first")
     proven = proven_top(snap)
     if proven < top:
-        raise UsageError(f"{store.path} proves only the {proven} best openers, not {top}: "
-                         "run it again with a higher --cutoff")
+        what = f"only the {proven} best openers" if proven else "none of the best openers"
+        raise UsageError(f"{store.path} proves {what}, not {top}: run it again with a "
+                         "higher --cutoff (or none: one past the best exact totals)")
     missing = [w for w in popular if st[store.index_of(w)] not in (EXACT, INFEASIBLE)]
     if missing:
         raise UsageError(f"{len(missing)} popular opener(s) are not exact in {store.path} "
@@ -373,23 +374,22 @@ def _build(store, out, answers, guesses, mode, max_guesses, lists_name, length, 
            n_scored, cutoff, cache_dir, time_limit, quiet, progress_file, command,
            players) -> dict | None:
     from .run import RunConfig, run
-    from .run.mpi import quiet_barrier
+    from .run.mpi import quiet_barrier, quiet_bcast
 
     rank = _rank()
     popular: list[str] = []
     t0, c0 = time.perf_counter(), time.process_time()
+    failed: BaseException | None = None
     if rank == 0:
-        from .table import get_table
-        from .words import WordLists
-
-        lists = WordLists.load(answers, guesses, quiet=True, lists=lists_name, length=length)
-        if out is None:
-            if not lists.name:
-                raise UsageError("a book for other lists needs --out FILE")
-            out = book_path(mode, max_guesses, lists.name)
-        _test_pause("scoring")
-        table, _ = get_table(lists, "numpy", cache_dir)
-        popular = popular_openers(lists, table, mode, max_guesses, n_scored, players)
+        try:
+            out, popular = _score(answers, guesses, lists_name, length, out, mode,
+                                  max_guesses, n_scored, players, cache_dir)
+        except BaseException as e:  # the others must hear of it, not wait for the run
+            failed = e
+    if quiet_bcast(_comm(), failed is not None):
+        if failed is not None:
+            raise failed
+        return None
     scoring = (time.perf_counter() - t0, time.process_time() - c0)
     s = run(RunConfig(store=store, answers=answers, guesses=guesses, lists=lists_name,
                       length=length, cache_dir=cache_dir, mode=mode,
@@ -400,19 +400,37 @@ def _build(store, out, answers, guesses, mode, max_guesses, lists_name, length, 
         quiet_barrier(_comm())  # the others wait asleep while rank 0 writes
         return None
     t1, c1 = time.perf_counter(), time.process_time()
-    _test_pause("writing")
-    st = Store.open(store, read_only=True)
-    assert out is not None  # rank 0 chose it above
     steps = {"ranks": s.ranks, "solvers": s.solvers,
              "score_wall": scoring[0], "score_cpu": scoring[1],
              "plan_wall": s.plan_seconds, "run_wall": s.wall_seconds,
              "run_cpu": s.solve_cpu_seconds}
-    info = write(st, out, top, popular, command or command_line(), steps)
+    try:  # a write that fails (a store that proves too few) still frees the others
+        _test_pause("writing")
+        st = Store.open(store, read_only=True)
+        assert out is not None  # rank 0 chose it above
+        info = write(st, out, top, popular, command or command_line(), steps)
+    finally:
+        quiet_barrier(_comm())
     steps["write_wall"], steps["write_cpu"] = (time.perf_counter() - t1,
                                                time.process_time() - c1)
-    quiet_barrier(_comm())
     info["steps"] = steps
     return info
+
+
+def _score(answers, guesses, lists_name, length, out, mode, max_guesses, n_scored,
+           players, cache_dir) -> tuple[str | Path, list[str]]:
+    """Rank 0's first step: where the book goes, and the popular openers."""
+    from .table import get_table
+    from .words import WordLists
+
+    lists = WordLists.load(answers, guesses, quiet=True, lists=lists_name, length=length)
+    if out is None:
+        if not lists.name:
+            raise UsageError("a book for other lists needs --out FILE")
+        out = book_path(mode, max_guesses, lists.name)
+    _test_pause("scoring")
+    table, _ = get_table(lists, "numpy", cache_dir)
+    return out, popular_openers(lists, table, mode, max_guesses, n_scored, players)
 
 
 def _test_pause(step: str) -> None:

@@ -251,3 +251,19 @@ def test_waiting_ranks_sleep(tmp_path):
         barrier, message = rows[rank]
         assert barrier < 0.3 and message < 0.3, rows  # of 3 s each
 
+
+
+def test_a_book_that_cannot_be_written_ends_every_rank(tmp_path, cache, small):
+    """An error on rank 0 in the book's last step (here a fixed cutoff too low to prove
+    the 10 best) ends the command on every rank with one error line and exit 2: the
+    other ranks waited for the write for ever (the 6-letter book's build hung so)."""
+    a, g = small
+    t0 = time.monotonic()
+    p = subprocess.run(_cmd(2, "book", "build", "--answers", a, "--guesses", g, "--store",
+                            str(tmp_path / "b.zarr"), "--out", str(tmp_path / "b.npz"),
+                            "--cutoff", "1", "--popular", "3", "--no-players", "--quiet"),
+                       env=mpi_env(cache), capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2, p.stderr
+    assert "proves none of the best openers, not 10" in p.stderr
+    assert p.stderr.count("wordle-dp: error:") == 1 and time.monotonic() - t0 < 60
+    assert not any(b in p.stderr for b in BAD_END), p.stderr
