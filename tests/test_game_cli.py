@@ -574,8 +574,11 @@ def test_player_commands_default_to_one_constant(capsys, monkeypatch):
                      "--json"]) == 0
     cap = capsys.readouterr()
     assert json.loads(cap.out)["words"] == ["agave"] and cap.err == ""
-    assert cli.main(["next", "-"]) == 2  # no NYT book yet: the start is refused
-    assert "over 3158 answers" in capsys.readouterr().err
+    # no NYT book yet: the start is the best known opener, labelled not proven best
+    assert cli.main(["next", "-", "--json", "--top", "0"]) == 0
+    start = json.loads(capsys.readouterr().out)
+    assert start["candidates"] == 3158 and start["source"] == "known"
+    assert start["best"]["guess"] == "tarse" and "not proven best" in start["note"]
     from solver.game.play import Game
 
     played = []  # the game itself is tested above; here only the lists it gets
