@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TextIO
 
 import numpy as np
 
@@ -20,7 +19,10 @@ from ..table import get_table
 from ..variant import Variant
 from ..words import WordLists, encode_words
 from . import layout as K
+from .bounds import partition_bound
+from .classes import ClassQueries
 from .compiled import kernel_set
+from .positions import PositionQueries
 from .result import SolveResult
 
 MODES = {"easy": K.EASY, "hard": K.HARD, "strict": K.STRICT}
@@ -82,13 +84,6 @@ def _transpose(table: np.ndarray, block: int = 256) -> np.ndarray:
     return out
 
 
-def partition_bound(n_answers: int, sizes) -> int:
-    """Admissible bound on the total after a guess splitting n_answers into non-green
-    classes of these sizes: everyone pays the guess, and a class of c answers needs
-    at least 2c - 1 more (one guess for each, a second for all but one)."""
-    return int(n_answers + sum(2 * int(c) - 1 for c in sizes))
-
-
 def _class_cost_estimate(n_answers: int) -> np.ndarray:
     """Rough cost of a class of size c (used only to order guesses, never to prune)."""
     c = np.arange(n_answers + 1, dtype=np.float64)
@@ -98,37 +93,11 @@ def _class_cost_estimate(n_answers: int) -> np.ndarray:
     return f
 
 
-@dataclass
-class StrategyNode:
-    """One position of a strategy: the guess to play, how many answers reach it,
-    the total guesses they use from here on, and the subtree for each feedback."""
-
-    guess: str
-    answers: int
-    total: int
-    children: dict[int, StrategyNode]
-
-    def paths(self, prefix: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
-        """Guess sequence for every answer below this position (the answer solved
-        by this guess ends with it)."""
-        seq = prefix + (self.guess,)
-        out: dict[str, tuple[str, ...]] = {}
-        if self.answers > sum(c.answers for c in self.children.values()):
-            out[self.guess] = seq
-        for child in self.children.values():
-            out.update(child.paths(seq))
-        return out
-
-    @property
-    def height(self) -> int:
-        return 1 + max((c.height for c in self.children.values()), default=0)
-
-
 class Stopped(Exception):
     """A search cut short by Solver.request_stop: it has no result."""
 
 
-class Solver:
+class Solver(ClassQueries, PositionQueries):
     """Exact optimal values of openers for one problem (lists, mode, cap).
 
     max_guesses=0 means no cap. beam=N restricts every position to the N most
@@ -518,188 +487,6 @@ class Solver:
         any order gives the same exact values. Read-only, shared: do not modify."""
         return self._class_cost
 
-    def estimate(self, opener: str) -> float:
-        """Cheap promise of an opener (smaller is better), from its partition alone."""
-        gid = self._gid(opener)
-        green = self.variant.all_green
-        counts = np.bincount(self.table[gid], minlength=green + 1)
-        ins = counts[green]
-        counts[green] = 0
-        f = self._class_cost
-        return float(len(self.lists.answers) + f[counts[counts > 0]].sum() - 0.5 * ins)
-
-    def lower_bound(self, opener: str) -> int:
-        """Admissible lower bound on the opener's total from its partition alone:
-        every class valued at class_lb(size, kmax) (2c - 1, more for classes larger
-        than the most classes any guess makes)."""
-        gid = self._gid(opener)
-        green = self.variant.all_green
-        counts = np.bincount(self.table[gid], minlength=green + 1)
-        counts[green] = 0
-        kmax = int(self._ctx.kmax[0])
-        return len(self.lists.answers) + sum(K.class_lb_py(int(c), kmax)
-                                             for c in counts[counts > 0])
-
-    def class_values(self, opener: str) -> dict[int, tuple[int, str]]:
-        """For every first-feedback pattern of `opener` (green excluded): the
-        optimal total of its class after the opener, and the best second guess
-        (the solved answer itself for a singleton class). Patterns of infeasible
-        classes are left out."""
-        return {p: (v, g) for p, (v, g, _d) in self.class_rows(opener).items()}
-
-    def class_rows(self, opener: str) -> dict[int, tuple[int, str, int]]:
-        """class_values with each class's depth: (total, second guess, its deepest
-        answer's guesses with the opener), as class_value gives them; right after
-        `solve(opener)` they come from its memo, and the opener's depth is the
-        deepest class's."""
-        gid = self._gid(opener)
-        out: dict[int, tuple[int, str, int]] = {}
-        members = np.arange(len(self.lists.answers), dtype=np.int32)
-        for p, m, cons in self._child_sets(gid, members, None):
-            v, _flags, h, g = self._solve_set(m, self.depth_limit - 1, cons)
-            if g >= 0 and v < K.INF:
-                out[p] = (int(v), self.lists.guesses[int(g)], int(h) + 1)
-        return out
-
-    def class_value(self, opener: str, pattern: int
-                    ) -> tuple[str, int | None, int | None, str | None]:
-        """One first-feedback class of `opener` valued alone, as `solve` (no cutoff)
-        values it inside the opener, so that work below the opener can go to other
-        processes: (status, total, depth, second guess). status is labelled as
-        `solve` labels an opener: exact; infeasible (no strategy within the cap;
-        total and depth None); upper_bound or not_found (a beam, or the uncapped
-        depth limit, restricted the search); lower_bound only if the search stopped
-        at its budget (INF less the other classes' bounds: never seen). total: the
-        class's guesses after the opener; depth: its deepest answer's guesses, the
-        opener included; second guess: the best next guess (the answer itself for a
-        singleton class). The opener's value is len(answers) plus the class totals,
-        infeasible if any class is. ValueError for the all-green pattern or a
-        pattern with no class."""
-        if self.depth_limit < 2:
-            self._class_set(opener, pattern)  # (checks the pattern)
-            return "infeasible", None, None, None
-        m, cons, beta = self._class_set(opener, pattern)
-        v, fl, h, g = self._solve_set(m, self.depth_limit - 1, cons, beta)
-        tainted = bool(fl & K.TAINT)
-        if not fl & K.EXACT:  # over a budget no real class reaches
-            return "lower_bound", int(v), None, None
-        status, _note = self._label("exact" if v < K.INF else "infeasible", True, tainted)
-        if status not in ("exact", "upper_bound"):
-            return status, None, None, None
-        return status, int(v), int(h) + 1, self.lists.guesses[int(g)]
-
-    def _class_set(self, opener: str, pattern: int) -> tuple[np.ndarray, Any, int]:
-        """A first-feedback class of `opener`: (members, hard-mode constraint, the
-        budget solve's loop gives it when it comes first: INF less the others'
-        bounds, so that it is searched on the same path with the same values).
-        ValueError for the all-green pattern or a pattern with no class."""
-        gid = self._gid(opener)
-        members = np.arange(len(self.lists.answers), dtype=np.int32)
-        classes = [(p, m) for p, m in self._classes(gid, members)
-                   if p != self.variant.all_green]
-        found = [m for p, m in classes if p == int(pattern)]
-        if not found:
-            raise ValueError(f"{self.lists.guesses[gid]}: no feedback class {pattern}")
-        m = found[0]
-        cons = self._constraint_after(None, gid, int(pattern)) if self.mode == "hard" else None
-        others = partition_bound(len(members), [len(x) for _, x in classes]) - (2 * len(m) - 1)
-        return m, cons, K.INF - others
-
-    def class_part(self, opener: str, pattern: int, part: int, parts: int,
-                   below: int | None = None) -> tuple[int, int, str, bool] | None:
-        """A first-feedback class of `opener` valued in parts, so that one big class
-        can go to several processes: its value is the least, over the second guesses,
-        of each second guess's total, and every part takes its own second guesses.
-
-        parts < 0, the quick bound: the best of the search's first -parts candidate
-        second guesses (its own order, most promising first): a real strategy, so
-        an upper bound of the class. parts > 0: the best second guess g with
-        g % parts == part, if it beats `below` (the quick bound's total; the search
-        then refutes the others against it, as the whole class's search would once
-        it found that strategy). The class's value is the least of the quick bound
-        and what the parts find.
-
-        Returns (total after the opener, depth with the opener, second guess,
-        tainted: the uncapped depth limit was used) or None: nothing within the cap
-        among the quick bound's candidates, or no second guess of the part beats
-        `below`. The memo keeps everything found below the class, never the class's
-        own value from a part. No beam: a beam's choice is its own restriction."""
-        if self.beam:
-            raise ValueError("a class valued in parts takes no beam")
-        if parts == 0 or (parts > 0 and not 0 <= part < parts):
-            raise ValueError(f"part {part} of {parts}")
-        m, cons, beta = self._class_set(opener, pattern)
-        if self.depth_limit < 2:
-            return None
-        if parts > 0 and below is not None:
-            beta = min(beta, int(below))
-        params = self._ctx.params
-        params[K.P_PARTS], params[K.P_PART] = parts, max(part, 0)
-        try:
-            v, fl, h, g = self._solve_set(m, self.depth_limit - 1, cons, beta)
-        finally:
-            params[K.P_PARTS] = params[K.P_PART] = 0
-        if not fl & K.EXACT or v >= min(beta, K.INF) or g < 0:
-            return None
-        return int(v), int(h) + 1, self.lists.guesses[int(g)], bool(fl & K.TAINT)
-
-    def second_guesses(self, opener: str) -> dict[int, str]:
-        """Best second guess for every first-feedback pattern of `opener` (from the
-        optimal strategy; the solved answer itself for singleton classes)."""
-        gid = self._gid(opener)
-        out: dict[int, str] = {}
-        members = np.arange(len(self.lists.answers), dtype=np.int32)
-        for p, m, cons in self._child_sets(gid, members, None):
-            v, flags, _h, g = self._solve_set(m, self.depth_limit - 1, cons)
-            if g >= 0 and v < K.INF:
-                out[p] = self.lists.guesses[int(g)]
-        return out
-
-    def strategy(self, opener: str) -> StrategyNode:
-        """The optimal strategy after `opener` as a decision tree (raises
-        ValueError when the opener is infeasible under the cap)."""
-        gid = self._gid(opener)
-        members = np.arange(len(self.lists.answers), dtype=np.int32)
-        return self._subtree(gid, members, self.depth_limit, None)
-
-    def _subtree(self, gid: int, members: np.ndarray, left: int, cons,
-                 second: dict[int, int] | None = None) -> StrategyNode:
-        node = StrategyNode(self.lists.guesses[gid], len(members), len(members), {})
-        for p, m, child_cons in self._child_sets(gid, members, cons):
-            if second is not None and p in second:
-                g = second[p]  # known optimal (a result store's second guess)
-            else:
-                v, _flags, _h, g = self._solve_set(m, left - 1, child_cons)
-                if v >= K.INF or g < 0:
-                    raise ValueError(f"{node.guess}: no strategy within the cap")
-            child = self._subtree(int(g), m, left - 1, child_cons)
-            node.children[p] = child
-            node.total += child.total
-        return node
-
-    def next_guess(self, history: list[tuple[str, int]]) -> tuple[str | None, int]:
-        """Best next guess after `history` (guess, pattern code) pairs, and how many
-        answers remain; (None, 0) if no answer is consistent with the history, and
-        None with the count when no strategy meets the cap from here."""
-        if not history:
-            raise ValueError("give at least the opener (use `best` to choose one)")
-        members = np.arange(len(self.lists.answers), dtype=np.int32)
-        cons = None
-        for word, pattern in history:
-            gid = self._gid(word)
-            members = members[self.table[gid, members] == pattern]
-            if self.mode == "hard":
-                cons = self._constraint_after(cons, gid, pattern)
-        if len(members) == 0:
-            return None, 0
-        left = self.depth_limit - len(history)
-        if left < 1:
-            return None, len(members)
-        v, _flags, _h, g = self._solve_set(members, left, cons)
-        if v >= K.INF or g < 0:
-            return None, len(members)
-        return self.lists.guesses[int(g)], len(members)
-
     def best(self, top: int = 1, progress: Callable[[int, int, str], None] | None = None,
              check: Callable[[], None] | None = None) -> list[SolveResult]:
         """The `top` best openers with proof: every other opener is shown to have a
@@ -730,61 +517,3 @@ class Solver:
                 note = f"best so far {found[0].opener} {found[0].total}" if found else ""
                 progress(k + 1, len(order), note)
         return found
-
-    # ------------------------------------------------------- positions (solver.game)
-    # Public entry points for mid-game positions: a set of answer ids, the guesses
-    # left and (hard mode) the constraint (greens uint8[L], 255 = none; minimum
-    # letter counts uint8[26]); None means no constraint yet.
-
-    def _cons_for(self, cons):
-        if self.mode != "hard":
-            return None
-        if cons is None:
-            return np.full(self.variant.length, 255, np.uint8), np.zeros(26, np.uint8)
-        return cons
-
-    def set_value(
-        self, members: np.ndarray, left: int, cons=None
-    ) -> tuple[int | None, int, str]:
-        """Optimal total for the answers `members` with `left` guesses left: (total,
-        best guess id, status), status exact, or as `solve` labels it (upper_bound when
-        a beam or the uncapped depth limit restricted the search); (None, -1,
-        infeasible or not_found) when no strategy was found within the budget."""
-        members = np.ascontiguousarray(members, dtype=np.int32)
-        if len(members) == 0:
-            return 0, -1, "exact"
-        if left < 1:
-            return None, -1, "infeasible"
-        v, flags, _h, g = self._solve_set(members, left, self._cons_for(cons))
-        found = v < K.INF and g >= 0
-        status, _note = self._label("exact" if found else "infeasible", True,
-                                    bool(flags & K.TAINT))
-        return (int(v), int(g), status) if found else (None, -1, status)
-
-    def guess_value(
-        self, gid: int, members: np.ndarray, left: int, cons=None, cutoff: int | None = None,
-        progress: Callable[[int, int], None] | None = None,
-    ) -> tuple[int | None, str]:
-        """Total of guessing `gid` now and playing optimally after: (total, status),
-        labelled as `solve` labels an opener: exact, infeasible or not_found (total
-        None), upper_bound, or with `cutoff` lower_bound (a proven total >= cutoff).
-        `progress(done, classes)` is called before each feedback class is searched."""
-        members = np.ascontiguousarray(members, dtype=np.int32)
-        if len(members) == 0:
-            return 0, "exact"
-        if left < 1:
-            return None, "infeasible"
-        beta = K.INF if cutoff is None else int(cutoff)
-        status, total, _depth, searched, tainted = self._guess_total(
-            gid, members, left, self._cons_for(cons), beta, progress)
-        status, _note = self._label(status, searched, tainted)
-        return (None if status in ("infeasible", "not_found") else total), status
-
-    def subtree(self, gid: int, members: np.ndarray, left: int, cons=None,
-                second: dict[int, int] | None = None) -> StrategyNode:
-        """The optimal strategy from a position that starts with guess `gid`
-        (ValueError when it cannot meet the budget). `second`: feedback pattern ->
-        guess id of the next guess after gid, already known to be optimal (a result
-        store's or book's second guesses): those are taken, not searched."""
-        members = np.ascontiguousarray(members, dtype=np.int32)
-        return self._subtree(gid, members, left, self._cons_for(cons), second)

@@ -128,7 +128,7 @@ def strategy(solver, opener: str, check: Check = _noop,
     progress and stop; `progress(done, total, what, eta)` also gets an estimate of
     the seconds left (the first class can take minutes: its count says nothing)."""
     from ..run.costs import class_cost
-    from ..search.engine import StrategyNode
+    from ..search.positions import StrategyNode
 
     start = game.Position.start(solver.lists, solver.mode, solver.max_guesses)
     word = solver.lists.guesses[start.check_guess(opener)]

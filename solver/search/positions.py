@@ -1,0 +1,145 @@
+"""A Solver's answers for positions after the opener: the optimal strategy as a
+tree (StrategyNode), the next guess after a history, and the values of a set of
+answers or of one guess on it (the entry points of solver.game). A mixin of
+engine.Solver."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import layout as K
+from .parts import SolverParts
+
+
+@dataclass
+class StrategyNode:
+    """One position of a strategy: the guess to play, how many answers reach it,
+    the total guesses they use from here on, and the subtree for each feedback."""
+
+    guess: str
+    answers: int
+    total: int
+    children: dict[int, StrategyNode]
+
+    def paths(self, prefix: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
+        """Guess sequence for every answer below this position (the answer solved
+        by this guess ends with it)."""
+        seq = prefix + (self.guess,)
+        out: dict[str, tuple[str, ...]] = {}
+        if self.answers > sum(c.answers for c in self.children.values()):
+            out[self.guess] = seq
+        for child in self.children.values():
+            out.update(child.paths(seq))
+        return out
+
+    @property
+    def height(self) -> int:
+        return 1 + max((c.height for c in self.children.values()), default=0)
+
+
+class PositionQueries(SolverParts):
+    def strategy(self, opener: str) -> StrategyNode:
+        """The optimal strategy after `opener` as a decision tree (raises
+        ValueError when the opener is infeasible under the cap)."""
+        gid = self._gid(opener)
+        members = np.arange(len(self.lists.answers), dtype=np.int32)
+        return self._subtree(gid, members, self.depth_limit, None)
+
+    def _subtree(self, gid: int, members: np.ndarray, left: int, cons,
+                 second: dict[int, int] | None = None) -> StrategyNode:
+        node = StrategyNode(self.lists.guesses[gid], len(members), len(members), {})
+        for p, m, child_cons in self._child_sets(gid, members, cons):
+            if second is not None and p in second:
+                g = second[p]  # known optimal (a result store's second guess)
+            else:
+                v, _flags, _h, g = self._solve_set(m, left - 1, child_cons)
+                if v >= K.INF or g < 0:
+                    raise ValueError(f"{node.guess}: no strategy within the cap")
+            child = self._subtree(int(g), m, left - 1, child_cons)
+            node.children[p] = child
+            node.total += child.total
+        return node
+
+    def next_guess(self, history: list[tuple[str, int]]) -> tuple[str | None, int]:
+        """Best next guess after `history` (guess, pattern code) pairs, and how many
+        answers remain; (None, 0) if no answer is consistent with the history, and
+        None with the count when no strategy meets the cap from here."""
+        if not history:
+            raise ValueError("give at least the opener (use `best` to choose one)")
+        members = np.arange(len(self.lists.answers), dtype=np.int32)
+        cons = None
+        for word, pattern in history:
+            gid = self._gid(word)
+            members = members[self.table[gid, members] == pattern]
+            if self.mode == "hard":
+                cons = self._constraint_after(cons, gid, pattern)
+        if len(members) == 0:
+            return None, 0
+        left = self.depth_limit - len(history)
+        if left < 1:
+            return None, len(members)
+        v, _flags, _h, g = self._solve_set(members, left, cons)
+        if v >= K.INF or g < 0:
+            return None, len(members)
+        return self.lists.guesses[int(g)], len(members)
+
+    # ------------------------------------------------------- positions (solver.game)
+    # Public entry points for mid-game positions: a set of answer ids, the guesses
+    # left and (hard mode) the constraint (greens uint8[L], 255 = none; minimum
+    # letter counts uint8[26]); None means no constraint yet.
+
+    def _cons_for(self, cons):
+        if self.mode != "hard":
+            return None
+        if cons is None:
+            return np.full(self.variant.length, 255, np.uint8), np.zeros(26, np.uint8)
+        return cons
+
+    def set_value(
+        self, members: np.ndarray, left: int, cons=None
+    ) -> tuple[int | None, int, str]:
+        """Optimal total for the answers `members` with `left` guesses left: (total,
+        best guess id, status), status exact, or as `solve` labels it (upper_bound when
+        a beam or the uncapped depth limit restricted the search); (None, -1,
+        infeasible or not_found) when no strategy was found within the budget."""
+        members = np.ascontiguousarray(members, dtype=np.int32)
+        if len(members) == 0:
+            return 0, -1, "exact"
+        if left < 1:
+            return None, -1, "infeasible"
+        v, flags, _h, g = self._solve_set(members, left, self._cons_for(cons))
+        found = v < K.INF and g >= 0
+        status, _note = self._label("exact" if found else "infeasible", True,
+                                    bool(flags & K.TAINT))
+        return (int(v), int(g), status) if found else (None, -1, status)
+
+    def guess_value(
+        self, gid: int, members: np.ndarray, left: int, cons=None, cutoff: int | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> tuple[int | None, str]:
+        """Total of guessing `gid` now and playing optimally after: (total, status),
+        labelled as `solve` labels an opener: exact, infeasible or not_found (total
+        None), upper_bound, or with `cutoff` lower_bound (a proven total >= cutoff).
+        `progress(done, classes)` is called before each feedback class is searched."""
+        members = np.ascontiguousarray(members, dtype=np.int32)
+        if len(members) == 0:
+            return 0, "exact"
+        if left < 1:
+            return None, "infeasible"
+        beta = K.INF if cutoff is None else int(cutoff)
+        status, total, _depth, searched, tainted = self._guess_total(
+            gid, members, left, self._cons_for(cons), beta, progress)
+        status, _note = self._label(status, searched, tainted)
+        return (None if status in ("infeasible", "not_found") else total), status
+
+    def subtree(self, gid: int, members: np.ndarray, left: int, cons=None,
+                second: dict[int, int] | None = None) -> StrategyNode:
+        """The optimal strategy from a position that starts with guess `gid`
+        (ValueError when it cannot meet the budget). `second`: feedback pattern ->
+        guess id of the next guess after gid, already known to be optimal (a result
+        store's or book's second guesses): those are taken, not searched."""
+        members = np.ascontiguousarray(members, dtype=np.int32)
+        return self._subtree(gid, members, left, self._cons_for(cons), second)
