@@ -146,15 +146,11 @@ def report(rows: list[dict], machine: str) -> str:
 
 
 def machine() -> str:
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores, {platform.node()}"
+    """The machine as the books' provenance names it (solver.book), with its host."""
+    sys.path.insert(0, str(ROOT))
+    from solver.book import _machine
+
+    return f"{_machine()}, {platform.node()}"
 
 
 def main() -> None:
