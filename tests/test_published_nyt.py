@@ -133,3 +133,37 @@ def test_cutoff_bounds_on_a_larger_unfiltered_sample(mode, k):
     mode: k is smaller there)."""
     for w in _sample(mode, k, far=False):
         check_bound(mode, w)
+
+
+@pytest.mark.parametrize("mode", ["easy", "hard"])
+def test_the_books_proven_top_is_the_published_ranking(mode):
+    """Issue 32: the packaged NYT book's proven best openers are the published best,
+    with the same totals (openers tied on a total in any order), and every other
+    entry agrees with the table: exact values equal, lower bounds at most the
+    published value, infeasible where published infeasible."""
+    from solver.book import Book, book_path
+
+    path = book_path(mode, 6, "nyt")
+    if not path.is_file():
+        pytest.skip(f"no packaged NYT {mode} book yet ({path})")
+    book = Book.read(path, _solver(mode).lists)
+    snap = book.snapshot()
+    top = [book.words[i] for i in snap.order()[: book.info["top"]]]
+    assert len(top) >= 10
+    ranked = sorted(published(mode).items(), key=lambda kv: kv[1])
+    want = [t for _, t in ranked[: len(top)]]
+    assert [int(book.total[book.index_of(w)]) for w in top] == want
+    # ties in any order: every opener on a total below the last is in the top; on
+    # the last total (a tie the top may cut), the top's are among the published
+    for t in set(want):
+        ours = {w for w in top if int(book.total[book.index_of(w)]) == t}
+        theirs = {w for w, v in ranked if v == t}
+        assert ours == theirs if t < want[-1] else ours <= theirs, t
+    for i, w in enumerate(book.words):
+        st, v = int(book.status_codes[i]), published(mode)[w]
+        if st == 1:
+            assert int(book.total[i]) == v, w
+        elif st == 2:
+            assert v == INFEASIBLE, w
+        elif st == 3:
+            assert int(book.total[i]) <= v, w
