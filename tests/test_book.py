@@ -237,9 +237,10 @@ def test_packaged_book_agrees_with_published_values(mode, name):
                 assert int(book.total[i]) <= v, w
 
 
-def test_packaged_next_start_is_the_proven_best(capsys):
-    book = _packaged("easy")
-    assert cli.main(["next", "-", "--json", "--top", "3"]) == 0
+@pytest.mark.parametrize("lists", ["original", "nyt"])
+def test_packaged_next_start_is_the_proven_best(capsys, lists):
+    book = _packaged("easy", lists)
+    assert cli.main(["next", "-", "--lists", lists, "--json", "--top", "3"]) == 0
     out = json.loads(capsys.readouterr().out)
     first = book.words[int(book.snapshot().order()[0])]
     assert out["best"]["guess"] == first and out["best"]["status"] == "exact"

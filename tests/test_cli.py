@@ -258,9 +258,9 @@ def test_table_names_its_type(tmp_path, capsys):
 
 
 def test_unknown_words_name_the_builtin_lists_not_their_path(capsys):
-    rc = cli.main(["next", "salte:BBBBB"])
+    rc = cli.main(["next", "salte:BBBBB"])  # the players' default: today's NYT lists
     err = capsys.readouterr().err
-    assert rc == 2 and "not in the guess list of the original lists" in err
+    assert rc == 2 and "not in the guess list of the nyt lists" in err
     assert "/" not in err.split("error:", 1)[1]  # no installed path
 
 

@@ -19,6 +19,7 @@ import pytest
 
 from solver import Solver, cli
 from solver import store as S
+from solver.book import book_path
 from solver.feedback import score, to_text
 from solver.words import WordLists
 from tests.game_helpers import small_lists, write_lists
@@ -135,12 +136,12 @@ def test_next_hard_mode_illegal_guess(capsys, small):
               f"position {i + 1} must be")
 
 
-def test_next_issue_example_default_lists(capsys, tmp_path):
-    """Default lists, easy: after salet:BBBBB, 221 answers and total 609."""
-    rc = cli.main(["next", "salet:BBBBB", "--json", "--top", "1"])
+def test_next_issue_example_original_lists(capsys, tmp_path):
+    """The original lists, easy: after salet:BBBBB, 221 answers and total 609."""
+    rc = cli.main(["next", "salet:BBBBB", "--lists", "original", "--json", "--top", "1"])
     d = json.loads(capsys.readouterr().out)
     assert rc == 0 and d["candidates"] == 221 and d["best"]["total"] == 609
-    rc = cli.main(["next", "-", "--no-book"])
+    rc = cli.main(["next", "-", "--lists", "original", "--no-book"])
     err = capsys.readouterr().err
     assert rc == 2 and "cluster job" in err and len(err.splitlines()) == 1
     assert "wordle-dp book build" in err
@@ -560,33 +561,41 @@ def test_simulate_reports_every_game_to_progress(small):
 
 
 def test_player_commands_default_to_one_constant(capsys, monkeypatch):
-    """play, next and tree read their default lists from words.PLAY_LISTS (flipped to
-    today's NYT lists once their opening books ship); the analyst commands keep the
-    original lists whatever it says."""
+    """play, next, tree and serve read their default lists from words.PLAY_LISTS,
+    today's NYT lists (issue 32: what a player asks help with); the analyst
+    commands keep the original lists whatever it says."""
     import io
 
     from solver import words
 
-    assert words.PLAY_LISTS in words.BUILTIN
-    monkeypatch.setattr(words, "PLAY_LISTS", "nyt")
+    assert words.PLAY_LISTS == "nyt"
     # agave is a NYT answer, not an original one: no widening needed here
     assert cli.main(["next", "salet:BYBYB,beard:BYGBB,aking:GBBBY,agape:GGGBG",
                      "--json"]) == 0
     cap = capsys.readouterr()
     assert json.loads(cap.out)["words"] == ["agave"] and cap.err == ""
-    # no NYT book yet: the start is the best known opener, labelled not proven best
+    # the start: from the NYT book in easy mode (proven); in hard mode, where no
+    # book proves it, the best known opener, labelled not proven best
     assert cli.main(["next", "-", "--json", "--top", "0"]) == 0
     start = json.loads(capsys.readouterr().out)
-    assert start["candidates"] == 3158 and start["source"] == "known"
-    assert start["best"]["guess"] == "tarse" and "not proven best" in start["note"]
+    assert start["candidates"] == 3158 and "source" not in start
+    assert start["best"] == {"guess": "tarse", "total": 11219,
+                             "average": start["best"]["average"], "status": "exact"}
+    if not book_path("hard", 6, "nyt").is_file():
+        assert cli.main(["next", "-", "--mode", "hard", "--json", "--top", "0"]) == 0
+        start = json.loads(capsys.readouterr().out)
+        assert start["source"] == "known" and "not proven best" in start["note"]
+        assert start["best"]["guess"] == "tarse" and start["best"]["total"] == 11627
     from solver.game.play import Game
 
     played = []  # the game itself is tested above; here only the lists it gets
     monkeypatch.setattr(Game, "run", lambda self, auto=False: played.append(self.pos))
     monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
     assert cli.main(["play"]) == 0 and len(played[0].members) == 3158
-    assert cli.main(["play", "--lists", "nyt-2022-08"]) == 0
-    assert len(played[1].members) == 2309
+    assert cli.main(["play", "--lists", "original"]) == 0
+    assert len(played[1].members) == 2315
+    monkeypatch.setattr(words, "PLAY_LISTS", "nyt-2022-08")  # one constant decides
+    assert cli.main(["play"]) == 0 and len(played[2].members) == 2309
     # named lists win; the analyst commands are not player commands
     assert cli.main(["next", "-", "--lists", "original", "--json", "--top", "0"]) == 0
     assert json.loads(capsys.readouterr().out)["candidates"] == 2315

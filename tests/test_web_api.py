@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from solver import Solver, game  # noqa: E402
+from solver import Solver, cli, game  # noqa: E402
 from solver.feedback import parse, score, to_text  # noqa: E402
 from solver.web.app import MAX_BODY, create_app  # noqa: E402
 from solver.web.service import Service  # noqa: E402
@@ -792,3 +792,22 @@ def test_a_job_for_a_cached_result_is_done_at_once(client, ref):
     again = client.post("/api/jobs", json={"kind": "strategy", "opener": opener}).json()
     assert first["state"] == again["state"] == "done"
     assert again["result"] == first["result"]
+
+
+def test_serve_starts_on_the_players_lists(monkeypatch):
+    """Issue 32: the page is a player's place, so `serve` without list options serves
+    words.PLAY_LISTS (today's NYT lists), like play and next; named lists win."""
+    from solver import words
+    from solver.cli import web
+    from solver.errors import UsageError
+
+    seen = []
+
+    def stop(args, quiet=False):
+        seen.append(args.lists)
+        raise UsageError("stopped before loading")
+
+    monkeypatch.setattr(web, "load_lists", stop)
+    assert cli.main(["serve", "--port", "0"]) == 2
+    assert cli.main(["serve", "--port", "0", "--lists", "original"]) == 2
+    assert seen == [words.PLAY_LISTS, "original"] and words.PLAY_LISTS == "nyt"

@@ -277,7 +277,7 @@ def test_page_feedback_rule_is_the_engine_rule(server, browser, problem):
 
 @pytest.fixture(scope="module")
 def big_server():
-    """`wordle-dp serve` on the default lists (2315 answers): real slow searches."""
+    """`wordle-dp serve` on the original lists (2315 answers): real slow searches."""
     from tests.web_load import Server
 
     with Server("--workers", "1") as s:
@@ -302,7 +302,7 @@ def test_first_load_on_big_lists_asks_nothing_it_cannot_get(big_server, browser)
     drv.get_log("browser")  # drop what earlier pages logged
     drv.get(big_server.url + "/#play")
     drv.refresh()
-    book = Book.find(WordLists.load(quiet=True), "easy", 6)
+    book = Book.find(WordLists.load(lists="original", quiet=True), "easy", 6)
     assert _suggestion(drv, "-") == book.words[int(book.snapshot().order()[0])]
     assert _console_errors(drv) == []
     foot = drv.find_element(By.ID, "footer").text  # the built-in lists by name
@@ -323,6 +323,26 @@ def test_first_load_on_big_lists_asks_nothing_it_cannot_get(big_server, browser)
     _wait(drv, lambda d: d.find_elements(
         By.CSS_SELECTOR, '#analysis-body[data-alternatives="crane:BBBBB"] .alts'), 120)
     assert _console_errors(drv) == []
+
+
+def test_the_page_starts_on_todays_game(browser):
+    """Issue 32: `wordle-dp serve` with no list options is today's NYT game, named so in
+    the words selector, and its first move is the NYT book's proven best opener."""
+    from selenium.webdriver.support.ui import Select
+
+    from solver.book import Book
+    from solver.words import PLAY_LISTS, WordLists
+    from tests.web_load import Server
+
+    with Server("--workers", "1", lists=None) as s:
+        browser.get(s.url + "/#play")
+        book = Book.find(WordLists.load(lists=PLAY_LISTS, quiet=True), "easy", 6)
+        assert _suggestion(browser, "-") == book.words[int(book.snapshot().order()[0])]
+        chosen = Select(browser.find_element(By.ID, "lists")).first_selected_option
+        assert chosen.text.startswith("Today's NYT Wordle"), chosen.text
+        foot = browser.find_element(By.ID, "footer").text
+        assert foot.startswith("nyt lists: 3,158 answers, 14,855 guesses"), foot
+        assert _console_errors(browser) == []
 
 
 def test_a_long_search_shows_progress_and_cancels(big_server, browser):

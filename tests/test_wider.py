@@ -129,7 +129,7 @@ def test_widened_positions_are_valued_exactly(seed):
 # ---- next ---------------------------------------------------------------------------
 
 def test_next_says_so_and_answers_on_the_wider_list(capsys):
-    assert cli.main(["next", AGAVE, "--json", "--top", "1"]) == 0
+    assert cli.main(["next", AGAVE, "--lists", "original", "--json", "--top", "1"]) == 0
     cap = capsys.readouterr()
     out = json.loads(cap.out)
     assert out["candidates"] == 2 and out["words"] == ["agave", "agaze"]

@@ -34,10 +34,14 @@ class Server:
     """`python -m solver serve --port 0 ...` in a subprocess; `.url`, `.stop()`."""
 
     def __init__(self, *args: str, env: dict | None = None, start_timeout: float = 120,
-                 root: Path = ROOT):
-        """`root`: the source tree whose `solver` serves (another commit's, to compare)."""
+                 root: Path = ROOT, lists: str | None = "original"):
+        """`root`: the source tree whose `solver` serves (another commit's, to compare);
+        `lists`: the built-in lists served (the load scenarios and their figures are
+        on the original ones); None: serve's default, the players' lists."""
+        self.lists = lists
+        named = ["--lists", lists] if lists else []
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "solver", "serve", "--port", "0", *args],
+            [sys.executable, "-m", "solver", "serve", "--port", "0", *named, *args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=root,
             env={**os.environ, **(env or {}), "PYTHONPATH": str(root)})
         t0 = time.monotonic()

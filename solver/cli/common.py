@@ -113,7 +113,7 @@ def parts_arg(text: str) -> int | None:
 
 def add_lists(p: argparse.ArgumentParser, player: bool = False) -> None:
     """--answers/--guesses/--lists/--length/--cache-dir; `player`: a player command
-    (play, next, tree), whose default lists are words.PLAY_LISTS (`player_lists`)."""
+    (play, next, tree, serve), whose default lists are words.PLAY_LISTS (`player_lists`)."""
     from ..words import PLAY_LISTS
 
     default = PLAY_LISTS if player else "original"

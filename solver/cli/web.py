@@ -9,7 +9,16 @@ import socket
 import sys
 
 from ..errors import UsageError, quote
-from .common import add_backend, add_lists, add_memo, add_problem, int_range, load_lists, path_arg
+from .common import (
+    add_backend,
+    add_lists,
+    add_memo,
+    add_problem,
+    int_range,
+    load_lists,
+    path_arg,
+    player_lists,
+)
 
 # without the web framework: `serve --help` must not import it
 DEFAULT_REQUEST_SECONDS = 10.0
@@ -50,7 +59,7 @@ def register(sub) -> None:
                    metavar="S", help="how long a request waits for its answer (default 10); "
                    "past that it answers 202 with a job to poll, or 503 when the client "
                    "already has its limit of 4 jobs")
-    add_lists(s)
+    add_lists(s, player=True)
     add_problem(s)
     add_backend(s)
     add_memo(s)
@@ -86,6 +95,7 @@ def _cmd_serve(args) -> int:
                          f"0..{WEB_MAX_GUESSES} (0 = no cap)")
     sock = _listen(args.host, args.port)  # bind first: a busy port fails at once
     try:
+        player_lists(args)
         lists = load_lists(args)
         service = Service(lists, stores=args.store, mode=args.mode,
                           max_guesses=args.max_guesses,
