@@ -13,8 +13,11 @@ openers of each stratum are drawn again with replacement (--boot times), the
 population rebuilt and the simulation run again; the interval is the 2.5-97.5 %
 range.
 
-The simulated run is the code's own schedule: N ranks, rank 0 coordinates and
-N-1 solve. Units go out most expensive first by the same predicted cost
+The simulated run is the code's own schedule: N ranks, every one solving (rank 0
+coordinates in a thread beside its own solving, as the run does since issue 31:
+its measured share of the CPU was 0.3 %, so it is not charged to rank 0's units;
+figures of earlier rounds were simulated with N-1 solving ranks). Units go out most
+expensive first by the same predicted cost
 (solver/run/costs.py; --model spread, the run's, or size alone). Without
 splitting every opener is one unit of its measured cost (its classes up to the
 first infeasible one, as `solve` stops there). With --split auto, openers above
@@ -216,7 +219,7 @@ def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
     """Makespan of one run of `pop` on `ranks` ranks, scheduled by the run's own
     Work queue (solver/run/coordinator.py; see the module docstring). `parts`: run
     --parts (None auto, 0 never), costed by `parts_model`."""
-    workers = max(1, ranks - 1)
+    workers = ranks  # rank 0 solves too (run/loop.py's worker thread)
     costs = {i: o.predicted for i, o in enumerate(pop)}
     chosen = plan(costs, workers, split, set(), share) if ranks > 1 else set()
     # the samples are of the default 5-letter lists
