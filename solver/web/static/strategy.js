@@ -63,15 +63,20 @@ function renderStrategy(res) {
 
 function histogram(hist, n) {
   const keys = Object.keys(hist).map(Number).sort((a, b) => a - b);
-  const W = 460, H = 190, pad = 28, bw = Math.min(70, (W - 2 * pad) / keys.length - 10);
+  // the count and its share on two lines above each bar: on one line, 4-digit counts
+  // (3158 NYT answers) ran into the next bar's label
+  const W = 460, H = 200, pad = 28, top = 40;
+  const bw = Math.min(70, (W - 2 * pad) / keys.length - 10);
   const maxc = Math.max(...keys.map((k) => hist[k]));
   const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", class: "hist" });
   keys.forEach((k, i) => {
-    const c = hist[k], h = (H - 2 * pad) * c / maxc;
+    const c = hist[k], h = (H - top - pad) * c / maxc;
     const x = pad + i * ((W - 2 * pad) / keys.length) + 5, y = H - pad - h;
     s.append(svg("rect", { x, y, width: bw, height: h, rx: 4, fill: "#3f9b5a" }));
-    s.append(svg("text", { x: x + bw / 2, y: y - 5, "text-anchor": "middle", "font-size": 12,
-      fill: "#1d2330" }, `${num(c)} (${(100 * c / n).toFixed(1)}%)`));
+    s.append(svg("text", { x: x + bw / 2, y: y - 19, "text-anchor": "middle", "font-size": 12,
+      fill: "#1d2330" }, num(c)));
+    s.append(svg("text", { x: x + bw / 2, y: y - 5, "text-anchor": "middle", "font-size": 11,
+      fill: "#6b7280" }, `${(100 * c / n).toFixed(1)}%`));
     s.append(svg("text", { x: x + bw / 2, y: H - pad + 16, "text-anchor": "middle",
       "font-size": 12, fill: "#6b7280" }, `${k}`));
   });
