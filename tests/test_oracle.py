@@ -7,8 +7,12 @@ totals (independent C++ solver), kept in ../shared/exact/ (formats in its README
 * selby/results_{easy,hard}_nyt20220215: every opener on the NYT lists of 2022-02-15
   (`word average total`, infeasible = 1000000000); a deterministic sample of them.
 
-All of it is marked slow (minutes) except one cheap check. The module skips when
-../shared (next to the repository) is absent.
+All of it is marked slow (minutes) except one cheap check. One slow case is hours,
+not minutes: the hard sample holds that list's worst feasible opener, qajaq, which has
+never finished (issue 34; on 2026-11-26 it ran 25 minutes at load 2 without an
+answer). Until the engine settles it, leave it out of a `-m slow` run with
+`--deselect 'tests/test_oracle.py::test_nyt20220215_hard_sample[qajaq]'`. The module
+skips when ../shared (next to the repository) is absent.
 """
 
 from __future__ import annotations
