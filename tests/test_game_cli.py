@@ -601,3 +601,20 @@ def test_player_commands_default_to_one_constant(capsys, monkeypatch):
     assert json.loads(capsys.readouterr().out)["candidates"] == 2315
     assert cli.main(["solve", "salet", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["answers"] == 2315
+
+
+def test_next_shows_progress_on_a_terminal(tmp_path):
+    """A search for the next guess draws the shared progress line (guesses ranked,
+    elapsed, ETA) on a terminal and erases it before the answer; without a terminal
+    it prints only the answer (a hard-mode second guess on today's lists takes half a
+    minute)."""
+    cache = str(tmp_path / "cache")
+    # cigar is not a book opener (salet:BBBBB would come from the book, no search)
+    args = ["next", "cigar:BBBBB", "--lists", "original", "--top", "1", "--cache-dir", cache]
+    text = _in_pty(args, cache, tmp_path)  # about 4 s: past the first quiet 0.25 s
+    assert re.search(r"next: \d+/\d+ guesses \(\d+\.\d%\), \d+s elapsed, ETA ", text), text
+    plain = subprocess.run([sys.executable, "-m", "solver", *args], capture_output=True,
+                           text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path)
+    assert plain.returncode == 0 and plain.stderr == ""
+    best = next(x for x in plain.stdout.splitlines() if x.startswith("best: "))
+    assert best in text  # the same answer, after the line was erased

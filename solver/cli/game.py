@@ -117,7 +117,12 @@ def _cmd_next(args) -> int:
                 and pos.objective == "expected" and len(lists.answers) > EMPTY_EXACT_LIMIT:
             res = best_known(pos, args.top)  # what is known, or why not (no table needed)
         if res is None:
-            res = analyse(make_solver(args, lists), pos, top=args.top, store=store)
+            # a search can take a minute (hard mode on today's lists): on a terminal
+            # the shared progress line shows the guesses ranked so far and the time
+            progress = _progress("next", "guesses")
+            res = analyse(make_solver(args, lists), pos, top=args.top, store=store,
+                          progress=progress)
+            progress.clear()
     if args.json:
         d = res.to_dict()
         if res.source == "known":  # an exact value, not a proven best: say so
@@ -317,12 +322,12 @@ def _cmd_score(args) -> int:
 
 # ---- compare ------------------------------------------------------------------------
 
-def _progress(label: str):
+def _progress(label: str, unit: str = "games"):
     """The shared progress line (solver/progress.py), on a terminal only: the rows
     these commands print as they go are the progress a log gets."""
     from ..progress import Progress
 
-    return Progress(label, sys.stderr if sys.stderr.isatty() else None, "games")
+    return Progress(label, sys.stderr if sys.stderr.isatty() else None, unit)
 
 
 def _cmd_compare(args) -> int:
