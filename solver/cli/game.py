@@ -120,9 +120,11 @@ def _cmd_next(args) -> int:
             # a search can take a minute (hard mode on today's lists): on a terminal
             # the shared progress line shows the guesses ranked so far and the time
             progress = _progress("next", "guesses")
-            res = analyse(make_solver(args, lists), pos, top=args.top, store=store,
-                          progress=progress)
-            progress.clear()
+            try:
+                res = analyse(make_solver(args, lists), pos, top=args.top, store=store,
+                              progress=progress)
+            finally:  # an error's one line starts on a line of its own
+                progress.clear()
     if args.json:
         d = res.to_dict()
         if res.source == "known":  # an exact value, not a proven best: say so
