@@ -367,3 +367,15 @@ class WordLists:
                    f"{_first_non_ascii(w)}")
             raise WordListError(msg)
         return i
+
+
+def builtin_of(answers_sha256: str, guesses_sha256: str, length: int) -> str | None:
+    """The name of the built-in lists with these canonical checksums (a result
+    store's, which records no name), or None when they are not built in."""
+    for b in BUILTIN.values():
+        if b.length != length:
+            continue
+        lists = WordLists.load(lists=b.name, quiet=True)
+        if (lists.answers_sha256, lists.guesses_sha256) == (answers_sha256, guesses_sha256):
+            return b.name
+    return None

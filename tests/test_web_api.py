@@ -811,3 +811,30 @@ def test_serve_starts_on_the_players_lists(monkeypatch):
     assert cli.main(["serve", "--port", "0"]) == 2
     assert cli.main(["serve", "--port", "0", "--lists", "original"]) == 2
     assert seen == [words.PLAY_LISTS, "original"] and words.PLAY_LISTS == "nyt"
+
+
+def test_serve_with_a_store_serves_the_stores_lists(monkeypatch, tmp_path):
+    """`serve --store S` without list options serves the built-in lists S was computed
+    on (its opening move and table then match the page), not the players' default;
+    a store of lists that are not built in leaves the default."""
+    from solver import store as S
+    from solver.cli import web
+    from solver.errors import UsageError
+    from solver.words import PLAY_LISTS, WordLists
+    from tests.game_helpers import small_lists
+
+    seen = []
+
+    def stop(args, quiet=False):
+        seen.append(args.lists)
+        raise UsageError("stopped before loading")
+
+    monkeypatch.setattr(web, "load_lists", stop)
+    for i, lists in enumerate([WordLists.load(lists="original", quiet=True),
+                               WordLists.load(lists="nyt-2022-08", quiet=True),
+                               small_lists(3, n_answers=20, n_guesses=30)]):
+        S.Store.open_or_create(tmp_path / f"{i}.zarr", lists, "easy", 6)
+        assert cli.main(["serve", "--port", "0", "--store", str(tmp_path / f"{i}.zarr")]) == 2
+    assert cli.main(["serve", "--port", "0", "--store", str(tmp_path / "0.zarr"),
+                     "--lists", "nyt"]) == 2  # named lists win
+    assert seen == ["original", "nyt-2022-08", PLAY_LISTS, "nyt"]

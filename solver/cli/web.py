@@ -46,7 +46,8 @@ def register(sub) -> None:
     )
     s.add_argument("--store", action="append", default=[], type=path_arg, metavar="PATH",
                    help="result store to browse (repeatable); a store for the served lists "
-                   "also gives the opening move without a search")
+                   "also gives the opening move without a search. Without list options "
+                   "the page serves the first store's lists when they are built in")
     s.add_argument("--host", type=host_arg, default="127.0.0.1", help="address to listen on "
                    "(default 127.0.0.1: this machine only)")
     s.add_argument("--port", type=int_range(0, 65535), default=8000, metavar="N",
@@ -64,6 +65,20 @@ def register(sub) -> None:
     add_backend(s)
     add_memo(s)
     s.set_defaults(func=_cmd_serve)
+
+
+def _store_lists(path) -> str | None:
+    """The built-in lists a result store was computed on, or None (not built in, or
+    no readable store: the service says so in its own words)."""
+    from ..errors import WordleDPError
+    from ..store import Store
+    from ..words import builtin_of
+
+    try:
+        p = Store.open(path).problem
+    except (WordleDPError, OSError, ValueError, KeyError):
+        return None
+    return builtin_of(p.answers_sha256, p.guesses_sha256, p.length)
 
 
 def seconds_arg(text: str) -> float:
@@ -95,6 +110,8 @@ def _cmd_serve(args) -> int:
                          f"0..{WEB_MAX_GUESSES} (0 = no cap)")
     sock = _listen(args.host, args.port)  # bind first: a busy port fails at once
     try:
+        if args.store and not (args.answers or args.guesses or args.lists or args.length):
+            args.lists = _store_lists(args.store[0])  # the store's game, not the players'
         player_lists(args)
         lists = load_lists(args)
         service = Service(lists, stores=args.store, mode=args.mode,
