@@ -14,6 +14,7 @@ from test_search_crosscheck import SEEDS, _check, _solver, instance, reference
 from solver.search import engine
 from solver.search import kernels as K
 from solver.search.engine import Solver
+from solver.search.layout import class_lb_py
 
 
 def _refines(fine: np.ndarray, coarse: np.ndarray) -> bool:
@@ -132,3 +133,43 @@ def test_letter_factors_bound_every_guess(full_solver, seed):
         classes = 1 + (np.diff(srt, axis=1) != 0).sum(axis=1)
         assert np.all(bound >= classes), members
         assert np.any(bound < len(members))  # it can refute something here
+
+
+def _look_ahead_reference(s: Solver, members: np.ndarray) -> int:
+    """set_bound's definition, straight: the least over the guesses that split the
+    set (or are in it) of 3n - [in S] - k + what class_lb adds over 2c - 1 for the
+    classes of more than kmax + 1 answers (k: feedback classes, green included)."""
+    n = len(members)
+    kpar = int(s._ctx.kmax[0])
+    green = s.variant.all_green
+    srt = np.sort(s.table[:, members].astype(np.int64), axis=1)
+    best = K.INF
+    for row in srt:
+        _vals, sizes = np.unique(row, return_counts=True)
+        ins = int(green in _vals)
+        k = len(sizes)
+        if k == 1 and not ins:
+            continue
+        extra = sum(class_lb_py(int(c), kpar) - (2 * int(c) - 1)
+                    for c, v in zip(sizes, _vals, strict=True) if c > kpar + 1)
+        best = min(best, 3 * n - ins - k + extra)
+    return best
+
+
+@pytest.mark.parametrize("opener", ["qajaq", "salet", "fuzzy"])
+def test_the_look_ahead_bound_is_its_definition(full_solver, opener):
+    """set_bound skips guesses unread (by their letters' colours, by their classes
+    on all the answers) and reads them in an order of its own: the bound stays the
+    least over every guess. On the opener's five largest classes and on its
+    classes of 8-12 answers (easy mode, the full lists)."""
+    s = full_solver
+    gid = s.lists.guesses.index(opener)
+    members = np.arange(s.table.shape[1], dtype=np.int32)
+    sets = sorted((m for _p, m, _c in s._child_sets(gid, members, None)), key=len)
+    picked = [m for m in sets if 8 <= len(m) <= 12][:4] + sets[-5:]
+    assert len(picked) >= 5
+    ctx = s._ctx
+    for m in picked:
+        ctx.arena[: len(m)] = m
+        got = int(K.set_bound(ctx, 0, len(m), 1))
+        assert got == _look_ahead_reference(s, m), (opener, len(m))

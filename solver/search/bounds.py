@@ -126,6 +126,10 @@ def guess_classes(tbl, n_patterns, out):
         out[g] = k
 
 
+# set_bound at the root reads these best-splitting guesses (gorder) first
+ROOT_FIRST = 256
+
+
 @njit(cache=True, nogil=True)
 def set_bound(ctx, off, n, d):
     """A lower bound on the optimal total of the set arena[off:off+n] at depth d,
@@ -136,7 +140,8 @@ def set_bound(ctx, off, n, d):
     any is searched tightens every budget. A guess's row is read only until its
     collisions show it cannot beat the least bound so far (after i members with c
     collisions its bound is at least 2n - [g may be in S] + c), members that collide
-    most read first (as in refute_pool)."""
+    most read first (as in refute_pool); not at all when the colours its letters
+    can get on S, or its classes on all the answers, show that already."""
     if n <= 2:
         return np.int64(2 * n - 1)
     root = d == 1  # every guess, most classes on all the answers first (gorder)
@@ -161,23 +166,41 @@ def set_bound(ctx, off, n, d):
     hmask = ctx.hmask
     idx = _collision_order(ctx, off, n, d, nsrc, use_parent, pbase, pstride)
     green = ctx.params[P_GREEN]
+    gletters = ctx.letters
+    length = gletters.shape[1]
+    fac = np.ones((length, 26), np.int64)
+    if mode != STRICT:
+        letter_factors(ctx.aletters, arena, off, n, fac)
     best = np.int64(INF)
-    for j in range(nsrc):
+    # At the root: first the ROOT_FIRST guesses that make the most classes on all
+    # the answers (gorder), for a tight least bound soon, then every guess in id
+    # order, so that guesses next to each other read the same cache lines of the
+    # answer-major table (in gorder's order each read missed the cache).
+    head = min(nsrc, ROOT_FIRST) if root and mode != STRICT else 0
+    for j in range(nsrc + head):
         if mode == STRICT:
             g = agid[arena[off + j]]
         else:
-            g = gorder[j] if root else src[j]
+            g = (gorder[j] if j < head else j - head) if root else src[j]
             # a guess makes at most min(n, gclass[g]) classes, so its bound is at
-            # least 3n - 1 - that; guesses come in decreasing gclass, so once it
-            # cannot beat the least bound so far, no later one can
+            # least 3n - 1 - that
             if root and 3 * n - 1 - min(n, gclass[g]) >= best:
-                break
+                continue
             if mode == HARD and not hard_ok(hmask[g, 0], hmask[g, 1], hmask[g, 2],
                                             gm, gv, m12, m34):
                 continue
             if high and not hard_high(ctx.letters, g, ctx.cmin, d):
                 continue  # a letter required five times or more
         floor = 2 * n - (1 if gans[g] >= 0 else 0)
+        if mode != STRICT:
+            # the colours its letters can get on S bound its classes (letter_factors):
+            # at least n - that many members collide, so skip it unread when that
+            # cannot beat the least bound so far
+            lk = np.int64(1)
+            for q in range(length):
+                lk *= fac[q, gletters[g, q]]
+            if floor + n - lk >= best:
+                continue
         col = 0
         i = 0
         while i < n:
