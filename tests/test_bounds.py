@@ -111,3 +111,27 @@ def test_kmax_is_the_most_classes_of_any_guess():
     per = [len(np.unique(row)) for row in s.table]
     assert s._ctx.gclass.tolist() == per
     assert list(s._ctx.gclass[s._ctx.gorder]) == sorted(per, reverse=True)
+
+
+def test_hard_openers_with_an_infeasible_small_class_are_labelled_infeasible():
+    """Under a cutoff, hard mode values an opener's classes of up to EXACT_SMALL
+    answers exactly before any look-ahead bound (easy mode puts the bounds first),
+    so an opener one of whose small classes cannot be solved within the cap comes
+    out 'infeasible', not merely bounded. Each small class is valued alone by a
+    fresh solver (class_value); the full lists, hard mode, cutoff 8123."""
+    import random
+
+    from solver.search.engine import EXACT_SMALL, Solver
+
+    s = Solver(mode="hard")
+    alone = Solver(mode="hard")
+    words = random.Random(34).sample(sorted(s.lists.guesses), 60)
+    infeasible = 0
+    for w in words:
+        gid = s.lists.guesses.index(w)
+        sizes = np.bincount(s.table[gid], minlength=243)
+        small = [p for p in np.flatnonzero(sizes) if p != GREEN and sizes[p] <= EXACT_SMALL]
+        if any(alone.class_value(w, int(p))[0] == "infeasible" for p in small):
+            infeasible += 1
+            assert s.solve(w, cutoff=8123).status == "infeasible", w
+    assert infeasible >= 3  # the sample has some (about one hard opener in eight)
