@@ -173,3 +173,22 @@ def test_the_look_ahead_bound_is_its_definition(full_solver, opener):
         ctx.arena[: len(m)] = m
         got = int(K.set_bound(ctx, 0, len(m), 1))
         assert got == _look_ahead_reference(s, m), (opener, len(m))
+
+
+def test_a_look_ahead_bound_is_kept_for_the_next_opener():
+    """Under a cutoff the look-ahead bound of an opener's class goes into the memo as
+    a bound for any guesses left, so an opener with the same class reads it at no
+    cost: anagrams share their all-grey class (arose, then soare)."""
+    s = Solver(mode="easy")
+    ctx = s._ctx
+    all_grey = 0
+    members = np.arange(s.table.shape[1], dtype=np.int32)
+    soare = s.lists.guesses.index("soare")
+    grey = dict((p, m) for p, m, _c in s._child_sets(soare, members, None))[all_grey]
+    n = len(grey)
+    before = int(s._class_bound(grey, 5, None, deep=False)[0])
+    ctx.arena[:n] = grey
+    look_ahead = int(K.set_bound(ctx, 0, n, 1))
+    assert look_ahead > before  # the class's cheap bound is weaker
+    assert s.solve("arose", cutoff=7921).status == "lower_bound"
+    assert int(s._class_bound(grey, 5, None, deep=False)[0]) == look_ahead

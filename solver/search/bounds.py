@@ -20,7 +20,7 @@ from .layout import (
     TAINT,
     class_lb_py,
 )
-from .memo import memo_probe, set_key
+from .memo import memo_probe, memo_store, set_key
 from .pool import _collision_order, _parent_table, _pool_source
 from .rules import hard_high, hard_ok
 
@@ -238,7 +238,8 @@ def class_bound(ctx, off, n, b, d, deep):
     guesses left, before searching it: (value, flags, height) as node returns them,
     exact (EXACT) from the memo, a member that separates it (2n - 1) or the trivial
     cases, else a lower bound: the memo's, 2n, class_lb(n, kmax[d - 1]) and, if
-    `deep`, set_bound (one guess looked ahead over the whole pool)."""
+    `deep`, set_bound (one guess looked ahead over the whole pool), which then goes
+    into the memo."""
     if n == 1:
         return np.int64(1), np.int64(EXACT), np.int64(1)
     if b <= 1:
@@ -253,7 +254,12 @@ def class_bound(ctx, off, n, b, d, deep):
         return np.int64(2 * n - 1), np.int64(EXACT), np.int64(2)
     lb = max(val, 2 * n, class_lb(n, ctx.kmax[d - 1]))
     if deep:
-        lb = max(lb, set_bound(ctx, off, n, d))
+        sb = set_bound(ctx, off, n, d)
+        if sb > lb:
+            lb = sb
+            # a bound whatever the guesses left (tag 0): another opener with this
+            # class (anagrams share their all-grey class) reads it from the memo
+            memo_store(ctx, k1, k2, 0, sb, False, 0, -1, n)
     return lb, fl & TAINT, np.int64(0)
 
 
