@@ -211,7 +211,7 @@ def register(sub) -> None:
         "bounds alone). It is a run into a result store: under 'mpiexec -n N' (or srun) "
         "every rank solves; --time-limit, SIGUSR1 or SIGTERM stop it cleanly (exit 0) "
         "and the same command resumes it, and answers at once once finished. On the "
-        "default lists, easy mode, --top 1 takes about 9 minutes of one core (hard "
+        "default lists, easy mode, --top 1 takes about 8 minutes of one core (hard "
         "mode about 5); the packaged opening book already holds the 10 best of both "
         "modes (wordle-dp book show). A progress line with an ETA goes to stderr.",
     )
