@@ -168,9 +168,8 @@ def main() -> None:
             # against the published value where there is one, else against each other
             ok = (all(t == known for t in done) if known is not None
                   else len(set(done)) <= 1)
-            value = known if known is not None else (done[0] if done else None)
-            shown = ("infeasible" if value is not None and value >= INFEASIBLE
-                     else value if value is not None else "-")
+            value = known if known is not None else next(iter(done), None)
+            shown = "-" if value is None else "infeasible" if value >= INFEASIBLE else value
             ratio = (f"{a['cpu'] / b['cpu']:.3f}" if not (a["timed_out"] or b["timed_out"])
                      else "-")
             print(f"| {mode} | {opener} ({why}) | {shown} | {_cell(a, args.timeout)} | "

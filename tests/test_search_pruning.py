@@ -183,7 +183,7 @@ def test_a_look_ahead_bound_is_kept_for_the_next_opener():
     ctx = s._ctx
     all_grey = 0
     members = np.arange(s.table.shape[1], dtype=np.int32)
-    soare = s.lists.guesses.index("soare")
+    soare = s.lists.guess_id("soare")
     grey = dict((p, m) for p, m, _c in s._child_sets(soare, members, None))[all_grey]
     n = len(grey)
     before = int(s._class_bound(grey, 5, None, deep=False)[0])
