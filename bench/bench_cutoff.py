@@ -15,6 +15,8 @@ The trees alternate, round after round (--rounds), so all see the same load.
     python bench/bench_cutoff.py --cpp /tmp/cref/wordle                   # 100 easy, 40 hard
     python bench/bench_cutoff.py --seed 7 --easy 200 --hard 0 --baseline HEAD~1
     python bench/bench_cutoff.py --cpp /tmp/cref/wordle --markdown >> BENCHMARKS.md
+    python bench/bench_cutoff.py --lists nyt --easy 0 --cutoff-hard 11679 \
+        --openers stole,split --baseline HEAD~1      # given openers, the NYT lists
 
 Targets (issue 25): easy at most 0.5x the C++ time, hard at most 1x, and no opener
 whose value passes the cutoff by 20 or more over 2 s (reported as 'slow refutations',
@@ -45,9 +47,10 @@ _OURS = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from solver import Solver
-mode, cut = sys.argv[2], int(sys.argv[3])
-s = Solver(mode=mode)
-s.solve("salet", cutoff=cut)  # load the kernels (compiled or jit) before timing
+from solver.words import WordLists
+mode, cut, lists = sys.argv[2], int(sys.argv[3]), sys.argv[5]
+s = Solver(WordLists.load(lists=lists, quiet=True), mode=mode)
+s.solve("fuzzy", cutoff=cut)  # load the kernels (compiled or jit) before timing
 for w in sys.argv[4].split(","):
     c0 = time.process_time()
     r = s.solve(w, cutoff=cut)
@@ -75,9 +78,10 @@ def _run(cmd: list[str], cwd: Path | None = None) -> tuple[str, float]:
         return out.read(), usage.ru_utime + usage.ru_stime
 
 
-def run_ours(tree: Path, mode: str, cut: int, openers: list[str]) -> tuple[dict, float]:
+def run_ours(tree: Path, mode: str, cut: int, openers: list[str],
+             lists: str) -> tuple[dict, float]:
     text, cpu = _run([sys.executable, "-c", _OURS, str(tree), mode, str(cut),
-                      ",".join(openers)], cwd=tree)
+                      ",".join(openers), lists], cwd=tree)
     rows = {}
     for line in text.splitlines():
         r = json.loads(line)
@@ -161,8 +165,15 @@ def main() -> None:
     ap.add_argument("--cpp", type=Path, metavar="DIR", help="C++ reference build folder")
     ap.add_argument("--baseline", metavar="REV", help="also run git revision REV")
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--lists", default="original",
+                    help="built-in list pair for our solver (default original; the C++ "
+                         "reference always reads the original lists)")
+    ap.add_argument("--openers", help="comma-separated openers instead of a seeded sample "
+                                      "(the same in each mode run)")
     ap.add_argument("--markdown", action="store_true", help="tables for BENCHMARKS.md")
     args = ap.parse_args()
+    if args.cpp and args.lists != "original":
+        ap.error("--cpp reads the original lists only")
 
     trees = [("current", ROOT)]
     tmp = None
@@ -181,14 +192,15 @@ def main() -> None:
                              ("hard", args.hard, args.cutoff_hard)):
             if k <= 0:
                 continue
-            openers = sample(k, args.seed + (mode == "hard"))
+            openers = (args.openers.split(",")[:k] if args.openers
+                       else sample(k, args.seed + (mode == "hard")))
             print(f"# {mode}: {k} openers, cutoff {cut}: {' '.join(openers)}", flush=True)
             results: dict[str, list] = {tag: [] for tag, _ in trees}
             if args.cpp:
                 results["C++"] = []
             for _ in range(args.rounds):
                 for tag, tree in trees:
-                    results[tag].append(run_ours(tree, mode, cut, openers))
+                    results[tag].append(run_ours(tree, mode, cut, openers, args.lists))
                 if args.cpp:
                     results["C++"].append(run_cpp(args.cpp, mode, cut, openers))
             report(mode, cut, openers, results, args.markdown)

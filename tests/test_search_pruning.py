@@ -192,3 +192,57 @@ def test_a_look_ahead_bound_is_kept_for_the_next_opener():
     assert look_ahead > before  # the class's cheap bound is weaker
     assert s.solve("arose", cutoff=7921).status == "lower_bound"
     assert int(s._class_bound(grey, 5, None, deep=False)[0]) == look_ahead
+
+
+@pytest.mark.parametrize("mode", ["hard", "easy"])
+def test_searches_cut_short_by_a_node_limit_leave_a_true_memo(mode):
+    """A search past its node limit (Solver._solve_set's `limit`) fails high all the
+    way up and returns None; what its nodes would store then is not a result, and
+    the memo must not get it: on two classes of salet, searches cut short at many
+    limits and budgets, on one solver, leave every later result true (the fresh
+    solver's exact value, or under a budget at most the value, a bound between the
+    budget and the value)."""
+    s = Solver(mode=mode)
+    every = np.arange(len(s.lists.answers), dtype=np.int32)
+    classes = list(s._child_sets(s._gid("salet"), every, None))
+    cut_short = 0
+    for _p, m, child in (classes[0], classes[2]):
+        want = int(Solver(mode=mode, table=s.table)._solve_set(m, 5, child)[0])
+        betas = (want - 9, want - 1, want, want + 1, want + 30, K.INF)
+
+        def check(out, beta, limit, want=want):
+            v, fl = int(out[0]), out[1]
+            if fl & K.EXACT or beta > want:
+                assert (v, fl & K.EXACT) == (want, K.EXACT), (limit, beta, v)
+            else:
+                assert beta <= v <= want, (limit, beta, v)
+
+        for limit in (1, 2, 3, 5, 8, 20, 50, 120, 300):
+            f = Solver(mode=mode, table=s.table)  # its memo sees only these searches
+            for beta in betas:
+                out = f._solve_set(m, 5, child, beta, limit)
+                if out is None:
+                    cut_short += 1
+                else:
+                    check(out, beta, limit)
+            for beta in betas:
+                check(f._solve_set(m, 5, child, beta), beta, limit)
+    assert cut_short >= 50, cut_short
+
+
+@pytest.mark.parametrize("mode", ["hard", "easy"])
+def test_a_search_cut_short_stores_only_what_finished(mode):
+    """Each node stores at most one memo entry, when it finishes; a search cut short
+    after `limit` nodes has finished fewer than `limit` of them (not the root), and
+    the nodes still open when it was cut short store nothing."""
+    s = Solver(mode=mode)
+    every = np.arange(len(s.lists.answers), dtype=np.int32)
+    seen = 0
+    for _p, m, child in list(s._child_sets(s._gid("salet"), every, None))[:4]:
+        for limit in (1, 2, 5, 50):
+            f = Solver(mode=mode, table=s.table)
+            stores = int(f._ctx.stats[K.ST_STORES])
+            if f._solve_set(m, 5, child, K.INF, limit) is None:
+                seen += 1
+                assert int(f._ctx.stats[K.ST_STORES]) - stores < limit, (len(m), limit)
+    assert seen >= 8

@@ -52,6 +52,9 @@ DEEP_BOUND_MIN = 8
 # sixth of the cost (easy, cutoff 7921, 200 random openers: an exact small class
 # gained its opener's bound about 1 a millisecond, a look-ahead bound about 7)
 EXACT_SMALL = 16
+# Under a cutoff (hard mode), the node limit of an opener's class in the first round
+# of its search (Solver._guess_total)
+DEFER_NODES = 100_000
 
 
 def hard_masks(letters: np.ndarray) -> np.ndarray:
@@ -175,7 +178,7 @@ class Solver(ClassQueries, PositionQueries):
         params = np.array(
             [MODES[self.mode], self.beam or 0, int(dedup), memo - 1, self.depth_limit,
              LAZY_MIN_SET if self.mode != "strict" else NEVER, 2, DOMINANCE_MIN_SET,
-             n_p, length, v.all_green, 0, 0, 0], np.int64
+             n_p, length, v.all_green, 0, 0, 0, 0], np.int64
         )
         pat = v.pattern_dtype
         return K.Ctx(
@@ -280,21 +283,26 @@ class Solver(ClassQueries, PositionQueries):
         self._kernels.hard_child_constraint(ctx, gid, pattern, 0)
         return ctx.cgreen[1].copy(), ctx.cmin[1].copy()
 
-    def _solve_set(self, members: np.ndarray, left: int, cons, beta: int = K.INF):
+    def _solve_set(self, members: np.ndarray, left: int, cons, beta: int = K.INF,
+                   limit: int = 0):
         """Search the set `members` with `left` guesses left under the hard-mode
-        constraint `cons`: (value, flags, height, best guess id). Raises Stopped
-        when request_stop cut the search short."""
+        constraint `cons`: (value, flags, height, best guess id), or None when
+        `limit` (> 0) nodes did not finish it (the memo keeps what they proved).
+        Raises Stopped when request_stop cut the search short."""
         ctx = self._ctx
         n = len(members)
         ctx.arena[:n] = members
         if MODES[self.mode] == K.HARD:
             ctx.cgreen[1] = cons[0]
             ctx.cmin[1] = cons[1]
+        ctx.params[K.P_LIMIT] = ctx.stats[K.ST_NODES] + limit if limit > 0 else 0
         out = self._kernels.node(ctx, 0, n, left, beta, 1, n, 0)
+        cut_short = ctx.params[K.P_LIMIT] < 0
+        ctx.params[K.P_LIMIT] = 0
         if ctx.params[K.P_STOP]:
             self._forget()
             raise Stopped("the search was asked to stop")
-        return out
+        return None if cut_short else out
 
     # ------------------------------------------------------------------ stopping
     def request_stop(self) -> None:
@@ -309,8 +317,9 @@ class Solver(ClassQueries, PositionQueries):
         self._ctx.params[K.P_STOP] = 0
 
     def _forget(self) -> None:
-        """Empty the memo: a stopped search stored values that are not results
-        (every node failed high once the flag was up)."""
+        """Empty the memo after request_stop. memo_store stores nothing once the flag
+        is up (every node fails high from then on), so what is left is true; a
+        stopped run starts again from an empty memo all the same."""
         ctx = self._ctx
         ctx.mk1[:] = 0
         ctx.mk2[:] = 0
@@ -394,20 +403,38 @@ class Solver(ClassQueries, PositionQueries):
             if total >= beta:
                 return "lower_bound", total, 1, True, tainted
         depth, tainted = 1, False
-        for i, ((_p, m, child), (lbc, fl, h)) in enumerate(zip(classes, facts, strict=True)):
-            if report is not None:
-                report(i, len(classes))
-            v = lbc
-            if not fl & K.EXACT:
-                v, fl, h, _ = self._solve_set(m, left - 1, child, beta - (total - lbc))
-                v = int(v) if fl & K.EXACT else max(int(v), lbc)
-            tainted = tainted or bool(fl & K.TAINT)
-            total += v - lbc
-            if v >= K.INF and fl & K.EXACT:
-                return "infeasible", total, depth, True, tainted
-            if total >= beta:
-                return "lower_bound", total, depth, True, tainted
-            depth = max(depth, int(h) + 1)
+        # Under a budget (hard mode), a class is first searched with a node limit: one
+        # that does not finish within it waits until the classes after it are
+        # searched, as one of them may refute the opener sooner; the classes that
+        # wait are then searched again, smallest first, with 4x the limit each round
+        # (the last class of a round has none if no class waits: nothing comes after)
+        limit = DEFER_NODES if beta < K.INF and MODES[self.mode] == K.HARD else 0
+        todo, done = list(range(len(classes))), 0
+        while todo:
+            waiting: list[int] = []
+            for i in todo:
+                (_p, m, child), (lbc, fl, h) = classes[i], facts[i]
+                if report is not None:
+                    report(done, len(classes))
+                v = lbc
+                if not fl & K.EXACT:
+                    last = i == todo[-1] and not waiting
+                    out = self._solve_set(m, left - 1, child, beta - (total - lbc),
+                                          0 if last else limit)
+                    if out is None:
+                        waiting.append(i)
+                        continue
+                    v, fl, h, _ = out
+                    v = int(v) if fl & K.EXACT else max(int(v), lbc)
+                tainted = tainted or bool(fl & K.TAINT)
+                total += v - lbc
+                if v >= K.INF and fl & K.EXACT:
+                    return "infeasible", total, depth, True, tainted
+                if total >= beta:
+                    return "lower_bound", total, depth, True, tainted
+                depth = max(depth, int(h) + 1)
+                done += 1
+            todo, limit = waiting, 4 * limit
         if report is not None:
             report(len(classes), len(classes))
         return "exact", total, depth, True, tainted

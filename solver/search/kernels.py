@@ -45,6 +45,7 @@ from .layout import (  # noqa: F401 (re-exported: the kernels' constants)
     INF,
     N_STATS,
     P_GREEN,
+    P_LIMIT,
     P_PART,
     P_PARTS,
     P_PATTERNS,
@@ -306,9 +307,12 @@ def node(ctx, off, n, b, beta, d, free, tfree):
     """Optimal total for the set arena[off:off+n] with b guesses left, or a lower
     bound >= beta. Returns (value, flags, height, best guess)."""
     ctx.stats[ST_NODES] += 1
-    if ctx.params[P_STOP] != 0:
-        # asked to stop: fail high at once, up the whole stack (what the nodes above
-        # then store in the memo is wrong, so the engine clears it: Solver.Stopped)
+    limit = ctx.params[P_LIMIT]
+    if limit > 0 and ctx.stats[ST_NODES] > limit:
+        ctx.params[P_LIMIT] = limit = -1
+    if ctx.params[P_STOP] != 0 or limit < 0:
+        # asked to stop, or past the node limit: fail high at once, up the whole
+        # stack (the result is not one; memo_store stores nothing from here on)
         return np.int64(max(beta, 2 * n)), np.int64(0), np.int64(0), np.int64(-1)
     if n == 1:
         return np.int64(1), np.int64(EXACT), np.int64(1), np.int64(ctx.agid[ctx.arena[off]])

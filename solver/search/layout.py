@@ -25,7 +25,11 @@ P_PARTS, P_PART = 11, 12
 # set (from another thread: the kernels release the GIL) to cut a search short: every
 # node then fails high at once, and the engine raises Stopped (Solver.request_stop)
 P_STOP = 13
-N_PARAMS = 14
+# a node count (stats ST_NODES) past which a search stops the same way, on its own;
+# 0: none. The node that passes it sets it to -1: the search was cut short
+# (Solver._solve_set's `limit`)
+P_LIMIT = 14
+N_PARAMS = 15
 DENSE_PATTERNS = 256  # up to this many patterns, scan every code; above, only those seen
 DEDUP_MAX_SET = 16
 CHUNK = 8  # members read between refutation checks
@@ -112,7 +116,7 @@ CTX_FIELDS = (
     # [N_PARAMS]: mode, beam (0 = all), dedup on/off, memo mask, depth limit,
     # least set size and least depth scanned lazily (refute_pool collecting),
     # least root set size whose pool is cut (root_pool; never in hard/strict mode),
-    # then P_PATTERNS, P_LENGTH, P_GREEN, P_PARTS, P_PART, P_STOP
+    # then P_PATTERNS, P_LENGTH, P_GREEN, P_PARTS, P_PART, P_STOP, P_LIMIT
     ("params", "int64", 1),
     ("dkey", "uint64", 1),  # [H] dedup hash set (pattern-vector hashes)
     ("dgid", "int32", 1),  # [H]

@@ -13,6 +13,8 @@ from .layout import (
     EXACT,
     HARD,
     INF,
+    P_LIMIT,
+    P_STOP,
     ST_EVICT,
     ST_STORES,
     TAINT,
@@ -116,6 +118,10 @@ def _store(mk1, mk2, mval, mmeta, mbest, stats, mask, k1, k2, tag, val, exact, h
 
 @njit(cache=True, nogil=True)
 def memo_store(ctx, k1, k2, tag, val, exact, height, best, n):
+    if ctx.params[P_STOP] != 0 or ctx.params[P_LIMIT] < 0:
+        # a search cut short: every node fails high from here on, and what the nodes
+        # still open would store is not a result; what finished before is kept
+        return
     _store(ctx.mk1, ctx.mk2, ctx.mval, ctx.mmeta, ctx.mbest, ctx.stats, ctx.params[3],
            k1, k2, tag, val, exact, height, best, n)
 
