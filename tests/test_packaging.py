@@ -6,9 +6,9 @@ a folder outside the checkout, with the checkout off the import path.
 No download: the fresh environment gets this environment's installed dependencies
 as symbolic links (everything but wordle-dp itself), the wheel is installed with
 `pip install --no-deps --no-index`, and a check of the installed metadata proves
-that the wheel's declared dependencies are satisfied. About 30 s CPU, most of it numba
-compiling the kernels once for the new install; marked slow, .ci/run runs it
-explicitly.
+that the wheel's declared dependencies are satisfied. About 100 s of CPU (2026-11-26,
+load 3), most of it numba compiling the kernels once for the new install; marked
+slow, .ci/run runs it explicitly.
 """
 
 from __future__ import annotations

@@ -217,7 +217,7 @@ def test_searches_cut_short_by_a_node_limit_leave_a_true_memo(mode):
             else:
                 assert beta <= v <= want, (limit, beta, v)
 
-        for limit in (1, 2, 3, 5, 8, 20, 50, 120, 300):
+        for limit in (1, 3, 8, 30, 120):
             f = Solver(mode=mode, table=s.table)  # its memo sees only these searches
             for beta in betas:
                 out = f._solve_set(m, 5, child, beta, limit)
@@ -227,7 +227,7 @@ def test_searches_cut_short_by_a_node_limit_leave_a_true_memo(mode):
                     check(out, beta, limit)
             for beta in betas:
                 check(f._solve_set(m, 5, child, beta), beta, limit)
-    assert cut_short >= 50, cut_short
+    assert cut_short >= 30, cut_short
 
 
 @pytest.mark.parametrize("mode", ["hard", "easy"])
