@@ -53,8 +53,12 @@ DEEP_BOUND_MIN = 8
 # gained its opener's bound about 1 a millisecond, a look-ahead bound about 7)
 EXACT_SMALL = 16
 # Under a cutoff (hard mode), the node limit of an opener's class in the first round
-# of its search (Solver._guess_total)
-DEFER_NODES = 100_000
+# of its search (Solver._guess_total), and its factor from one round to the next:
+# small steps let the class that refutes soonest finish before much goes into the
+# others (NYT lists, hard: 0.71x the nodes of 100 000 and 4x over 40 pending openers
+# of the book; BENCHMARKS.md, "Smaller steps, big classes first")
+DEFER_NODES = 25_000
+DEFER_GROWTH = 2
 
 
 def hard_masks(letters: np.ndarray) -> np.ndarray:
@@ -406,8 +410,10 @@ class Solver(ClassQueries, PositionQueries):
         # Under a budget (hard mode), a class is first searched with a node limit: one
         # that does not finish within it waits until the classes after it are
         # searched, as one of them may refute the opener sooner; the classes that
-        # wait are then searched again, smallest first, with 4x the limit each round
-        # (the last class of a round has none if no class waits: nothing comes after)
+        # wait are then searched again, largest first (the small ones settled in the
+        # first round; a big class's bound is the loosest, so it often refutes),
+        # with DEFER_GROWTH times the limit each round (the last class of a round
+        # has none if no class waits: nothing comes after)
         limit = DEFER_NODES if beta < K.INF and MODES[self.mode] == K.HARD else 0
         todo, done = list(range(len(classes))), 0
         while todo:
@@ -434,7 +440,7 @@ class Solver(ClassQueries, PositionQueries):
                     return "lower_bound", total, depth, True, tainted
                 depth = max(depth, int(h) + 1)
                 done += 1
-            todo, limit = waiting, 4 * limit
+            todo, limit = sorted(waiting, reverse=True), DEFER_GROWTH * limit
         if report is not None:
             report(len(classes), len(classes))
         return "exact", total, depth, True, tainted
