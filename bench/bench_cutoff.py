@@ -184,6 +184,10 @@ def main() -> None:
         trees.append((args.baseline, Path(tmp)))
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
                           capture_output=True, text=True).stdout.strip()
+    # one untimed run per tree first: a baseline's fresh worktree compiles the kernels
+    # (about 100 s), which would otherwise land in its first process's CPU
+    for _tag, tree in trees:
+        run_ours(tree, "easy", args.cutoff_easy, ["salet"], args.lists)
     print(f"# {time.strftime('%Y-%m-%d %H:%M')} {platform.node()}, {os.cpu_count()} cpus, "
           f"python {platform.python_version()}, load {os.getloadavg()[0]:.2f}; HEAD {head}; "
           f"seed {args.seed}; rounds {args.rounds}", flush=True)
@@ -194,7 +198,8 @@ def main() -> None:
                 continue
             openers = (args.openers.split(",")[:k] if args.openers
                        else sample(k, args.seed + (mode == "hard")))
-            print(f"# {mode}: {k} openers, cutoff {cut}: {' '.join(openers)}", flush=True)
+            print(f"# {mode}: {len(openers)} openers, cutoff {cut}: {' '.join(openers)}",
+                  flush=True)
             results: dict[str, list] = {tag: [] for tag, _ in trees}
             if args.cpp:
                 results["C++"] = []
