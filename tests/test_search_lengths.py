@@ -66,15 +66,47 @@ def test_engine_matches_brute_at_every_length(seed):
     for opener in inst.openers:
         want = b.solve(opener, inst.cap)
         _check(s.solve(opener), inst, opener, inst.cap, want)
-        if want is None:
-            continue
-        for cut in (want - 4, want, want + 1):  # cutoffs: bounds in [cut, value]
-            r = s.solve(opener, cutoff=cut)
-            if cut > want:
-                assert (r.status, r.total) == ("exact", want), (cut, r, inst.describe())
-            else:
-                assert r.status == "lower_bound" and cut <= r.total <= want, (
-                    cut, r, inst.describe())
+        if want is not None:
+            _check_cutoffs(s, inst, opener, want)
+
+
+def _check_cutoffs(s, inst: Instance, opener: str, want: int) -> None:
+    for cut in (want - 4, want, want + 1):  # cutoffs: bounds in [cut, value]
+        r = s.solve(opener, cutoff=cut)
+        if cut > want:
+            assert (r.status, r.total) == ("exact", want), (cut, r, inst.describe())
+        else:
+            assert r.status == "lower_bound" and cut <= r.total <= want, (
+                cut, r, inst.describe())
+
+
+HARD_SEEDS = [s for s in SEEDS if instance(s).mode == "hard"]
+
+
+@pytest.mark.parametrize("seed", HARD_SEEDS, ids=[f"len-{s}" for s in HARD_SEEDS])
+def test_cutoffs_with_classes_cut_short_at_every_length(seed, classes_cut_short):
+    """Hard mode under a cutoff, every class that needs a search cut short at first
+    (the classes_cut_short fixture, conftest.py): the values and bounds must still
+    be the brute force's."""
+    inst = instance(seed)
+    b = brute(inst)
+    s = _solver(inst, inst.cap)
+    for opener in inst.openers:
+        want = b.solve(opener, inst.cap)
+        if want is not None:
+            _check_cutoffs(s, inst, opener, want)
+    CUT[seed] = classes_cut_short["cut"]
+
+
+CUT: dict[int, int] = {}
+
+
+def test_classes_were_cut_short_at_every_length():
+    """The test above is not empty: searches were cut short at every length."""
+    if len(CUT) < len(HARD_SEEDS):
+        pytest.skip("run with the test above")
+    cut = {len(instance(s).answers[0]) for s, n in CUT.items() if n}
+    assert cut == set(LENGTHS), CUT
 
 
 @pytest.mark.parametrize("seed", SEEDS[::6], ids=[f"len-{s}" for s in SEEDS[::6]])

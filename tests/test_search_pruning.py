@@ -15,6 +15,7 @@ from solver.search import engine
 from solver.search import kernels as K
 from solver.search.engine import Solver
 from solver.search.layout import class_lb_py
+from solver.words import WordLists, read_words
 
 
 def _refines(fine: np.ndarray, coarse: np.ndarray) -> bool:
@@ -246,3 +247,30 @@ def test_a_search_cut_short_stores_only_what_finished(mode):
                 seen += 1
                 assert int(f._ctx.stats[K.ST_STORES]) - stores < limit, (len(m), limit)
     assert seen >= 8
+
+
+def test_cutoffs_with_classes_cut_short_on_a_bigger_instance(request):
+    """The deferral of _guess_total where bounds by size are loose (the brute-force
+    instances' classes are mostly too small to tell): hard mode, 800 answers and 2000
+    other guesses of the original lists, 8 random openers. Their exact values from an
+    untouched solver, then, with every class cut short at first (classes_cut_short),
+    under cutoffs around each value: exact above it, a bound in [cutoff, value] at or
+    under it."""
+    rng = random.Random(34)
+    answers = read_words("data/answers.txt")
+    guesses = read_words("data/guesses.txt")
+    lists = WordLists.from_words(rng.sample(answers, 800), rng.sample(guesses, 2000))
+    table = Solver(lists, mode="hard").table
+    openers = rng.sample(lists.guesses, 8)
+    want = {w: Solver(lists, mode="hard", table=table).solve(w) for w in openers}
+    assert all(r.status == "exact" for r in want.values())
+    seen = request.getfixturevalue("classes_cut_short")
+    s = Solver(lists, mode="hard", table=table)
+    for w, r0 in want.items():
+        for cut in (r0.total + 1, r0.total, r0.total - 1, r0.total - 40):
+            r = s.solve(w, cutoff=cut)
+            if cut > r0.total:
+                assert (r.status, r.total) == ("exact", r0.total), (w, cut, r)
+            else:
+                assert r.status == "lower_bound" and cut <= r.total <= r0.total, (w, cut, r)
+    assert seen["cut"] >= 100, seen
