@@ -8,8 +8,9 @@ Workloads, each from scratch into a fresh store, in each mode asked:
           that follows the 10 best, the book written from the store);
   best    `best --top 1`.
 
-Every rank runs under /usr/bin/time, so each rank's wall, user and system CPU
-and peak RSS are its own, start-up, imports and MPI_Finalize included. The steps
+Every rank runs under a small timer (the child's own rusage, as /usr/bin/time
+reports it, which a bare node may not have), so each rank's wall, user and system
+CPU and peak RSS are its own, start-up, imports and MPI_Finalize included. The steps
 come from the command's own report: the run's wall, and for the book the scoring,
 valuing and writing steps. Efficiency = T(1 rank) / (N x T(N ranks)) on the whole
 command's wall time; rank 0's exclusive work is its set-up and planning before
@@ -20,6 +21,12 @@ the job the other ranks wait for it) are reported.
     python bench/bench_scaling.py --ranks 1,2 --workloads sample,book --modes easy,hard \\
         --out bench_scaling.json
     python bench/bench_scaling.py --report bench_scaling.json     # the markdown table
+
+On a node lent for minutes, the small rank counts can run at the same time, each
+group pinned to its own cores (`--together 1,2,4,8`: 15 cores busy, as in a
+16-rank run, so no case gets an idle machine's turbo and caches to itself), and
+the largest alone afterwards (`--ranks 16`). The report says which rows ran
+together; `--report` takes several JSON files and merges their rows.
 
 The numba kernels and the table cache are warmed first (one untimed solve), so
 no rank compiles. Run it on a machine with at least as many cores as the most
@@ -34,11 +41,11 @@ import os
 import platform
 import random
 import re
-import shlex
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,25 +79,49 @@ def command(workload: str, mode: str, store: Path, out: Path, openers: list[str]
     raise ValueError(workload)
 
 
-def run_case(workload: str, mode: str, ranks: int, openers: list[str], tmp: Path) -> dict:
-    """One command on `ranks` ranks; every rank timed by /usr/bin/time."""
-    store, out = tmp / f"{workload}-{mode}-{ranks}.zarr", tmp / f"{workload}-{mode}.npz"
+# Runs one rank's command and writes "wall user sys maxrss_kb" (the child's rusage,
+# as /usr/bin/time -f "%e %U %S %M" gives it) to DIR/<rank>.
+TIMER = """
+import os, resource, subprocess, sys, time
+rank = next((os.environ[v] for v in ("PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK")
+             if v in os.environ), "0")
+t0 = time.perf_counter()
+rc = subprocess.call(sys.argv[2:], close_fds=False)  # PMI talks over an inherited fd
+wall = time.perf_counter() - t0
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+with open(os.path.join(sys.argv[1], rank), "w") as f:
+    f.write(f"{wall:.2f} {ru.ru_utime:.2f} {ru.ru_stime:.2f} {ru.ru_maxrss}")
+sys.exit(rc)
+"""
+
+
+def start_case(workload: str, mode: str, ranks: int, openers: list[str], tmp: Path,
+               cores: list[int] | None = None) -> dict:
+    """Start one command on `ranks` ranks, every rank under the timer; pinned to
+    `cores` when given (the ranks inherit the affinity)."""
+    store = tmp / f"{workload}-{mode}-{ranks}.zarr"
+    out = tmp / f"{workload}-{mode}-{ranks}.npz"
     times = tmp / f"time-{workload}-{mode}-{ranks}"
     times.mkdir()
     cmd = command(workload, mode, store, out, openers)
-    timed = ["/usr/bin/time", "-f", "%e %U %S %M", "-o"]
-    if ranks == 1:
-        argv = [*timed, str(times / "0"), *cmd]
-    else:  # each rank writes its own figures (PMI_RANK: mpich's hydra)
-        inner = shlex.join(timed) + f' "{times}/$PMI_RANK" ' + shlex.join(cmd)
-        argv = [str(mpiexec()), "-n", str(ranks), "sh", "-c", inner]
+    timed = [sys.executable, "-c", TIMER, str(times)]
+    argv = [*timed, *cmd] if ranks == 1 else [str(mpiexec()), "-n", str(ranks), *timed, *cmd]
     env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_NUM_THREADS="1")
-    load0 = os.getloadavg()[0]
-    t0 = time.perf_counter()
-    p = subprocess.run(argv, cwd=tmp, env=env, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    if p.returncode != 0:
-        raise SystemExit(f"{workload} {mode} on {ranks} rank(s) failed:\n{p.stderr[-3000:]}")
+    pin = (lambda: os.sched_setaffinity(0, cores)) if cores else None
+    case = {"workload": workload, "mode": mode, "ranks": ranks, "times": times,
+            "cores": cores, "load0": os.getloadavg()[0], "t0": time.perf_counter()}
+    case["proc"] = subprocess.Popen(argv, cwd=tmp, env=env, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True, preexec_fn=pin)
+    return case
+
+
+def finish_case(case: dict, together: list[int] | None = None) -> dict:
+    """Wait for a started command and make its row."""
+    _, err = case["proc"].communicate()
+    wall = time.perf_counter() - case["t0"]
+    workload, mode, ranks, times = (case[k] for k in ("workload", "mode", "ranks", "times"))
+    if case["proc"].returncode != 0:
+        raise SystemExit(f"{workload} {mode} on {ranks} rank(s) failed:\n{err[-3000:]}")
     per_rank = []
     for r in range(ranks):
         e, u, s, m = (times / str(r)).read_text().split()[-4:]
@@ -99,14 +130,44 @@ def run_case(workload: str, mode: str, ranks: int, openers: list[str], tmp: Path
     row = {"workload": workload, "mode": mode, "ranks": ranks, "wall": round(wall, 2),
            "user": round(sum(x["user"] for x in per_rank), 2),
            "sys": round(sum(x["sys"] for x in per_rank), 2), "per_rank": per_rank,
-           "load_before": round(load0, 2), "load_after": round(os.getloadavg()[0], 2),
-           "steps": steps(p.stderr, workload)}
+           "load_before": round(case["load0"], 2),
+           "load_after": round(os.getloadavg()[0], 2), "steps": steps(err, workload)}
+    if together:
+        row.update(together=together, cores=case["cores"])
     return row
+
+
+def run_case(workload: str, mode: str, ranks: int, openers: list[str], tmp: Path) -> dict:
+    """One command on `ranks` ranks, alone."""
+    return finish_case(start_case(workload, mode, ranks, openers, tmp))
+
+
+def run_together(workload: str, mode: str, counts: list[int], openers: list[str],
+                 tmp: Path) -> list[dict]:
+    """The rank counts at the same time, each on its own cores (0..sum-1)."""
+    if sum(counts) > (os.cpu_count() or 1):
+        raise SystemExit(f"--together {counts} needs {sum(counts)} cores; "
+                         f"this machine has {os.cpu_count()}")
+    cases, first = [], 0
+    for n in counts:
+        cases.append(start_case(workload, mode, n, openers, tmp,
+                                list(range(first, first + n))))
+        first += n
+    return [finish_case(c, counts) for c in cases]
+
+
+def cases(workload: str, mode: str, together: list[int], alone: list[int],
+          openers: list[str], tmp: Path) -> Iterator[dict]:
+    """The rows of one workload and mode: the together group, then each count alone."""
+    if together:
+        yield from run_together(workload, mode, together, openers, tmp)
+    for n in alone:
+        yield run_case(workload, mode, n, openers, tmp)
 
 
 def steps(err: str, workload: str) -> dict:
     """The steps' wall times from the command's own report."""
-    out = {}
+    out: dict[str, float] = {}
     m = re.search(r"valued in (?:(\d+)m)?(\d+)s", err)
     if m:
         out["run"] = 60 * int(m.group(1) or 0) + int(m.group(2))
@@ -130,6 +191,7 @@ def report(rows: list[dict], machine: str) -> str:
     base = {(r["workload"], r["mode"]): r["wall"] for r in rows if r["ranks"] == 1}
     for r in rows:
         t1 = base.get((r["workload"], r["mode"]))
+        ranks = f"{r['ranks']}*" if r.get("together") else str(r["ranks"])
         speed = t1 / r["wall"] if t1 else float("nan")
         cpu = r["user"] + r["sys"]
         rank0 = r["per_rank"][0]
@@ -137,11 +199,15 @@ def report(rows: list[dict], machine: str) -> str:
         st = ", ".join(f"{k} {v:g}" for k, v in r["steps"].items())
         rss = "/".join(f"{x['rss_mb']:.0f}" for x in r["per_rank"])
         lines.append(
-            f"| {r['workload']} | {r['mode']} | {r['ranks']} | {r['wall']:.1f} | "
+            f"| {r['workload']} | {r['mode']} | {ranks} | {r['wall']:.1f} | "
             f"{speed:.2f} | {100 * speed / r['ranks']:.0f} % | {st} | {r['user']:.1f} | "
             f"{r['sys']:.1f} | {100 * r['sys'] / cpu:.1f} | {rss} | "
             f"{100 * (rank0['user'] + rank0['sys']) / cpu:.0f} % | "
             f"{alone:.1f}, {100 * alone / cpu:.1f}, {100 * alone / r['wall']:.1f} |")
+    tog = sorted({tuple(r["together"]) for r in rows if r.get("together")})
+    for t in tog:
+        lines.append(f"\n* ran at the same time, each on its own cores: ranks "
+                     f"{', '.join(map(str, t))} ({sum(t)} cores busy)")
     return "\n".join(lines)
 
 
@@ -156,17 +222,22 @@ def machine() -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ranks", default=f"1,{os.cpu_count()}",
-                    help="rank counts, comma-separated (default: 1 and every core)")
+                    help="rank counts, comma-separated, each run alone "
+                         "(default: 1 and every core; '' for none)")
+    ap.add_argument("--together", default="",
+                    help="rank counts run at the same time, each group pinned to its "
+                         "own cores, before the --ranks cases (e.g. 1,2,4,8)")
     ap.add_argument("--workloads", default="sample,book", help="sample, book, best")
     ap.add_argument("--modes", default="easy,hard")
     ap.add_argument("--sample", type=int, default=SAMPLE, help="openers of the sample")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--out", help="write the rows as JSON here (appended as they come)")
-    ap.add_argument("--report", metavar="JSON", help="print the table of a saved run")
+    ap.add_argument("--report", metavar="JSON", nargs="+",
+                    help="print the table of saved runs (rows merged)")
     a = ap.parse_args()
     if a.report:
-        doc = json.loads(Path(a.report).read_text())
-        print(report(doc["rows"], doc["machine"]))
+        docs = [json.loads(Path(f).read_text()) for f in a.report]
+        print(report([r for d in docs for r in d["rows"]], docs[0]["machine"]))
         return
     openers = sample_openers(a.sample, a.seed)
     env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_NUM_THREADS="1")
@@ -179,9 +250,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-scaling-") as tmp:
         for workload in a.workloads.split(","):
             for mode in a.modes.split(","):
-                for n in (int(x) for x in a.ranks.split(",")):
-                    row = run_case(workload, mode, n, openers, Path(tmp))
-                    doc["rows"].append(row)
+                together = [int(x) for x in a.together.split(",") if x]
+                alone = [int(x) for x in a.ranks.split(",") if x]
+                for row in cases(workload, mode, together, alone, openers, Path(tmp)):
+                    doc["rows"].append(row)  # saved as each finishes: a cut run keeps them
                     print(json.dumps({k: v for k, v in row.items() if k != "per_rank"}),
                           flush=True)
                     if a.out:
