@@ -110,15 +110,29 @@ def start_case(workload: str, mode: str, ranks: int, openers: list[str], tmp: Pa
     pin = (lambda: os.sched_setaffinity(0, cores)) if cores else None
     case = {"workload": workload, "mode": mode, "ranks": ranks, "times": times,
             "cores": cores, "load0": os.getloadavg()[0], "t0": time.perf_counter()}
-    case["proc"] = subprocess.Popen(argv, cwd=tmp, env=env, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True, preexec_fn=pin)
+    # output to files, not pipes: cases that run together are waited for by polling,
+    # and a full pipe would stall a rank
+    case["err"] = err = times / "stderr"
+    with open(times / "stdout", "w") as o, open(err, "w") as e:
+        case["proc"] = subprocess.Popen(argv, cwd=tmp, env=env, stdout=o, stderr=e,
+                                        preexec_fn=pin)
     return case
+
+
+def wait_all(cases: list[dict]) -> None:
+    """Wait for started commands, noting when each one ended."""
+    while any("end" not in c for c in cases):
+        for c in cases:
+            if "end" not in c and c["proc"].poll() is not None:
+                c["end"] = time.perf_counter()
+        time.sleep(0.02)
 
 
 def finish_case(case: dict, together: list[int] | None = None) -> dict:
     """Wait for a started command and make its row."""
-    _, err = case["proc"].communicate()
-    wall = time.perf_counter() - case["t0"]
+    wait_all([case])
+    err = case["err"].read_text()
+    wall = case["end"] - case["t0"]
     workload, mode, ranks, times = (case[k] for k in ("workload", "mode", "ranks", "times"))
     if case["proc"].returncode != 0:
         raise SystemExit(f"{workload} {mode} on {ranks} rank(s) failed:\n{err[-3000:]}")
@@ -153,6 +167,7 @@ def run_together(workload: str, mode: str, counts: list[int], openers: list[str]
         cases.append(start_case(workload, mode, n, openers, tmp,
                                 list(range(first, first + n))))
         first += n
+    wait_all(cases)
     return [finish_case(c, counts) for c in cases]
 
 
