@@ -138,14 +138,14 @@ def _kill_cycles(tmp_path: Path, n_answers: int, step: int, kills: int, seed: in
 
 
 def test_sigkill_many_times_loses_nothing(tmp_path):
-    _kill_cycles(tmp_path, n_answers=100, step=6, kills=4, seed=1)
+    _kill_cycles(tmp_path, n_answers=100, step=24, kills=4, seed=1)
 
 
 def test_sigkill_split_run_loses_only_classes_in_flight(tmp_path):
     """Every opener valued as classes (--split all), hard mode: a kill never loses a
     checkpointed class, and the resumed runs end with the table of a single process
     that valued every opener whole."""
-    _kill_cycles(tmp_path, n_answers=100, step=6, kills=4, seed=3,
+    _kill_cycles(tmp_path, n_answers=100, step=24, kills=4, seed=3,
                  extra=("--split", "all", "--mode", "hard"),
                  single=("--split", "off", "--mode", "hard"))
 
@@ -154,7 +154,7 @@ def test_sigkill_run_with_classes_in_parts(tmp_path):
     """Every class of more than two answers valued in 3 parts (--parts 3): kills lose
     no finished opener or checkpointed class (parts in flight are valued again),
     and the resumed runs end with the values of one process valuing openers whole."""
-    _kill_cycles(tmp_path, n_answers=100, step=6, kills=4, seed=5,
+    _kill_cycles(tmp_path, n_answers=100, step=24, kills=4, seed=5,
                  extra=("--split", "all", "--parts", "3"), single=("--split", "off"),
                  same_depth=False)
 
