@@ -9,8 +9,15 @@
 #   bench/node_check.sh OUT [PYTHON]      # PYTHON default python3; mpiexec beside it
 #
 # Environment: RANKS (default: every core), TOGETHER (default 1,2,4,8), SAMPLE
-# (openers of the sample, default 10), BOOK_MODES (default easy,hard), BEST_MODES
+# (openers of the sample, default 24), BOOK_MODES (default easy,hard), BEST_MODES
 # (default easy). Tried on the 2-core VM with RANKS=2 TOGETHER=1 SAMPLE=2 BOOK_MODES=.
+#
+# Its length, from the first visit (2026-11-27, 16 Xeon cores, about 1.3x the VM's
+# per-core speed): install and machine 5 s, warm 74 s, GPU 10 s, easy book 56 s,
+# hard book 89 s, best 32 s. The sample's seed is fixed, so its cost is known: the
+# first 10 openers took 38 s on one node core, the 24 took 241 s on one VM core
+# (about 190 s on the node), and 40 took over 330 s on the node (cut off). With 24,
+# the whole check is about 8 minutes: give it a 580 s limit.
 # Then: python bench/bench_scaling.py --report OUT/scaling-*.json
 set -u
 out=${1:?usage: bench/node_check.sh OUT [PYTHON]}
@@ -20,7 +27,7 @@ cd "$(dirname "$0")/.."
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 NUMBA_NUM_THREADS=1
 ranks=${RANKS:-$(nproc)}
 together=${TOGETHER:-1,2,4,8}
-sample=${SAMPLE:-10}
+sample=${SAMPLE:-24}
 book_modes=${BOOK_MODES-easy,hard}
 best_modes=${BEST_MODES-easy}
 mpiexec=$("$py" -c "import os, sys; print(os.path.join(os.path.dirname(sys.executable), 'mpiexec'))")
