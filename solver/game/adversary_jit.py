@@ -7,6 +7,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jitcache import install
+
+install()  # numba's cache sees an edit to any kernel source (solver/jitcache.py)
+
 
 @njit(cache=True, nogil=True)
 def _reply(row, members, n, prio, cnt, seen):

@@ -6,7 +6,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jitcache import install
 from .scan_columns import ENTROPY, EST, HIT, PATTERNS, SUMSQ, WORST
+
+install()  # numba's cache sees an edit to any kernel source (solver/jitcache.py)
 
 
 @njit(cache=True, nogil=True)

@@ -36,6 +36,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jitcache import install
+
+install()  # numba's cache sees an edit to any kernel source (solver/jitcache.py)
+
 # size alone (module docstring)
 COST_A1 = {"easy": 2.0e-7, "hard": 3.7e-7, "strict": 3.7e-7}
 COST_B1 = 2.6

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jitcache import install
 from .layout import (
     CHUNK,
     DENSE_PATTERNS,
@@ -23,6 +24,8 @@ from .layout import (
 from .memo import memo_probe, memo_store, set_key
 from .pool import _collision_order, _parent_table, _pool_source
 from .rules import hard_high, hard_ok
+
+install()  # numba's cache sees an edit to any kernel source (solver/jitcache.py)
 
 
 @njit(cache=True, nogil=True)

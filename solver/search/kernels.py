@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jitcache import install
 from .bounds import (  # noqa: F401 (re-exported)
     _big_classes_extra,
     _in_set_full_split,
@@ -84,6 +85,8 @@ from .rules import (  # noqa: F401 (re-exported)
     hard_rules,
 )
 from .scans import full_split_guess, refute_pool, scan_prepare  # noqa: F401 (re-exported)
+
+install()  # numba's cache sees an edit to any kernel source (solver/jitcache.py)
 
 
 @njit(cache=True, nogil=True)

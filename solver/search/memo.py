@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jitcache import install
 from .layout import (
     EXACT,
     HARD,
@@ -20,6 +21,8 @@ from .layout import (
     TAINT,
     TAINT_REUSE,
 )
+
+install()  # numba's cache sees an edit to any kernel source (solver/jitcache.py)
 
 # memo meta packing: tag (0 = untainted, else guesses left) | kind | height | size
 _KIND_EXACT = 1 << 8

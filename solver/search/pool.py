@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jitcache import install
 from .layout import (
     CHUNK,
     EASY,
@@ -17,6 +18,8 @@ from .layout import (
     STRICT,
 )
 from .rules import _rules
+
+install()  # numba's cache sees an edit to any kernel source (solver/jitcache.py)
 
 
 @njit(cache=True, nogil=True)

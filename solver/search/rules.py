@@ -8,6 +8,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jitcache import install
+
+install()  # numba's cache sees an edit to any kernel source (solver/jitcache.py)
+
 
 @njit(cache=True, nogil=True)
 def hard_rules(ctx, d):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jitcache import install
 from .bounds import _big_classes_extra, class_lb, letter_factors
 from .layout import (
     CHUNK,
@@ -26,6 +27,8 @@ from .layout import (
 )
 from .pool import _parent_table, _pool_source
 from .rules import hard_high, hard_ok
+
+install()  # numba's cache sees an edit to any kernel source (solver/jitcache.py)
 
 
 @njit(cache=True, nogil=True)
