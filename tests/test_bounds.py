@@ -19,7 +19,7 @@ import pytest
 from test_search_crosscheck import SEEDS, _lists, _solver, brute, instance, reference
 
 from solver.search import layout as K
-from solver.search.bounds import partition_bound
+from solver.search.layout import partition_bound
 
 GREEN = 242  # all five letters green: 3**5 - 1
 

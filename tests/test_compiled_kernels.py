@@ -7,6 +7,8 @@ searches on a worker thread)."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 import sysconfig
 import threading
 import time
@@ -52,6 +54,20 @@ def test_default_solver_runs_compiled_kernels():
     s = Solver(mode="easy")
     assert s._kernels.kind == "compiled", SEARCH.reason
     assert s.solve("salet").total == 7920  # the published value (Selby's table)
+
+
+@needs_build
+def test_a_solve_on_the_compiled_module_never_imports_numba():
+    """The point of the module: a short command does not pay numba's import (about
+    0.3 s of CPU). A pure-Python helper once moved into a jitted module (bounds.py)
+    brought it back into every `solve` unnoticed. The first process may build."""
+    code = ("import sys; from solver import cli; rc = cli.main(['solve', 'salet', "
+            "'--quiet']); print(rc, 'numba' in sys.modules)")
+    for _ in range(2):  # the first builds the module if it is missing (with numba)
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           timeout=600, cwd=Path(__file__).resolve().parents[1])
+        assert p.returncode == 0, p.stderr
+    assert p.stdout.split()[-2:] == ["0", "False"], p.stdout
 
 
 @needs_build

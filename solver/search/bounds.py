@@ -265,9 +265,3 @@ def class_bound(ctx, off, n, b, d, deep):
             memo_store(ctx, k1, k2, 0, sb, False, 0, -1, n)
     return lb, fl & TAINT, np.int64(0)
 
-
-def partition_bound(n_answers: int, sizes) -> int:
-    """Admissible bound on the total after a guess splitting n_answers into non-green
-    classes of these sizes: everyone pays the guess, and a class of c answers needs
-    at least 2c - 1 more (one guess for each, a second for all but one)."""
-    return int(n_answers + sum(2 * int(c) - 1 for c in sizes))

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from . import layout as K
-from .bounds import partition_bound
+from .layout import partition_bound
 from .parts import SolverParts
 
 

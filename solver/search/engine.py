@@ -19,9 +19,9 @@ from ..table import get_table
 from ..variant import Variant
 from ..words import WordLists, encode_words
 from . import layout as K
-from .bounds import partition_bound
 from .classes import ClassQueries
 from .compiled import kernel_set
+from .layout import partition_bound
 from .positions import PositionQueries
 from .result import SolveResult
 

@@ -50,6 +50,15 @@ def stats_size(depths: int) -> int:
     return ST_DEPTH + 4 * depths
 
 
+def partition_bound(n_answers: int, sizes) -> int:
+    """Admissible bound on the total after a guess splitting n_answers into non-green
+    classes of these sizes: everyone pays the guess, and a class of c answers needs
+    at least 2c - 1 more (one guess for each, a second for all but one). Plain
+    Python, here rather than in bounds.py: the engine calls it, and importing the
+    jitted bounds would import numba into every process (about 0.3 s of CPU)."""
+    return int(n_answers + sum(2 * int(c) - 1 for c in sizes))
+
+
 def class_lb_py(c, k):
     """Least total for a set of c answers when no guess gives more than k feedback
     classes on it (green included): guess t can finish at most k**(t-1) answers, one
