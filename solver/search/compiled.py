@@ -10,6 +10,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from ..aot import CompiledKernels, use_compiled
+from ..jitcache import JIT_SOURCES
 from .layout import CTX_FIELDS, Ctx, ctx_mismatch, field_dtype
 
 _HERE = Path(__file__).resolve().parent
@@ -41,8 +42,8 @@ def _exports(pattern: str):
     ]
 
 
-_SOURCES = [_HERE / f"{m}.py" for m in ("kernels", "layout", "compiled", "rules", "memo",
-                                        "pool", "bounds", "scans")]
+# the search's kernel sources, as the jit's cache stamp names them, and this recipe
+_SOURCES = [p for p in JIT_SOURCES if p.parent == _HERE] + [_HERE / "compiled.py"]
 # one module per table dtype: one byte a pattern up to 5 letters, two above (built
 # only when a game of 6 letters or more first needs it)
 SEARCH = CompiledKernels("wordle_dp_search", _SOURCES, lambda: _exports("uint8"))
