@@ -99,9 +99,8 @@ def start_case(workload: str, mode: str, ranks: int, openers: list[str], tmp: Pa
                cores: list[int] | None = None) -> dict:
     """Start one command on `ranks` ranks, every rank under the timer; pinned to
     `cores` when given (the ranks inherit the affinity)."""
-    store = tmp / f"{workload}-{mode}-{ranks}.zarr"
-    out = tmp / f"{workload}-{mode}-{ranks}.npz"
-    times = tmp / f"time-{workload}-{mode}-{ranks}"
+    name = f"{workload}-{mode}-{ranks}" + (f"-at{cores[0]}" if cores else "")
+    store, out, times = tmp / f"{name}.zarr", tmp / f"{name}.npz", tmp / f"time-{name}"
     times.mkdir()
     cmd = command(workload, mode, store, out, openers)
     timed = [sys.executable, "-c", TIMER, str(times)]
