@@ -62,7 +62,7 @@ wait
 say "warm done"
 
 say "GPU: tests/test_table.py, bench/bench_table.py"
-"$py" -m pytest -q -p no:cacheprovider -m gpu tests/test_table.py 2>&1 | tail -5
+"$py" -m pytest -q -p no:cacheprovider -o addopts=-ra -m gpu tests/test_table.py 2>&1 | tail -5
 "$py" bench/bench_table.py --json > "$out/table.json" 2>&1
 cat "$out/table.json"
 
