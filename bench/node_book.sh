@@ -6,14 +6,15 @@
 #   bench/node_book.sh OUT [PYTHON]      # PYTHON default python3; mpiexec beside it
 #
 # Environment: RANKS (default: every core), LIMIT (seconds of the build, default
-# 420), MODE (default hard), LISTS (default nyt), CUTOFF (default 11679, one past
+# 360), MODE (default hard), LISTS (default nyt), CUTOFF (default 11679, one past
 # the published tenth best of the NYT hard table). The kernels are compiled once
 # before the ranks start (about a minute on a fresh node). OUT gets build.log, the
 # store as it is at the end (copy it over checkpoints/ to keep the progress) and,
 # when the build finished, the book's .npz (copy it into solver/data/book/).
 # Tried on the 2-core VM with RANKS=2 LIMIT=60 (2026-11-27): 2 s of warming (cached),
 # the build stopped by its limit after 115 s (planning, then the openers in flight
-# finish: allow LIMIT + 90 s), 29 openers valued. On a node: LIMIT=420, timeout 600.
+# finish: allow LIMIT + 90 s), 29 openers valued. On a node (warming about 75 s):
+# LIMIT=360 under a 600 s timeout.
 set -u
 out=${1:?usage: bench/node_book.sh OUT [PYTHON]}
 py=${2:-python3}
@@ -21,7 +22,7 @@ mkdir -p "$out"
 cd "$(dirname "$0")/.."
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 NUMBA_NUM_THREADS=1
 ranks=${RANKS:-$(nproc)}
-limit=${LIMIT:-420}
+limit=${LIMIT:-360}
 mode=${MODE:-hard}
 lists=${LISTS:-nyt}
 cutoff=${CUTOFF:-11679}
