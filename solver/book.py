@@ -199,7 +199,8 @@ class Book:
         fields["total"][:] = self.total
         fields["depth"][:] = self.depth
         fields["cpu_seconds"][:] = self.cpu
-        run = {"state": "book", "built_at": self.info.get("built_at")}
+        run = {"state": "book", "built_at": self.info.get("built_at"),
+               "cpu_seconds": float(self.info.get("cpu_seconds", 0.0))}
         return Snapshot(self, self.status_codes, fields,  # type: ignore[arg-type]
                         np.ones(len(self.words), np.uint8), run)  # (a Book reads as a Store)
 

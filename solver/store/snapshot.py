@@ -63,6 +63,11 @@ class Snapshot:
         selected = int(self.selected.sum())
         done = int(((self.status != PENDING) & (self.selected == 1)).sum())
         best = self.best(1)
+        # what the valued openers cost over every run of the store (a book keeps the
+        # CPU of its exact openers only, and says what the whole build cost)
+        cpu = self.run.get("cpu_seconds")
+        if cpu is None:
+            cpu = np.nansum(self.fields["cpu_seconds"][self.status != PENDING])
         return {
             "store": str(self.store.path),
             "openers": len(self.status),
@@ -71,6 +76,7 @@ class Snapshot:
             "remaining": selected - done,
             "counts": counts,
             "best": best[0] if best else None,
+            "cpu_seconds": round(float(cpu), 3),
             "run": self.run,
         }
 
@@ -162,6 +168,9 @@ def describe_progress(p: dict) -> str:
     extra = [f"{c[n]} {n}" for n in STATUS_NAMES[1:] if c[n]]
     if extra:
         parts.append(", ".join(extra))
+    cpu = p.get("cpu_seconds") or 0.0
+    if cpu:
+        parts.append(f"{cpu / 3600:.2f} CPU-h spent" if cpu >= 360 else f"{cpu:.1f} CPU-s spent")
     if p["best"]:
         b = p["best"]
         parts.append(f"best {b['opener']} {b['total']} ({b['average']:.4f} avg)")
