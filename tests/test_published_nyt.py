@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from solver import Solver
+from solver import store as S
 from solver.words import WordLists, read_words
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -169,12 +170,12 @@ def agrees_with_published(mode: str, words, status, total, cutoff=None) -> int:
     valued = 0
     for w, st, t in zip(words, status.tolist(), total.tolist(), strict=True):
         v = published(mode)[w]
-        valued += st in (1, 2, 3)
-        if st == 1:
+        valued += st in (S.EXACT, S.INFEASIBLE, S.LOWER_BOUND)
+        if st == S.EXACT:
             assert t == v, w
-        elif st == 2:
+        elif st == S.INFEASIBLE:
             assert v == INFEASIBLE, w
-        elif st == 3:
+        elif st == S.LOWER_BOUND:
             assert t <= v, w
             assert cutoff is None or t >= cutoff, w
     return valued
