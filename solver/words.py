@@ -96,8 +96,7 @@ BUILTIN = {b.name: b for b in (
 # The lists of the player commands (play, next, tree, serve's page) when none are
 # named: today's NYT game, which is what a player asks help with. The analyst
 # commands keep the original lists (published tables, the headline 7920). The first
-# move comes from the NYT opening book (easy mode) or, where no book proves it yet
-# (hard mode), the best known opener, labelled not proven best.
+# move comes from the NYT opening books, which prove it in easy and hard mode.
 PLAY_LISTS = "nyt"
 
 # --length N: the first lists of N letters above (5: the original lists)

@@ -19,7 +19,6 @@ import pytest
 
 from solver import Solver, cli
 from solver import store as S
-from solver.book import book_path
 from solver.feedback import score, to_text
 from solver.words import WordLists
 from tests.game_helpers import small_lists, write_lists
@@ -574,8 +573,7 @@ def test_player_commands_default_to_one_constant(capsys, monkeypatch):
                      "--json"]) == 0
     cap = capsys.readouterr()
     assert json.loads(cap.out)["words"] == ["agave"] and cap.err == ""
-    # the start: from the NYT books, proven, in both modes (without the hard book,
-    # the best known opener, labelled not proven best)
+    # the start: from the NYT books, proven, in both modes
     assert cli.main(["next", "-", "--json", "--top", "0"]) == 0
     start = json.loads(capsys.readouterr().out)
     assert start["candidates"] == 3158 and "source" not in start
@@ -584,10 +582,7 @@ def test_player_commands_default_to_one_constant(capsys, monkeypatch):
     assert cli.main(["next", "-", "--mode", "hard", "--json", "--top", "0"]) == 0
     start = json.loads(capsys.readouterr().out)
     assert start["best"]["guess"] == "tarse" and start["best"]["total"] == 11627
-    if book_path("hard", 6, "nyt").is_file():
-        assert "source" not in start and start["best"]["status"] == "exact"
-    else:
-        assert start["source"] == "known" and "not proven best" in start["note"]
+    assert "source" not in start and start["best"]["status"] == "exact"
     from solver.game.play import Game
 
     played = []  # the game itself is tested above; here only the lists it gets
