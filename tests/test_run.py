@@ -297,7 +297,10 @@ def test_cli_run_query_export_refuse(tmp_path, lists_files, capsys):
 
 def test_eta_weighs_what_is_left_by_what_each_kind_cost(tmp_path, lists_files):
     """A book's popular openers take seconds, the others milliseconds: the ETA is each
-    kind's openers left at its mean CPU so far, over the solvers."""
+    kind's openers left at its mean CPU so far, over the solvers, but never less than
+    one opener of a kind still queued, nor than a unit in flight has left: at least
+    as long again as it has run, once it has outrun its mean (the last openers of the
+    NYT hard book ran minutes while the ETA said 9 s)."""
     from solver.run.coordinator import Coordinator
     from solver.run.cutoffs import Cutoffs
     from solver.run.work import Work
@@ -311,8 +314,23 @@ def test_eta_weighs_what_is_left_by_what_each_kind_cost(tmp_path, lists_files):
                      Cutoffs(top=1, exact=frozenset({0, 1})), solvers=2)
     assert co.eta() == (float("inf"), False)  # nothing valued yet
     co.add(S.Record(0, S.EXACT, 40, 3, cpu_seconds=10.0), None, None)
-    assert co.eta() == (5.0, False)  # the exact one left; the others: no mean yet
+    # the exact one left takes one rank 10 s; the others: no mean yet
+    assert co.eta() == (10.0, False)
     co.add(S.Record(5, S.LOWER_BOUND, 50, cpu_seconds=0.1), None, None)
+    assert co.eta() == (10.0, True)  # 10 s for the exact one, 0.7 s for the rest
+    co.add(S.Record(1, S.EXACT, 41, 3, cpu_seconds=10.0), None, None)
     eta, whole = co.eta()
-    assert whole and eta == pytest.approx((1 * 10.0 + 7 * 0.1) / 2)
+    assert whole and eta == pytest.approx(7 * 0.1 / 2)  # what is left, shared
+    # in flight: 2 s into an opener of mean 0.1 s (outrun: as long again), and one
+    # just sent (its mean less the time it ran)
+    co.sent(0, [(2, None)])
+    co.sent(1, [(3, None)])
+    t0 = co.in_flight[0][0]
+    co.in_flight[0] = (t0 - 2.0, co.in_flight[0][1])
+    eta, whole = co.eta(now=t0)
+    assert whole and eta == pytest.approx(2.0)  # the outrun one sets the wall
+    co.returned(0)
+    co.returned(1)
+    assert co.in_flight == {}
+    assert co.eta(now=t0)[0] == pytest.approx(7 * 0.1 / 2)
     store.unlock()

@@ -145,6 +145,7 @@ def coordinate(co: Coordinator, links: Links) -> None:
                     units += co.work.pop()
                 w = idle.pop(0)
                 busy[w] = units
+                co.sent(w, units)
                 links.send(w, ("work", units, co.cutoffs_for(units)))
 
     while active:
@@ -182,6 +183,7 @@ def coordinate(co: Coordinator, links: Links) -> None:
         if kind == "result":
             results, stats, sig = msg[1], msg[2], msg[3]
             units = busy.pop(src, [])
+            co.returned(src)
             co.unit_wall(sum(r.wall_seconds for r, _e in results) / max(1, len(units)))
             for item, err in results:
                 co.add_item(item, err, stats)
@@ -193,6 +195,7 @@ def coordinate(co: Coordinator, links: Links) -> None:
             print(f"wordle-dp: {name} cannot solve: {msg[1].splitlines()[0]}",
                   file=co.out, flush=True)
             busy.pop(src, None)
+            co.returned(src)
             if src != 0:
                 stop(src)
             else:
