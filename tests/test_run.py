@@ -216,6 +216,17 @@ def test_higher_cutoff_values_again_only_the_weaker_bounds(tmp_path, lists_files
         if v >= 30:
             assert snap.status[st.index_of(w)] == S.LOWER_BOUND
     assert S.Store.open(tmp_path / "run.zarr").cutoff == 30
+    # a bound far past the cutoff, named to be valued exactly (a book's popular
+    # opener): valued again, and the line says why
+    far = max(bounds, key=lambda w: bounds[w])
+    assert bounds[far] >= 30
+    FakeSolver.calls = []
+    out = io.StringIO()
+    run(_cfg(tmp_path, lists_files, cutoff=30, exact=(far,), progress_file=out))
+    assert FakeSolver.calls == [far]
+    assert "; 1 lower bound(s) to value exactly are valued again" in out.getvalue()
+    snap = S.Store.open(tmp_path / "run.zarr").snapshot()
+    assert snap.status[st.index_of(far)] == S.EXACT
 
 
 def test_select_openers_and_parsers(tmp_path, lists_files):

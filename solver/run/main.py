@@ -248,8 +248,12 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
         co.add(rec, err, None)
     if not cfg.quiet:
         status = store.status()
-        redo = int((status[np.asarray(queue, dtype=np.int64)] == LOWER_BOUND).sum()) \
-            if queue else 0
+        redo = [i for i in queue if status[i] == LOWER_BOUND]
+        # a bound is valued again under a higher cutoff, or to be valued exactly (a
+        # book's popular openers: their bounds may lie far past the cutoff)
+        exactly = sum(1 for i in redo if cutoffs is not None and i in cutoffs.exact)
+        again = [f"{n} lower bound(s) {why}" for n, why in (
+            (len(redo) - exactly, "below the cutoff"), (exactly, "to value exactly")) if n]
         where = "(1 process)"
         if size > 1:
             copies = "one table copy per node" if nodes[1] else "a table copy per rank"
@@ -258,8 +262,7 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
             where = f"({who}) over {nodes[0]} node(s) ({copies})"
         print(f"wordle-dp: {len(queue)} opener(s) to value on {size} rank(s) {where}; "
               f"{len(ordered) - len(queue)} of {len(ordered)} selected already in "
-              f"{cfg.store}" + (f"; {redo} lower bound(s) below the cutoff are valued again"
-                                if redo else "")
+              f"{cfg.store}" + (f"; {' and '.join(again)} are valued again" if again else "")
               + (f"; {len(split)} valued as first-feedback classes" if split else "")
               + (f"; planned with the spreads of {sum(map(len, spreads.values()))} big "
                  f"class(es) ({spread_seconds:.1f} s)" if spreads else "")
