@@ -1,7 +1,8 @@
-"""Pruning that must not change a value: the easy-mode guess pool cut
+"""Pruning and orders that must not change a value: the easy-mode guess pool cut
 (undominated_guesses: every dropped guess is refined by a kept one, and the engine
 with the cut on every set matches the brute force) and the lazy scan (the
-refutation pass collecting the pool, forced on every set in every mode here)."""
+refutation pass collecting the pool, forced on every set in every mode here), and
+the order of a guess's classes (smallest first, forced the same way)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,20 @@ import random
 
 import numpy as np
 import pytest
-from test_search_crosscheck import SEEDS, _check, _solver, instance, reference
+from test_search_crosscheck import (
+    CUTOFF_SEEDS,
+    SEEDS,
+    _check,
+    _check_cutoffs,
+    _solver,
+    instance,
+    reference,
+)
 
 from solver.search import engine
 from solver.search import kernels as K
 from solver.search.engine import Solver
-from solver.search.layout import class_lb_py
+from solver.search.layout import P_SMALL_FIRST, class_lb_py
 from solver.words import WordLists, read_words
 
 
@@ -274,3 +283,27 @@ def test_cutoffs_with_classes_cut_short_on_a_bigger_instance(request):
             else:
                 assert r.status == "lower_bound" and cut <= r.total <= r0.total, (w, cut, r)
     assert seen["cut"] >= 100, seen
+
+
+@pytest.fixture
+def small_first_everywhere(monkeypatch):
+    """Every node searches a guess's classes smallest first, in every mode (the
+    engine does so only on big sets in hard mode, which these instances never
+    reach): the order must not change a value, a bound or the memo."""
+    monkeypatch.setattr(engine, "SMALL_FIRST_MIN_SET", dict.fromkeys(engine.MODES, 0))
+
+
+@pytest.mark.parametrize("seed", SEEDS[::3], ids=[f"seed-{s}" for s in SEEDS[::3]])
+def test_engine_with_small_first_everywhere_matches_brute(seed, small_first_everywhere):
+    inst = instance(seed)
+    ref = reference(seed)
+    for cap, col in ((inst.cap, 0), (0, 1)) if inst.cap else ((0, 1),):
+        s = _solver(inst, cap)
+        assert s._ctx.params[P_SMALL_FIRST] == 0
+        for opener in inst.openers:
+            _check(s.solve(opener), inst, opener, cap, ref[opener][col])
+
+
+@pytest.mark.parametrize("seed", CUTOFF_SEEDS, ids=[f"seed-{s}" for s in CUTOFF_SEEDS])
+def test_cutoff_with_small_first_everywhere(seed, small_first_everywhere):
+    _check_cutoffs(seed)

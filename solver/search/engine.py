@@ -43,6 +43,15 @@ DOMINANCE_MIN_SET = 48
 # set itself.
 LAZY_MIN_SET = K.DEDUP_MAX_SET + 1
 NEVER = 1 << 30
+# Per mode, nodes of at least this many answers search a guess's classes smallest
+# first under a budget (kernels.node, P_SMALL_FIRST): hard mode's big all-grey
+# classes, where the C++ reference (which always goes smallest first) beat us. Hard
+# shush's grey class (1149 answers): refuting 1/40 of its second guesses against the
+# class's value took 64 s largest first, 6.7 s so. On every class at depth 1 it was
+# 1.3-2x slower on typical hard openers and 3-8x in easy mode (even on easy fubby's
+# 1205-answer grey class); by grey class size, hard nippy (867) 1.1x slower, gunky
+# (922) 0.89x, potoo (950) 0.82x, known (1063) 0.69x (BENCHMARKS, issue 34)
+SMALL_FIRST_MIN_SET = {"easy": NEVER, "hard": 900, "strict": NEVER}
 # Under a cutoff, classes of the opener of at least this many answers get the
 # one-guess look-ahead bound (kernels.set_bound) before any is searched
 DEEP_BOUND_MIN = 8
@@ -182,7 +191,8 @@ class Solver(ClassQueries, PositionQueries):
         params = np.array(
             [MODES[self.mode], self.beam or 0, int(dedup), memo - 1, self.depth_limit,
              LAZY_MIN_SET if self.mode != "strict" else NEVER, 2, DOMINANCE_MIN_SET,
-             n_p, length, v.all_green, 0, 0, 0, 0], np.int64
+             n_p, length, v.all_green, 0, 0, 0, 0,
+             SMALL_FIRST_MIN_SET[self.mode]], np.int64
         )
         pat = v.pattern_dtype
         return K.Ctx(

@@ -50,6 +50,7 @@ from .layout import (  # noqa: F401 (re-exported: the kernels' constants)
     P_PART,
     P_PARTS,
     P_PATTERNS,
+    P_SMALL_FIRST,
     P_STOP,
     SAMPLE_GUESSES,
     ST_DEPTH,
@@ -403,10 +404,12 @@ def node(ctx, off, n, b, beta, d, free, tfree):
             if ok:
                 # search the classes the quick pass left open, largest first (the likeliest
                 # to push g over the budget); with no budget yet every class must be solved
-                # unless one is infeasible, so then smallest first (they settle fastest).
+                # unless one is infeasible, so then smallest first (they settle fastest);
+                # on big sets in hard mode smallest first too (P_SMALL_FIRST).
                 # Descendants use the arena above free + n, so g's classes stay intact at
                 # arena[free:]
-                walk = classes[::-1] if cut >= INF // 2 else classes
+                small_first = cut >= INF // 2 or n >= ctx.params[P_SMALL_FIRST]
+                walk = classes[::-1] if small_first else classes
                 for p in walk:
                     if qf[p] & EXACT:
                         continue

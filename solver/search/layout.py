@@ -29,7 +29,12 @@ P_STOP = 13
 # 0: none. The node that passes it sets it to -1: the search was cut short
 # (Solver._solve_set's `limit`)
 P_LIMIT = 14
-N_PARAMS = 15
+# from this set size up, a node searches a guess's classes smallest first under a
+# budget (else largest first): their exact values tighten the budget the big ones
+# get, where a big class searched first would have to be valued almost exactly
+# (Solver sets it by mode: engine.SMALL_FIRST_MIN_SET)
+P_SMALL_FIRST = 15
+N_PARAMS = 16
 DENSE_PATTERNS = 256  # up to this many patterns, scan every code; above, only those seen
 DEDUP_MAX_SET = 16
 CHUNK = 8  # members read between refutation checks
@@ -125,7 +130,8 @@ CTX_FIELDS = (
     # [N_PARAMS]: mode, beam (0 = all), dedup on/off, memo mask, depth limit,
     # least set size and least depth scanned lazily (refute_pool collecting),
     # least root set size whose pool is cut (root_pool; never in hard/strict mode),
-    # then P_PATTERNS, P_LENGTH, P_GREEN, P_PARTS, P_PART, P_STOP, P_LIMIT
+    # then P_PATTERNS, P_LENGTH, P_GREEN, P_PARTS, P_PART, P_STOP, P_LIMIT,
+    # P_SMALL_FIRST
     ("params", "int64", 1),
     ("dkey", "uint64", 1),  # [H] dedup hash set (pattern-vector hashes)
     ("dgid", "int32", 1),  # [H]
