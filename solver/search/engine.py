@@ -47,10 +47,12 @@ NEVER = 1 << 30
 # first under a budget (kernels.node, P_SMALL_FIRST): hard mode's big all-grey
 # classes, where the C++ reference (which always goes smallest first) beat us. Hard
 # shush's grey class (1149 answers): refuting 1/40 of its second guesses against the
-# class's value took 64 s largest first, 6.7 s so. On every class at depth 1 it was
-# 1.3-2x slower on typical hard openers and 3-8x in easy mode (even on easy fubby's
-# 1205-answer grey class); by grey class size, hard nippy (867) 1.1x slower, gunky
-# (922) 0.89x, potoo (950) 0.82x, known (1063) 0.69x (BENCHMARKS, issue 34)
+# class's value took 64 s largest first, 6.7 s smallest first. On every class at
+# depth 1 it was 1.3-2x slower on typical hard openers and 3-8x in easy mode (even
+# on easy fubby's 1205-answer grey class). By grey class size in hard mode: nippy
+# (867) 1.1x slower, gunky (922) 0.89x, potoo (950) 0.82x, doggy (970) 1.07x, known
+# (1063) 0.69x; the rule as kept: pakka 0.39x, jiffy 0.41x, shush 0.16x, and qajaq
+# finishes (BENCHMARKS, issue 34)
 SMALL_FIRST_MIN_SET = {"easy": NEVER, "hard": 900, "strict": NEVER}
 # Under a cutoff, classes of the opener of at least this many answers get the
 # one-guess look-ahead bound (kernels.set_bound) before any is searched
