@@ -107,12 +107,21 @@ def test_engine_with_lazy_scan_everywhere_matches_brute(seed):
     in every mode (it once valued classes with a
     different bound than the guesses' and added up an 'exact' total 1 too low, in
     hard mode on a 150-answer class: this catches that on the small instances)."""
+    def lazy_everywhere(s):
+        s._ctx.params[5] = 3
+        s._ctx.params[6] = 1
+
+    _matches_brute(seed, lazy_everywhere)
+
+
+def _matches_brute(seed, setup) -> None:
+    """The engine, `setup` applied to each fresh solver, against the brute force:
+    under the instance's cap and with none."""
     inst = instance(seed)
     ref = reference(seed)
     for cap, col in ((inst.cap, 0), (0, 1)) if inst.cap else ((0, 1),):
         s = _solver(inst, cap)
-        s._ctx.params[5] = 3
-        s._ctx.params[6] = 1
+        setup(s)
         for opener in inst.openers:
             _check(s.solve(opener), inst, opener, cap, ref[opener][col])
 
@@ -295,13 +304,10 @@ def small_first_everywhere(monkeypatch):
 
 @pytest.mark.parametrize("seed", SEEDS[::3], ids=[f"seed-{s}" for s in SEEDS[::3]])
 def test_engine_with_small_first_everywhere_matches_brute(seed, small_first_everywhere):
-    inst = instance(seed)
-    ref = reference(seed)
-    for cap, col in ((inst.cap, 0), (0, 1)) if inst.cap else ((0, 1),):
-        s = _solver(inst, cap)
+    def forced(s):
         assert s._ctx.params[P_SMALL_FIRST] == 0
-        for opener in inst.openers:
-            _check(s.solve(opener), inst, opener, cap, ref[opener][col])
+
+    _matches_brute(seed, forced)
 
 
 @pytest.mark.parametrize("seed", CUTOFF_SEEDS, ids=[f"seed-{s}" for s in CUTOFF_SEEDS])

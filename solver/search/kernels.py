@@ -374,6 +374,7 @@ def node(ctx, off, n, b, beta, d, free, tfree):
     best_h = np.int64(0)
     taint = 0
     hard = ctx.params[0] == HARD
+    big = n >= ctx.params[P_SMALL_FIRST]  # (hard mode's big sets: see below)
     qv = ctx.qval[d]
     qf = ctx.qflag[d]
     # a root valued in parts evaluates only its part of the guesses, and must not
@@ -408,8 +409,7 @@ def node(ctx, off, n, b, beta, d, free, tfree):
                 # on big sets in hard mode smallest first too (P_SMALL_FIRST).
                 # Descendants use the arena above free + n, so g's classes stay intact at
                 # arena[free:]
-                small_first = cut >= INF // 2 or n >= ctx.params[P_SMALL_FIRST]
-                walk = classes[::-1] if small_first else classes
+                walk = classes[::-1] if big or cut >= INF // 2 else classes
                 for p in walk:
                     if qf[p] & EXACT:
                         continue
