@@ -32,10 +32,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import platform
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -104,6 +106,8 @@ def main() -> None:
     ap.add_argument("--per-stratum", type=int, default=PER_STRATUM)
     ap.add_argument("--record", help="JSON lines file (appended; resumable)")
     ap.add_argument("--limit", type=int, help="stop after this many openers")
+    ap.add_argument("--workers", type=int, default=1, help="processes measuring openers "
+                    "side by side, each taking the next opener of the sample (default 1)")
     ap.add_argument("--list", action="store_true", help="print the sample and stop")
     ap.add_argument("--openers", help="comma-separated openers instead of the sample "
                     "(e.g. the known worst, qajaq)")
@@ -134,17 +138,33 @@ def main() -> None:
           f"{args.max_guesses}, seed {args.seed}, {args.strata}x{args.per_stratum}; "
           f"{len(done)} done, {len(todo)} to go", flush=True)
     Solver(lists, mode=args.mode, max_guesses=args.max_guesses, table=table).solve("salet")
-    for k, gid in enumerate(todo):
-        s = Solver(lists, mode=args.mode, max_guesses=args.max_guesses, table=table)
-        r = measure(s, lists, gid)
-        r.update(mode=args.mode, max_guesses=args.max_guesses, predicted=fallback_estimate(
-            table, gid), load=round(os.getloadavg()[0], 2), at=round(time.time()))
+    if args.workers < 1:
+        ap.error("--workers needs at least 1")
+    job = partial(_measure_one, lists, table, args.mode, args.max_guesses)
+    if args.workers == 1:
+        results = map(job, todo)
+    else:
+        # forked after the warm-up: every worker has the table and numba's compiled code
+        pool = multiprocessing.get_context("fork").Pool(args.workers)
+        results = pool.imap_unordered(job, todo)
+    for k, r in enumerate(results):
         print(f"{k + 1}/{len(todo)} {r['opener']} {r['status']} {r['total']} cpu "
               f"{r['cpu']:.2f} s (all classes {r['cpu_all']:.2f} s)", flush=True)
         if args.record:
             with open(args.record, "a") as f:
                 f.write(json.dumps(r) + "\n")
 
+
+def _measure_one(lists, table: np.ndarray, mode: str, cap: int, gid: int) -> dict:
+    """One opener in a fresh Solver (an empty memo, as a fresh rank), with its record's
+    context fields."""
+    from solver import Solver
+
+    s = Solver(lists, mode=mode, max_guesses=cap, table=table)
+    r = measure(s, lists, gid)
+    r.update(mode=mode, max_guesses=cap, predicted=fallback_estimate(table, gid),
+             load=round(os.getloadavg()[0], 2), at=round(time.time()))
+    return r
 
 if __name__ == "__main__":
     main()
