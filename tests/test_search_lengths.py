@@ -154,3 +154,21 @@ def test_hard_rule_with_five_copies_or_more():
         got = [bool(hard_legal(ctx, g, 1)) for g in range(len(words))]
         assert got == [hard_allowed(con, w) for w in words], (guess, answer, con)
     assert max(levels) >= 5
+
+
+@pytest.mark.parametrize("seed", SEEDS[2::4], ids=[f"len-{s}" for s in SEEDS[2::4]])
+def test_class_bounds_first_match_brute_at_every_length(seed, monkeypatch):
+    """Every node bounds a guess's classes of 3+ answers with set_bound before
+    searching any (kernels._pre_bound; the engine does so only on big sets): the
+    same values and cutoff bounds at every length and mode."""
+    from solver.search import engine
+
+    monkeypatch.setattr(engine, "PRE_BOUND", dict.fromkeys(engine.MODES, (0, 3)))
+    inst = instance(seed)
+    b = brute(inst)
+    s = _solver(inst, inst.cap)
+    for opener in inst.openers:
+        want = b.solve(opener, inst.cap)
+        _check(s.solve(opener), inst, opener, inst.cap, want)
+        if want is not None:
+            _check_cutoffs(s, inst, opener, want)

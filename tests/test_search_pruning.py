@@ -2,7 +2,8 @@
 (undominated_guesses: every dropped guess is refined by a kept one, and the engine
 with the cut on every set matches the brute force) and the lazy scan (the
 refutation pass collecting the pool, forced on every set in every mode here), and
-the order of a guess's classes (smallest first, forced the same way)."""
+the order of a guess's classes (smallest first, forced the same way), and the
+look-ahead bounds of a guess's classes before any is searched (forced the same way)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from test_search_crosscheck import (
 from solver.search import engine
 from solver.search import kernels as K
 from solver.search.engine import Solver
-from solver.search.layout import P_SMALL_FIRST, class_lb_py
+from solver.search.layout import P_PRE_CLASS, P_PRE_SET, P_SMALL_FIRST, class_lb_py
 from solver.words import WordLists, read_words
 
 
@@ -313,3 +314,63 @@ def test_engine_with_small_first_everywhere_matches_brute(seed, small_first_ever
 @pytest.mark.parametrize("seed", CUTOFF_SEEDS, ids=[f"seed-{s}" for s in CUTOFF_SEEDS])
 def test_cutoff_with_small_first_everywhere(seed, small_first_everywhere):
     _check_cutoffs(seed)
+
+
+@pytest.fixture
+def pre_bound_everywhere(monkeypatch):
+    """Every node bounds a guess's classes of 3+ answers with set_bound before
+    searching any, in every mode (the engine does so only on big sets, which these
+    instances never reach): a bound too high would refute the optimal guess and
+    change a value, a bound cut short (set_bound's `known`) must stay a bound."""
+    monkeypatch.setattr(engine, "PRE_BOUND", dict.fromkeys(engine.MODES, (0, 3)))
+
+
+@pytest.mark.parametrize("seed", SEEDS[1::3], ids=[f"seed-{s}" for s in SEEDS[1::3]])
+def test_engine_with_class_bounds_first_everywhere_matches_brute(seed, pre_bound_everywhere):
+    def forced(s):
+        assert (s._ctx.params[P_PRE_SET], s._ctx.params[P_PRE_CLASS]) == (0, 3)
+
+    _matches_brute(seed, forced)
+
+
+@pytest.mark.parametrize("seed", CUTOFF_SEEDS, ids=[f"seed-{s}" for s in CUTOFF_SEEDS])
+def test_cutoff_with_class_bounds_first_everywhere(seed, pre_bound_everywhere):
+    _check_cutoffs(seed)
+
+
+def test_class_bounds_first_refute_guesses(pre_bound_everywhere):
+    """The forced setting does work on a real set: the all-grey class of an easy
+    opener is valued with far fewer nodes, to the same value (so the tests above
+    exercise the bounds, not a path that never runs)."""
+    lists = WordLists.load(lists="original", quiet=True)
+    s = Solver(lists, mode="easy")
+    with_bounds = s.class_value("famed", 0)
+    nodes = s.stats["nodes"]
+    engine.PRE_BOUND = dict.fromkeys(engine.MODES, (engine.NEVER, engine.NEVER))
+    s = Solver(lists, mode="easy", table=s.table)
+    assert s.class_value("famed", 0) == with_bounds
+    assert nodes * 2 < s.stats["nodes"], (nodes, s.stats["nodes"])
+
+
+@pytest.mark.parametrize("mode", ["easy", "hard"])
+def test_class_bounds_first_on_a_bigger_instance(mode, monkeypatch):
+    """Where the look-ahead bounds are tight enough to refute guesses (bigger classes
+    than the brute-force instances have): 600 answers and 1500 other guesses of the
+    original lists, 6 random openers, exact values without the bounds, with them
+    from the engine's sizes and with them on every node (hard mode: each bound under
+    its own class's constraint)."""
+    rng = random.Random(47)
+    answers = read_words("data/answers.txt")
+    guesses = read_words("data/guesses.txt")
+    lists = WordLists.from_words(rng.sample(answers, 600), rng.sample(guesses, 1500))
+    table = Solver(lists, mode=mode).table
+    openers = rng.sample(lists.guesses, 6)
+    monkeypatch.setattr(engine, "PRE_BOUND", dict.fromkeys(engine.MODES,
+                                                            (engine.NEVER, engine.NEVER)))
+    s = Solver(lists, mode=mode, table=table)
+    want = {w: (r.status, r.total) for w in openers for r in [s.solve(w)]}
+    plain = s.stats["nodes"]
+    monkeypatch.setattr(engine, "PRE_BOUND", dict.fromkeys(engine.MODES, (0, 3)))
+    s = Solver(lists, mode=mode, table=table)
+    assert {w: (r.status, r.total) for w in openers for r in [s.solve(w)]} == want
+    assert s.stats["nodes"] < plain  # the bounds refuted guesses

@@ -134,7 +134,7 @@ ROOT_FIRST = 256
 
 
 @njit(cache=True, nogil=True)
-def set_bound(ctx, off, n, d):
+def set_bound(ctx, off, n, d, known=0):
     """A lower bound on the optimal total of the set arena[off:off+n] at depth d,
     whatever the guesses left (the cap only removes strategies): the least, over the
     useful guesses of its pool, of n - [g in S] + sum over g's non-green classes of
@@ -144,7 +144,9 @@ def set_bound(ctx, off, n, d):
     collisions show it cannot beat the least bound so far (after i members with c
     collisions its bound is at least 2n - [g may be in S] + c), members that collide
     most read first (as in refute_pool); not at all when the colours its letters
-    can get on S, or its classes on all the answers, show that already."""
+    can get on S, or its classes on all the answers, show that already. Once the
+    least bound so far is at most `known` (a bound the caller has already) the rest
+    is not read: it returns that least bound, no better than `known`."""
     if n <= 2:
         return np.int64(2 * n - 1)
     root = d == 1  # every guess, most classes on all the answers first (gorder)
@@ -232,6 +234,8 @@ def set_bound(ctx, off, n, d):
         lb = 3 * n - ins - k + _big_classes_extra(cnt, row, n, kpar)
         if lb < best:
             best = lb
+            if best <= known:
+                break
     return best
 
 

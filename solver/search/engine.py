@@ -54,6 +54,17 @@ NEVER = 1 << 30
 # (1063) 0.69x; the rule as kept: pakka 0.39x, jiffy 0.41x, shush 0.16x, and qajaq
 # finishes (BENCHMARKS, issue 34)
 SMALL_FIRST_MIN_SET = {"easy": NEVER, "hard": 900, "strict": NEVER}
+# Per mode, from this node size up a guess's open classes of 10+ answers get the
+# one-guess look-ahead bound (set_bound) before any is searched (kernels.node,
+# P_PRE_SET, P_PRE_CLASS): on big sets most second guesses are refuted by those
+# bounds alone, where a class searched with only the others' cheap bounds had to be
+# valued almost exactly first. Easy qajaq's all-grey class: 1/80 of its second
+# guesses refuted against the class's value in 9.9 s before, 1.5 s with it; on 16
+# random openers a mode, interleaved in one process, easy 159 -> 94 s (from 800 up,
+# and 700 did better on 12 openers with big all-grey classes;
+# from 300 up 106 s, smaller sets lose more than they gain), hard 88 -> 49 s (from
+# 300 up; 500: 64 s). Strict mode not measured (BENCHMARKS, issue 34)
+PRE_BOUND = {"easy": (700, 10), "hard": (300, 10), "strict": (NEVER, NEVER)}
 # Under a cutoff, classes of the opener of at least this many answers get the
 # one-guess look-ahead bound (kernels.set_bound) before any is searched
 DEEP_BOUND_MIN = 8
@@ -194,7 +205,7 @@ class Solver(ClassQueries, PositionQueries):
             [MODES[self.mode], self.beam or 0, int(dedup), memo - 1, self.depth_limit,
              LAZY_MIN_SET if self.mode != "strict" else NEVER, 2, DOMINANCE_MIN_SET,
              n_p, length, v.all_green, 0, 0, 0, 0,
-             SMALL_FIRST_MIN_SET[self.mode]], np.int64
+             SMALL_FIRST_MIN_SET[self.mode], *PRE_BOUND[self.mode]], np.int64
         )
         pat = v.pattern_dtype
         return K.Ctx(

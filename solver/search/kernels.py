@@ -50,6 +50,8 @@ from .layout import (  # noqa: F401 (re-exported: the kernels' constants)
     P_PART,
     P_PARTS,
     P_PATTERNS,
+    P_PRE_CLASS,
+    P_PRE_SET,
     P_SMALL_FIRST,
     P_STOP,
     SAMPLE_GUESSES,
@@ -292,6 +294,34 @@ def _quick_pass(ctx, g, classes, sizes, biggest, lbg, b, d, free):
 
 
 @njit(cache=True, nogil=True)
+def _pre_bound(ctx, g, classes, sizes, running, cut, d, free, hard):
+    """The one-guess look-ahead bound (set_bound) for g's open classes of at least
+    P_PRE_CLASS answers, largest first, raising qval[d] and the running bound, until
+    g is refuted. Returns (running, still under cut)."""
+    qv = ctx.qval[d]
+    qf = ctx.qflag[d]
+    least = ctx.params[P_PRE_CLASS]
+    for p in classes:
+        sz = sizes[p]
+        if sz < least:
+            break  # classes come largest first
+        if qf[p] & EXACT:
+            continue
+        if hard:
+            hard_child_constraint(ctx, g, p, d)
+        off = free + ctx.cstart[d, p]
+        sb = set_bound(ctx, off, sz, d + 1, qv[p])
+        if sb > qv[p]:
+            running += sb - qv[p]
+            qv[p] = sb
+            k1, k2 = set_key(ctx, off, sz, d + 1)
+            memo_store(ctx, k1, k2, 0, sb, False, 0, -1, sz)
+            if running >= cut:
+                return running, False
+    return running, True
+
+
+@njit(cache=True, nogil=True)
 def _settle(ctx, k1, k2, b, n, beta, best, best_g, best_h, fail_lb, taint):
     """Store and return a searched node's result: exact if a guess came under the
     budget, else infeasible (no guess had a finite bound) or the least bound."""
@@ -375,6 +405,7 @@ def node(ctx, off, n, b, beta, d, free, tfree):
     taint = 0
     hard = ctx.params[0] == HARD
     big = n >= ctx.params[P_SMALL_FIRST]  # (hard mode's big sets: see below)
+    pre = n >= ctx.params[P_PRE_SET]
     qv = ctx.qval[d]
     qf = ctx.qflag[d]
     # a root valued in parts evaluates only its part of the guesses, and must not
@@ -402,11 +433,17 @@ def node(ctx, off, n, b, beta, d, free, tfree):
             running, h, t = _quick_pass(ctx, g, classes, sizes, biggest, lbg, b, d, free)
             taint |= t
             ok = running < cut
+            if ok and pre and cut < INF // 2:
+                running, ok = _pre_bound(ctx, g, classes, sizes, running, cut, d, free,
+                                         hard)
             if ok:
                 # search the classes the quick pass left open, largest first (the likeliest
                 # to push g over the budget); with no budget yet every class must be solved
                 # unless one is infeasible, so then smallest first (they settle fastest);
-                # on big sets in hard mode smallest first too (P_SMALL_FIRST).
+                # on big sets in hard mode smallest first too (P_SMALL_FIRST). On big
+                # sets the bigger classes first get the one-guess look-ahead bound
+                # (_pre_bound): most guesses there are refuted by those bounds alone,
+                # and the rest search each class with what the others' bounds leave.
                 # Descendants use the arena above free + n, so g's classes stay intact at
                 # arena[free:]
                 walk = classes[::-1] if big or cut >= INF // 2 else classes

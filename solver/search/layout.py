@@ -34,7 +34,12 @@ P_LIMIT = 14
 # get, where a big class searched first would have to be valued almost exactly
 # (Solver sets it by mode: engine.SMALL_FIRST_MIN_SET)
 P_SMALL_FIRST = 15
-N_PARAMS = 16
+# from this node size up, a guess's open classes of at least P_PRE_CLASS answers get
+# the one-guess look-ahead bound (set_bound) before any class is searched, so each
+# class's search gets the budget the others' stronger bounds leave (Solver sets both
+# by mode: engine.PRE_BOUND)
+P_PRE_SET, P_PRE_CLASS = 16, 17
+N_PARAMS = 18
 DENSE_PATTERNS = 256  # up to this many patterns, scan every code; above, only those seen
 DEDUP_MAX_SET = 16
 CHUNK = 8  # members read between refutation checks
@@ -131,7 +136,7 @@ CTX_FIELDS = (
     # least set size and least depth scanned lazily (refute_pool collecting),
     # least root set size whose pool is cut (root_pool; never in hard/strict mode),
     # then P_PATTERNS, P_LENGTH, P_GREEN, P_PARTS, P_PART, P_STOP, P_LIMIT,
-    # P_SMALL_FIRST
+    # P_SMALL_FIRST, P_PRE_SET, P_PRE_CLASS
     ("params", "int64", 1),
     ("dkey", "uint64", 1),  # [H] dedup hash set (pattern-vector hashes)
     ("dgid", "int32", 1),  # [H]
