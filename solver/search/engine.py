@@ -63,8 +63,10 @@ SMALL_FIRST_MIN_SET = {"easy": NEVER, "hard": 900, "strict": NEVER}
 # random openers a mode, interleaved in one process, easy 159 -> 94 s (from 800 up,
 # and 700 did better on 12 openers with big all-grey classes;
 # from 300 up 106 s, smaller sets lose more than they gain), hard 88 -> 49 s (from
-# 300 up; 500: 64 s). Strict mode not measured (BENCHMARKS, issue 34)
-PRE_BOUND = {"easy": (700, 10), "hard": (300, 10), "strict": (NEVER, NEVER)}
+# 300 up; 500: 64 s; on 14 more, from 150 as from 300). Hard mode from 150: the reference's
+# advantage was hard classes of 150-300 answers (skers 129 -> 7 s, rheum 46 -> 3 s).
+# Strict mode not measured (BENCHMARKS, issue 34)
+PRE_BOUND = {"easy": (700, 10), "hard": (150, 10), "strict": (NEVER, NEVER)}
 # Under a cutoff, classes of the opener of at least this many answers get the
 # one-guess look-ahead bound (kernels.set_bound) before any is searched
 DEEP_BOUND_MIN = 8
