@@ -112,6 +112,8 @@ def main() -> None:
     ap.add_argument("--openers", help="comma-separated openers instead of the sample "
                     "(e.g. the known worst, qajaq)")
     args = ap.parse_args()
+    if args.workers < 1:
+        ap.error("--workers needs at least 1")
 
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")
     from solver import Solver
@@ -138,20 +140,22 @@ def main() -> None:
           f"{args.max_guesses}, seed {args.seed}, {args.strata}x{args.per_stratum}; "
           f"{len(done)} done, {len(todo)} to go", flush=True)
     Solver(lists, mode=args.mode, max_guesses=args.max_guesses, table=table).solve("salet")
-    if args.workers < 1:
-        ap.error("--workers needs at least 1")
     job = partial(_measure_one, lists, table, args.mode, args.max_guesses)
     if args.workers == 1:
-        results = map(job, todo)
-    else:
-        # forked after the warm-up: every worker has the table and numba's compiled code
-        pool = multiprocessing.get_context("fork").Pool(args.workers)
-        results = pool.imap_unordered(job, todo)
+        _report(map(job, todo), len(todo), args.record)
+        return
+    # forked after the warm-up: every worker has the table and numba's compiled code
+    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+        _report(pool.imap_unordered(job, todo), len(todo), args.record)
+
+
+def _report(results, n: int, record: str | None) -> None:
+    """Print each opener's line and append its record as soon as it is done."""
     for k, r in enumerate(results):
-        print(f"{k + 1}/{len(todo)} {r['opener']} {r['status']} {r['total']} cpu "
+        print(f"{k + 1}/{n} {r['opener']} {r['status']} {r['total']} cpu "
               f"{r['cpu']:.2f} s (all classes {r['cpu_all']:.2f} s)", flush=True)
-        if args.record:
-            with open(args.record, "a") as f:
+        if record:
+            with open(record, "a") as f:
                 f.write(json.dumps(r) + "\n")
 
 
@@ -165,6 +169,7 @@ def _measure_one(lists, table: np.ndarray, mode: str, cap: int, gid: int) -> dic
     r.update(mode=mode, max_guesses=cap, predicted=fallback_estimate(table, gid),
              load=round(os.getloadavg()[0], 2), at=round(time.time()))
     return r
+
 
 if __name__ == "__main__":
     main()

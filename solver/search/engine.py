@@ -59,13 +59,13 @@ SMALL_FIRST_MIN_SET = {"easy": NEVER, "hard": 900, "strict": NEVER}
 # P_PRE_SET, P_PRE_CLASS): on big sets most second guesses are refuted by those
 # bounds alone, where a class searched with only the others' cheap bounds had to be
 # valued almost exactly first. Easy qajaq's all-grey class: 1/80 of its second
-# guesses refuted against the class's value in 9.9 s before, 1.5 s with it; on 16
-# random openers a mode, interleaved in one process, easy 159 -> 94 s (from 800 up,
-# and 700 did better on 12 openers with big all-grey classes;
-# from 300 up 106 s, smaller sets lose more than they gain), hard 88 -> 49 s (from
-# 300 up; 500: 64 s; on 14 more, from 150 as from 300). Hard mode from 150: the reference's
-# advantage was hard classes of 150-300 answers (skers 129 -> 7 s, rheum 46 -> 3 s).
-# Strict mode not measured (BENCHMARKS, issue 34)
+# guesses refuted against the class's value in 9.9 s before, 1.5 s with it. Sizes
+# from interleaved in-process A/Bs on random openers: easy 159 -> 94 s over 16 (from
+# 800; from 300 106 s: smaller sets lose about what they gain), and from 700 best on
+# 9 with big all-grey classes; hard 88 -> 49 s over 14 (from 300; from 500 64 s),
+# the same from 150 on 14 more, and from 150 the hard classes of 150-300 answers where
+# the C++ reference was faster go too (skers 129 -> 7 s, rheum 46 -> 3 s). Strict
+# mode not measured (BENCHMARKS, issue 34)
 PRE_BOUND = {"easy": (700, 10), "hard": (150, 10), "strict": (NEVER, NEVER)}
 # Under a cutoff, classes of the opener of at least this many answers get the
 # one-guess look-ahead bound (kernels.set_bound) before any is searched
