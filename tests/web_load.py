@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-# bad openers whose easy-mode strategy takes minutes (qajaq: about 7): "slow jobs"
+# bad openers whose easy-mode strategy takes a minute or more on 2 cores: "slow jobs"
 SLOW_OPENERS = ("qajaq", "xylyl", "immix", "jujus", "pzazz", "yukky", "kudzu", "fuzzy",
                 "vivid", "zizit")
 # issue 33's everyday positions: one guess of a popular opener, from a few to 263

@@ -68,8 +68,10 @@ export class JobRunner {
     this.seq++;
     const id = this.id, onCancel = this.onCancel;
     this.end();
-    if (id) { try { await api(`/api/jobs/${id}`, { method: "DELETE" }); } catch (_) { /* gone */ } }
+    // said at once, with the box hidden: the DELETE below can take a moment on a busy
+    // server, and the page must not look as if nothing happened meanwhile
     if (told && id && onCancel) onCancel();
+    if (id) { try { await api(`/api/jobs/${id}`, { method: "DELETE" }); } catch (_) { /* gone */ } }
   }
 
   end() { this.id = null; this.onCancel = null; this.box.hidden = true; this.box.replaceChildren(); }
