@@ -18,6 +18,14 @@ also after an infeasible one (`solve` stops there: the 'stop' field says where),
 so the simulation can cost a split opener's wasted work too. The unsplit cost of
 an opener is the sum of its classes up to and including 'stop'.
 
+With --after-bundle, only the openers that a run bundles with others (openers
+sharing their most expensive class, so given to one rank back to back: the second
+finds that class in the memo the first left; solver/run/work.bundles_of) are
+measured, each after the first other opener of its bundle was solved whole in the
+same Solver, and the record notes that opener ('after', 'after_cpu') and the size of
+the opener's bundle in runs of 16 to 4096 ranks ('bundle'). sim_schedule.py
+--after-easy/--after-hard turns these into what a run pays.
+
 One JSON line per opener is appended to --record as soon as it is done; a rerun
 skips the openers already there (resumable; run it under nice):
 
@@ -25,6 +33,8 @@ skips the openers already there (resumable; run it under nice):
         --record /tmp/costs-easy.jsonl
     nice -n 15 .venv/bin/python bench/bench_class_costs.py --mode hard \\
         --record /tmp/costs-hard.jsonl
+    nice -n 15 .venv/bin/python bench/bench_class_costs.py --mode easy \\
+        --after-bundle --record /tmp/after-easy.jsonl
     .venv/bin/python bench/bench_class_costs.py --list     # the sample, in order
 """
 
@@ -51,6 +61,8 @@ from solver.run import fallback_estimate  # noqa: E402
 SEED = 20262323  # issue 23's sample; no other bench/ script draws with it
 STRATA = 10
 PER_STRATUM = 50
+# the run sizes whose bundles --after-bundle records (the first: whose partner it uses)
+BUNDLE_RANKS = (16, 64, 256, 1024, 4096)
 
 
 def strata_of(table: np.ndarray, strata: int) -> list[np.ndarray]:
@@ -111,6 +123,12 @@ def main() -> None:
     ap.add_argument("--list", action="store_true", help="print the sample and stop")
     ap.add_argument("--openers", help="comma-separated openers instead of the sample "
                     "(e.g. the known worst, qajaq)")
+    ap.add_argument("--after-bundle", action="store_true", help="measure the openers "
+                    "that a run bundles (openers sharing their most expensive class, "
+                    "given to one rank back to back) after another of their bundle, in "
+                    "the same Solver, as the run values all but the first; the others "
+                    "are skipped (their fresh cost stands); records the bundle sizes at "
+                    f"{', '.join(map(str, BUNDLE_RANKS))} ranks")
     args = ap.parse_args()
     if args.workers < 1:
         ap.error("--workers needs at least 1")
@@ -135,12 +153,17 @@ def main() -> None:
                 done.add(json.loads(line)["opener"])
             except (ValueError, KeyError):
                 pass  # a line cut by a kill: measured again
-    todo = [i for i in sample if lists.guesses[i] not in done][: args.limit]
+    todo = [i for i in sample if lists.guesses[i] not in done]
+    bundles: dict[int, dict[int, list[int]]] = {}
+    if args.after_bundle:
+        bundles = run_bundles(table, args.mode)
+        todo = [i for i in todo if i in bundles[BUNDLE_RANKS[0]]]
+    todo = todo[: args.limit]
     print(f"# {platform.node()}, load {os.getloadavg()[0]:.1f}; mode {args.mode}, cap "
           f"{args.max_guesses}, seed {args.seed}, {args.strata}x{args.per_stratum}; "
           f"{len(done)} done, {len(todo)} to go", flush=True)
     Solver(lists, mode=args.mode, max_guesses=args.max_guesses, table=table).solve("salet")
-    job = partial(_measure_one, lists, table, args.mode, args.max_guesses)
+    job = partial(_measure_one, lists, table, args.mode, args.max_guesses, bundles)
     if args.workers == 1:
         _report(map(job, todo), len(todo), args.record)
         return
@@ -159,13 +182,45 @@ def _report(results, n: int, record: str | None) -> None:
                 f.write(json.dumps(r) + "\n")
 
 
-def _measure_one(lists, table: np.ndarray, mode: str, cap: int, gid: int) -> dict:
+def run_bundles(table: np.ndarray, mode: str) -> dict[int, dict[int, list[int]]]:
+    """ranks -> opener -> its bundle, as a run of the whole list on that many ranks
+    (each solving) forms them: the cost model with the big classes' spreads, the
+    openers it splits (--split auto) left out (solver.run.work.bundles_of)."""
+    from solver.run.costs import CostModel, spreads_of
+    from solver.run.split import plan
+    from solver.run.work import bundles_of
+
+    n_p = 3**5  # the samples are of the default 5-letter lists
+    every = range(table.shape[0])
+    model = CostModel(mode, table, n_p, spreads_of(table, n_p, every))
+    costs = {i: model.of_opener(i) for i in every}
+    out = {}
+    for ranks in BUNDLE_RANKS:
+        split = plan(costs, ranks, "auto", set(), share=sum(costs.values()) / ranks)
+        whole = sorted((i for i in costs if i not in split), key=lambda i: (-costs[i], i))
+        out[ranks] = bundles_of(table, costs, whole, mode, ranks, n_p)
+    return out
+
+
+def _measure_one(lists, table: np.ndarray, mode: str, cap: int,
+                 bundles: dict[int, dict[int, list[int]]], gid: int) -> dict:
     """One opener in a fresh Solver (an empty memo, as a fresh rank), with its record's
-    context fields."""
+    context fields; with `bundles` (--after-bundle) after the first other opener of its
+    bundle at BUNDLE_RANKS[0] ranks, solved whole in that Solver."""
     from solver import Solver
 
     s = Solver(lists, mode=mode, max_guesses=cap, table=table)
+    extra: dict = {}
+    if bundles:
+        partner = next(j for j in bundles[BUNDLE_RANKS[0]][gid] if j != gid)
+        c0 = time.process_time()
+        s.solve(lists.guesses[partner])
+        extra = {"after": lists.guesses[partner],
+                 "after_cpu": round(time.process_time() - c0, 4),
+                 "bundle": {str(k): len(b[gid]) if gid in b else 1
+                            for k, b in bundles.items()}}
     r = measure(s, lists, gid)
+    r.update(extra)
     r.update(mode=mode, max_guesses=cap, predicted=fallback_estimate(table, gid),
              load=round(os.getloadavg()[0], 2), at=round(time.time()))
     return r

@@ -31,8 +31,12 @@ total sizes the parts again as the run does (without, nothing is resized). One
 part costs the class whole; n parts the measured inflation (--parts-record)
 scaled linearly in n. Each rank pays --startup seconds first. Rank 0 answers one message at
 a time and spends --coord-ms per result in it (bench/bench_coordinator.py
-measures it), so a worker waits for it when it is busy. Not modelled: memo reuse
-across openers (each cost is a fresh solver's), and a job's queueing.
+measures it), so a worker waits for it when it is busy. Memo reuse across openers:
+only within the run's bundles (openers sharing their most expensive class, given to
+one rank back to back; split.affinity), and only with --after-easy/--after-hard
+(bench_class_costs.py --after-bundle records), as each member's expected cost, each
+still its own unit; elsewhere each cost is a fresh solver's. Not modelled: a job's
+queueing.
 
 Efficiency = the sample's serial CPU (the sum of whole-opener costs) / (N x
 makespan): what fraction of the N cores' time went into solving.
@@ -46,6 +50,7 @@ makespan): what fraction of the N cores' time went into solving.
 from __future__ import annotations
 
 import argparse
+import copy
 import heapq
 import json
 import math
@@ -88,6 +93,28 @@ class Opener:
         self.quick: dict[int, int | None] = {}
         self.predict()
         self.stratum = -1
+        # --after-*: its cost after another opener of its bundle (bench_class_costs
+        # --after-bundle): whole, pattern -> cpu, and ranks -> its bundle's size
+        self.after: dict | None = None
+
+    def at(self, ranks: int) -> Opener:
+        """This opener as a run on `ranks` ranks pays for it on average: a bundle of k
+        openers sharing their most expensive class goes to one rank back to back, the
+        first pays it fresh and the k - 1 others after it (measured), so each member's
+        expected cost is (fresh + (k - 1) after) / k. Itself where not measured so or
+        not bundled there. The bundle sizes come from the nearest run size recorded."""
+        if not self.after:
+            return self
+        sizes = self.after["bundle"]
+        k = sizes[min(sizes, key=lambda r: (abs(math.log(r / ranks)), r))]
+        if k <= 1:
+            return self
+        o = copy.copy(self)
+        warm = self.after["classes"]
+        o.whole = (self.whole + (k - 1) * self.after["whole"]) / k
+        o.classes = [(p, sz, st, (c + (k - 1) * warm[p]) / k)
+                     for p, sz, st, c in self.classes]
+        return o
 
     def predict(self) -> None:
         self.predicted = float(sum(class_cost(s, self.mode, self.spreads.get(p))
@@ -119,6 +146,24 @@ def add_spreads(openers: list[Opener]) -> None:
     for o in openers:
         o.spreads = got.get(lists.guess_id(o.word), {})
         o.predict()
+
+
+def add_after(openers: list[Opener], path: str) -> int:
+    """The costs bench_class_costs --after-bundle measured (each opener after another
+    of its bundle, in one Solver); how many of `openers` it has."""
+    got = {}
+    for line in Path(path).read_text().splitlines():
+        if line.strip():
+            r = json.loads(line)
+            got[r["opener"]] = {"whole": float(r["cpu"]),
+                                "classes": {int(c[0]): float(c[4]) for c in r["classes"]},
+                                "bundle": {int(k): int(v) for k, v in r["bundle"].items()}}
+    n = 0
+    for o in openers:
+        if o.word in got:
+            o.after = got[o.word]
+            n += 1
+    return n
 
 
 def load(path: str, mode: str) -> list[Opener]:
@@ -330,6 +375,11 @@ def main() -> None:
     ap.add_argument("--probe-easy", help="bench_probe.py records: the quick bounds of "
                     "the big classes, easy mode")
     ap.add_argument("--probe-hard", help="the same, hard mode")
+    ap.add_argument("--after-easy", help="bench_class_costs.py --after-bundle records: "
+                    "the cost of an opener after another of its bundle, easy mode (the "
+                    "run's memo reuse within bundles; without, every opener costs what "
+                    "a fresh solver pays)")
+    ap.add_argument("--after-hard", help="the same, hard mode")
     ap.add_argument("--json", help="write every figure here too")
     args = ap.parse_args()
 
@@ -356,12 +406,19 @@ def main() -> None:
             add_spreads(openers + known)
         if getattr(args, f"probe_{mode}"):
             add_quick(openers + known, getattr(args, f"probe_{mode}"))
+        after = getattr(args, f"after_{mode}")
+        n_after = add_after(openers + known, after) if after else 0
         base = population(openers, sizes, None, known)
         rng = np.random.default_rng(args.seed)
         boots = [population(openers, sizes, rng, known) for _ in range(args.boot)]
         cpu_h = sum(o.whole for o in base) / 3600
         draws = [sum(o.whole for o in p) / 3600 for p in boots]
         lo, hi = np.percentile(draws, [2.5, 97.5]) if draws else (math.nan, math.nan)
+        bundled = {}
+        for n in ranks if after else []:
+            d = [sum(o.at(n).whole for o in p) / 3600 for p in boots]
+            bundled[n] = (sum(o.at(n).whole for o in base) / 3600,
+                          *(np.percentile(d, [2.5, 97.5]) if d else (math.nan, math.nan)))
         worst = max(openers + known, key=lambda o: o.whole)
         whole = sorted(o.whole for o in openers)
         heavy = sorted(openers, key=lambda o: -o.whole)[:15]
@@ -375,16 +432,22 @@ def main() -> None:
               f"{100 * big:.0f} % in their biggest class; worst {worst.word} "
               f"{worst.whole:.1f} s, its biggest class "
               f"{max(c for *_x, c in worst.classes):.1f} s")
+        if after:
+            print(f"bundles ({after}: {n_after} of the measured openers after another of "
+                  "their bundle): the table as a run pays it, "
+                  + "; ".join(f"{n} ranks {v:.1f} CPU-h (95 % {a:.1f}-{b:.1f})"
+                              for n, (v, a, b) in bundled.items())
+                  + ". The schedule below costs each bundled opener so, as its own unit.")
         print("| ranks | split | makespan min | 95 % | efficiency | 95 % | openers split "
               "| parts | largest unit s |")
         print("|---|---|---|---|---|---|---|---|---|")
         rows = []
         for n in ranks:
             for split, parts in (("off", 0), ("auto", 0), ("auto", None)):
-                r = simulate(base, n, mode, split, args.coord_ms / 1000, args.startup,
-                             args.split_share, parts, pm)
-                b = [simulate(p, n, mode, split, args.coord_ms / 1000, args.startup,
-                              args.split_share, parts, pm) for p in boots]
+                r = simulate([o.at(n) for o in base], n, mode, split,
+                             args.coord_ms / 1000, args.startup, args.split_share, parts, pm)
+                b = [simulate([o.at(n) for o in p], n, mode, split, args.coord_ms / 1000,
+                              args.startup, args.split_share, parts, pm) for p in boots]
                 if split != "off":
                     split = f"{split}, parts {'auto' if parts is None else 'off'}"
                 m = np.percentile([x["makespan"] for x in b], [2.5, 97.5]) / 60 if b else \
@@ -397,7 +460,9 @@ def main() -> None:
                       f"{100 * r['efficiency']:.0f} % | {100 * e[0]:.0f}-{100 * e[1]:.0f} % | "
                       f"{r['split']} | {r['parts']} | {r['largest']:.0f} |", flush=True)
         out[mode] = {"measured": len(openers), "cpu_hours": cpu_h, "cpu_hours_ci": [lo, hi],
-                     "rows": rows}
+                     "rows": rows,
+                     "bundled_cpu_hours": {str(n): [float(x) for x in v]
+                                           for n, v in bundled.items()}}
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
 

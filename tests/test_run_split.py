@@ -460,6 +460,42 @@ def test_affinity_bundles_openers_sharing_their_biggest_class(small, mode):
     assert tight == []
 
 
+@pytest.mark.parametrize("mode", ["easy", "hard"])
+def test_a_bundle_pays_its_shared_class_once(small, mode):
+    """What bundles are for, and what bench/sim_schedule.py --after-* counts on: the
+    second opener of a bundle, solved after the first by the same solver (as one rank
+    solves them back to back), finds the shared class in the memo: the same value as
+    solved fresh, with fewer nodes. bundles_of (the run's plan) bundles only with
+    more than one solving rank, and only the openers it is given."""
+    from solver import Solver
+    from solver.run.costs import opener_cost
+    from solver.run.work import bundles_of
+    from solver.table import get_table
+
+    a, g, cache = small
+    lists = WordLists.load(a, g, quiet=True)
+    table, _ = get_table(lists, "numpy", cache)
+    costs = {i: opener_cost(table[i], mode, 243) for i in range(len(lists.guesses))}
+    whole = sorted(costs, key=lambda i: (-costs[i], i))
+    assert bundles_of(table, costs, whole, mode, 1, 243) == {}
+    got = bundles_of(table, costs, whole, mode, 8, 243)
+    pairs = sorted({tuple(b[:2]) for b in got.values()})
+    assert len(pairs) >= 3 and all(got[i] == got[j] for i, j in pairs)
+    assert bundles_of(table, costs, [i for i in whole if i not in got], mode, 8, 243) == {}
+    saved = 0
+    for first, second in pairs:
+        fresh = Solver(lists, mode=mode, max_guesses=6, table=table)
+        alone = fresh.solve(lists.guesses[second])
+        rank = Solver(lists, mode=mode, max_guesses=6, table=table)
+        rank.solve(lists.guesses[first])
+        n0 = rank.stats["nodes"]
+        after = rank.solve(lists.guesses[second])
+        assert (after.status, after.total) == (alone.status, alone.total)
+        assert rank.stats["nodes"] - n0 <= fresh.stats["nodes"]
+        saved += fresh.stats["nodes"] - (rank.stats["nodes"] - n0)
+    assert saved > 0
+
+
 @pytest.mark.parametrize("mode,cap", [("easy", 6), ("hard", 6), ("strict", 6), ("easy", 3),
                                       ("hard", 3), ("easy", 0)])
 def test_classes_in_parts_equal_whole_openers(tmp_path, small, mode, cap):

@@ -290,6 +290,21 @@ def gate_heads(mode: str, max_guesses: int) -> bool:
 CUTOFF_COST = 0.05
 
 
+def bundles_of(table: np.ndarray, costs: dict[int, float], whole: list[int], mode: str,
+               solvers: int, n_patterns: int) -> dict[int, list[int]]:
+    """opener -> its bundle: the openers of `whole` (valued whole, not split) that
+    share their most expensive class go to one rank back to back (split.affinity),
+    where there is more than one solving rank. `costs`: the predicted costs of all
+    the openers valued exactly (their sum over `solvers` is a rank's fair share)."""
+    bundled: dict[int, list[int]] = {}
+    if costs and solvers > 1:
+        alone = {i: costs[i] for i in whole}
+        share = sum(costs.values()) / max(1, solvers)
+        for b in affinity(table, alone, mode, share, n_patterns):
+            bundled.update({i: b for i in b})
+    return bundled
+
+
 def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: list[int],
               solvers: int, engine, spreads: dict[int, dict[int, int]] | None = None,
               cutoffs: Cutoffs | None = None) -> tuple[Work, ClassStore | None, list[int],
@@ -335,13 +350,8 @@ def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: lis
         exact = sorted(exact, key=lambda i: (-costs[i], i))
     else:
         work = Work(cfg.mode, len(lists.answers), table, n_p)
-    bundled: dict[int, list[int]] = {}
-    if costs and solvers > 1:
-        # openers sharing their most expensive class go to one rank back to back
-        alone = {i: costs[i] for i in exact if i not in split}
-        share = sum(costs.values()) / max(1, solvers)
-        for b in affinity(table, alone, cfg.mode, share, n_p):
-            bundled.update({i: b for i in b})
+    bundled = bundles_of(table, costs, [i for i in exact if i not in split], cfg.mode,
+                         solvers, n_p)
     queue = exact + rest
     # the queue's keys: the predicted costs, and below every one of them the openers
     # without a prediction, in the queue's order
