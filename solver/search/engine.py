@@ -64,9 +64,10 @@ SMALL_FIRST_MIN_SET = {"easy": NEVER, "hard": 900, "strict": NEVER}
 # 800; from 300 106 s: smaller sets lose about what they gain), and from 700 best on
 # 9 with big all-grey classes; hard 88 -> 49 s over 14 (from 300; from 500 64 s),
 # the same from 150 on 14 more, and from 150 the hard classes of 150-300 answers where
-# the C++ reference was faster go too (skers 129 -> 7 s, rheum 46 -> 3 s). Strict
-# mode not measured (BENCHMARKS, issue 34)
-PRE_BOUND = {"easy": (700, 10), "hard": (150, 10), "strict": (NEVER, NEVER)}
+# the C++ reference was faster go too (skers 129 -> 7 s, rheum 46 -> 3 s); strict
+# 11.1 -> 3.4 s over 16 openers with big all-grey classes, 6.3 -> 2.4 s over 30
+# random ones (from 150; from 300 3.6 and 2.5) (BENCHMARKS, issue 34)
+PRE_BOUND = {"easy": (700, 10), "hard": (150, 10), "strict": (150, 10)}
 # Under a cutoff, classes of the opener of at least this many answers get the
 # one-guess look-ahead bound (kernels.set_bound) before any is searched
 DEEP_BOUND_MIN = 8
