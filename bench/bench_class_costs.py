@@ -156,7 +156,7 @@ def main() -> None:
     todo = [i for i in sample if lists.guesses[i] not in done]
     bundles: dict[int, dict[int, list[int]]] = {}
     if args.after_bundle:
-        bundles = run_bundles(table, args.mode)
+        bundles = run_bundles(table, args.mode, 3**lists.length)
         todo = [i for i in todo if i in bundles[BUNDLE_RANKS[0]]]
     todo = todo[: args.limit]
     print(f"# {platform.node()}, load {os.getloadavg()[0]:.1f}; mode {args.mode}, cap "
@@ -182,7 +182,7 @@ def _report(results, n: int, record: str | None) -> None:
                 f.write(json.dumps(r) + "\n")
 
 
-def run_bundles(table: np.ndarray, mode: str) -> dict[int, dict[int, list[int]]]:
+def run_bundles(table: np.ndarray, mode: str, n_p: int) -> dict[int, dict[int, list[int]]]:
     """ranks -> opener -> its bundle, as a run of the whole list on that many ranks
     (each solving) forms them: the cost model with the big classes' spreads, the
     openers it splits (--split auto) left out (solver.run.work.bundles_of)."""
@@ -190,7 +190,6 @@ def run_bundles(table: np.ndarray, mode: str) -> dict[int, dict[int, list[int]]]
     from solver.run.split import plan
     from solver.run.work import bundles_of
 
-    n_p = 3**5  # the samples are of the default 5-letter lists
     every = range(table.shape[0])
     model = CostModel(mode, table, n_p, spreads_of(table, n_p, every))
     costs = {i: model.of_opener(i) for i in every}

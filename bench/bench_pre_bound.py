@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-NEVER = 1 << 30
+from solver.search.engine import NEVER  # noqa: E402
 
 
 def setting(text: str) -> tuple[int, int]:

@@ -96,6 +96,7 @@ class Opener:
         # --after-*: its cost after another opener of its bundle (bench_class_costs
         # --after-bundle): whole, pattern -> cpu, and ranks -> its bundle's size
         self.after: dict | None = None
+        self._at: dict[int, Opener] = {}  # ranks -> at(ranks), made once
 
     def at(self, ranks: int) -> Opener:
         """This opener as a run on `ranks` ranks pays for it on average: a bundle of k
@@ -105,16 +106,19 @@ class Opener:
         not bundled there. The bundle sizes come from the nearest run size recorded."""
         if not self.after:
             return self
-        sizes = self.after["bundle"]
-        k = sizes[min(sizes, key=lambda r: (abs(math.log(r / ranks)), r))]
-        if k <= 1:
-            return self
-        o = copy.copy(self)
-        warm = self.after["classes"]
-        o.whole = (self.whole + (k - 1) * self.after["whole"]) / k
-        o.classes = [(p, sz, st, (c + (k - 1) * warm[p]) / k)
-                     for p, sz, st, c in self.classes]
-        return o
+        if ranks not in self._at:
+            sizes = self.after["bundle"]
+            k = sizes[min(sizes, key=lambda r: (abs(math.log(r / ranks)), r))]
+            o = self
+            if k > 1:
+                o = copy.copy(self)
+                o.after, o._at = None, {}  # a cost already, not to be bundled again
+                warm = self.after["classes"]
+                o.whole = (self.whole + (k - 1) * self.after["whole"]) / k
+                o.classes = [(p, sz, st, (c + (k - 1) * warm[p]) / k)
+                             for p, sz, st, c in self.classes]
+            self._at[ranks] = o
+        return self._at[ranks]
 
     def predict(self) -> None:
         self.predicted = float(sum(class_cost(s, self.mode, self.spreads.get(p))
