@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import StoreError, UsageError, quote
+from .moves import Moves, moves_path
 from .store import (
     _FIELDS,
     EXACT,
@@ -111,6 +112,7 @@ class Book:
     info: dict
     path: str
     answer_words: list[str]
+    moves: Moves | None = None  # the second moves beside the book (solver.moves)
 
     source = "book"
     read_only = True
@@ -153,9 +155,15 @@ class Book:
         second = np.stack([np.repeat(exact, a["counts"]), a["pattern"].astype(np.int64),
                            a["guess"].astype(np.int64), a["class_total"].astype(np.int64)],
                           axis=1)
+        moves = None
+        if moves_path(path).is_file():  # a damaged or foreign one is only not used
+            try:
+                moves = Moves.read(moves_path(path), lists, prob.mode, prob.max_guesses)
+            except StoreError:
+                moves = None
         return cls(prob, list(lists.guesses), a["status"].astype(np.uint8),
                    a["total"].astype(np.int64), a["depth"].astype(np.int16), cpu, second,
-                   info, str(path), list(lists.answers))
+                   info, str(path), list(lists.answers), moves)
 
     @classmethod
     def find(cls, lists, mode: str, max_guesses: int) -> Book | None:

@@ -78,11 +78,36 @@ def register(sub) -> None:
     show.add_argument("--book", type=path_arg, metavar="FILE", help="a book file")
     show.add_argument("--json", action="store_true", help="the book's provenance as JSON")
     show.set_defaults(func=_cmd_show)
+    moves = bs.add_parser(
+        "moves", help="compute the second moves of a book's openers (resumable)",
+        description="For each chosen opener and each feedback it can get, compute the best "
+        "second guess (exact total and worst case) and its K best alternatives, into the "
+        "moves file beside the book: 'next OPENER:PATTERN', 'play' and the web page then "
+        "answer a player's second move from it without a search. Openers already in the "
+        "file are skipped (the same command resumes). Under mpiexec every rank values "
+        "classes.")
+    add_lists(moves)
+    add_problem(moves)
+    moves.add_argument("--book", type=path_arg, metavar="FILE",
+                       help="the book whose openers and second guesses are used (default: "
+                       "the packaged book of these lists, mode and cap)")
+    moves.add_argument("--openers", metavar="W1,W2,...|popular",
+                       help="which openers: words separated by commas, or popular: the "
+                       "book's 10 best, the openers players use, then the book's other "
+                       "popular openers (default: popular)")
+    moves.add_argument("--alternatives", type=int_range(1, 64), default=8, metavar="K",
+                       help="alternatives kept per feedback class (default 8)")
+    moves.add_argument("--out", type=path_arg, metavar="FILE",
+                       help="the moves file (default: beside the book, NAME.moves.npz)")
+    moves.add_argument("--time-limit", metavar="T",
+                       help="stop after T (seconds or HH:MM:SS); the same command resumes")
+    moves.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    moves.set_defaults(func=_cmd_moves)
     b.set_defaults(func=_no_action)
 
 
 def _no_action(args) -> int:
-    raise UsageError("book: give an action: build or show (wordle-dp book --help)")
+    raise UsageError("book: give an action: build, show or moves (wordle-dp book --help)")
 
 
 def _cmd_build(args) -> int:
@@ -140,4 +165,58 @@ def _cmd_show(args) -> int:
         print(f"  #{ranks[i]:<3d} {book.words[i]}  {int(snap.fields['total'][i])} "
               f"({snap.fields['total'][i] / n:.4f} avg)")
     print(f"command: {book.info['command']}")
+    return 0
+
+
+def _cmd_moves(args) -> int:
+    import dataclasses
+
+    from .. import moves
+    from ..book import PLAYER_OPENERS
+    from ..output import check_output
+    from ..run.mpi import limit_threads, mpi
+
+    check_output("--out", args.out, ".npz")  # before the work: it may take hours
+    lists = load_lists(args, quiet=True)
+    book = load_book(args, lists)
+    if book is None and (args.out is None or args.openers in (None, "popular")):
+        raise UsageError(f"no opening book for these lists in {args.mode} mode with max "
+                         f"{args.max_guesses} guesses: give --openers W1,W2,... and --out "
+                         "FILE (or --book FILE)")
+    if args.openers in (None, "popular"):
+        assert book is not None
+        snap = book.snapshot()
+        top = [book.words[int(i)] for i in snap.order()[: book.info["top"]]]
+        words = top + [w for w in PLAYER_OPENERS if w in lists.guess_index] + list(
+            book.info.get("popular", []))
+        words = list(dict.fromkeys(words))
+    else:
+        words = [w for w in (t.strip() for t in args.openers.split(",")) if w]
+        if not words:
+            raise UsageError("--openers: give at least one word")
+    out = args.out or moves.moves_path(book.path)  # type: ignore[union-attr]
+    comm, _ = mpi()
+    if comm is not None and comm.Get_size() > 1:
+        limit_threads()
+    else:
+        comm = None
+    rank = comm.Get_rank() if comm is not None else 0
+
+    def say(line: str) -> None:
+        if not args.quiet:
+            print(f"wordle-dp: {line}", file=sys.stderr, flush=True)
+
+    if rank == 0:
+        say(f"second moves of {len(words)} opener(s) into {out} ({args.mode}, max "
+            f"{args.max_guesses}, {args.alternatives} alternatives a class)")
+    plain = None if book is None else dataclasses.replace(book, moves=None)
+    info = moves.build(lists, args.mode, args.max_guesses, words, out, plain,
+                       args.alternatives, time_limit(args.time_limit), say=say, comm=comm,
+                       cache_dir=args.cache_dir)
+    if rank == 0:
+        if info is None:
+            say("stopped before every opener was done: the same command resumes")
+        else:
+            say(f"wrote {out}: {len(info['openers'])} openers, "
+                f"{info['cpu_seconds'] / 3600:.2f} CPU-h in all")
     return 0

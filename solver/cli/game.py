@@ -110,7 +110,7 @@ def _cmd_next(args) -> int:
         res = analyse(wider.solver_for(pos), pos, top=args.top)
     else:
         store = _store(args, lists)
-        # the start, from a store or the book: no solver (no table to load)
+        # the start or a second move, from a store or the book: no solver, no table
         if store is not None and pos.objective == "expected":
             res = opening(pos, args.top, store)
         if res is None and store is None and not pos.history \

@@ -211,7 +211,7 @@ def analyse(solver, position: Position, top: int = 5, store=None,
         _check_store(store, pos)
         res = _from_store(solver, pos, top, store)
         if res is not None:
-            if pos.history and res.best.total is not None:
+            if pos.history and res.best.total is not None and res.best.worst is None:
                 res.best = _stored_tie_break(solver, pos, res.best)
             res.seconds = time.perf_counter() - t0
             return res
@@ -316,13 +316,37 @@ def _check_store(store, pos: Position) -> None:
 
 
 def opening(pos: Position, top: int, store) -> Analysis | None:
-    """The start of a game answered from a result store or book alone (no solver
-    needed: `next -` from the book in milliseconds): the best opener and up to
-    `top` proven alternatives; None when the store has no exact opener yet."""
-    if pos.history:
+    """The start of a game, or a second move, answered from a result store or book
+    alone (no solver needed: `next -` from the book in milliseconds): the best opener
+    and up to `top` proven alternatives; after one guess, the book's second move
+    (solver.moves) with `top` alternatives. None when the data does not have it."""
+    if len(pos.history) > 1 or pos.objective != "expected":
         return None
     _check_store(store, pos)
+    if pos.history:
+        return _from_moves(pos, top, store)
     return _from_store(None, pos, top, store)
+
+
+def _from_moves(pos: Position, top: int, store) -> Analysis | None:
+    """The second move from the book's moves (data computed by this same analysis,
+    tie-break included): None where they lack the class, the class is infeasible (the
+    search says what else can be done), or `top` asks for more alternatives than
+    they keep."""
+    moves = getattr(store, "moves", None)
+    if moves is None or pos.objective != "expected" or len(pos.history) != 1:
+        return None
+    opener, pattern = pos.history[0]
+    gid = pos.lists.guess_index.get(opener)
+    move = None if gid is None else moves.lookup(gid, pattern)
+    if move is None or move.best is None or move.total is None:
+        return None
+    alts = move.alternatives
+    if top > len(alts) and len(alts) >= moves.alternatives:
+        return None  # more than it keeps (a class with fewer has no more to give)
+    best = Choice(move.best, move.total, "exact", move.worst)
+    return Analysis(pos, best, [Choice(g, t, "exact") for g, t in alts[:top]],
+                    source=getattr(store, "source", "store"))
 
 
 def _from_store(solver, pos: Position, top: int, store) -> Analysis | None:
@@ -343,6 +367,9 @@ def _from_store(solver, pos: Position, top: int, store) -> Analysis | None:
         ch = [Choice(r["opener"], r["total"], r["status"]) for r in rows]
         return Analysis(pos, ch[0], ch[1:], note=note, source=source)
     if len(pos.history) == 1:
+        res = _from_moves(pos, top, store)
+        if res is not None:
+            return res
         opener, pattern = pos.history[0]
         second = store.second_guesses(store.index_of(opener)).get(pattern)
         if second is None:

@@ -1,0 +1,309 @@
+"""The book's second moves: a player's second guess answered from data.
+
+For chosen openers (the book's popular ones and the openers players use), every
+first-feedback class gets its best second guess with the exact total and worst case
+that `next OPENER:PATTERN` prints, and the class's K best alternative guesses with
+their exact totals: what `analysis.analyse(solver, position, top=k)` computes, for
+any k <= K, computed once here instead of on every request (on today's NYT lists a
+class can take 20-40 s of CPU). Lookups need no solver, no pattern table and no
+kernel.
+
+A moves file sits beside its book (`nyt-easy-6.npz` -> `nyt-easy-6.moves.npz`) and
+is read with it (`Book.read`), so every reader of a book (the CLI, the page's
+workers, `play`) answers from it. It is a sidecar, not part of the book's format:
+old books stay valid, and a moves file is filled opener by opener (resumable,
+`build`) and usable while partial: a class it lacks is searched as before.
+
+File: a compressed numpy archive, one row per (opener, pattern): `opener` and
+`best` (guess indices; best -1 when no strategy solves the class within the cap),
+`pattern`, `total` (-1: infeasible), `worst` (the most further guesses, counting the
+second, any answer needs under the tie-broken best strategy), `alt_guess` and
+`alt_total` [rows, K] (-1 pads a class with fewer guesses), and `info`, a JSON
+document with the problem and the provenance.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .errors import StoreError, UsageError
+
+FORMAT = "wordle-dp-moves/1"
+ALTERNATIVES = 8  # alternatives kept per class: `next --top K` up to this from data
+_ARRAYS = ("opener", "pattern", "best", "total", "worst", "alt_guess", "alt_total")
+
+
+def moves_path(book: str | Path) -> Path:
+    """The moves file beside the book file `book`."""
+    p = Path(book)
+    return p.with_name(p.name.removesuffix(".npz") + ".moves.npz")
+
+
+@dataclass(frozen=True)
+class Move:
+    """One class's second move: the best guess (None: no strategy solves the class
+    within the cap) with its exact total and worst case, and the best alternatives
+    as (guess, exact total), ranked as `analysis.ranked_guesses` ranks them."""
+
+    best: str | None
+    total: int | None
+    worst: int | None
+    alternatives: tuple[tuple[str, int], ...]
+
+
+@dataclass
+class Moves:
+    """A loaded moves file (see the module doc)."""
+
+    info: dict
+    words: list[str]
+    arrays: dict[str, np.ndarray]
+    path: str
+
+    def __post_init__(self) -> None:
+        a = self.arrays
+        self._row = {(int(o), int(p)): i for i, (o, p) in enumerate(zip(a["opener"],
+                                                                         a["pattern"],
+                                                                         strict=True))}
+
+    @property
+    def alternatives(self) -> int:
+        """How many alternatives each class has (K)."""
+        return int(self.arrays["alt_guess"].shape[1])
+
+    def openers(self) -> list[str]:
+        """The openers whose every class is here."""
+        return [self.words[int(g)] for g in self.info.get("openers", [])]
+
+    def __len__(self) -> int:
+        return len(self._row)
+
+    def lookup(self, opener: int, pattern: int) -> Move | None:
+        """The move after opener `opener` (a guess index) and feedback `pattern`, or
+        None when the file does not have it."""
+        i = self._row.get((int(opener), int(pattern)))
+        if i is None:
+            return None
+        a, w = self.arrays, self.words
+        best, total, worst = int(a["best"][i]), int(a["total"][i]), int(a["worst"][i])
+        alts = tuple((w[int(g)], int(t)) for g, t in zip(a["alt_guess"][i], a["alt_total"][i],
+                                                          strict=True) if g >= 0)
+        return Move(w[best] if best >= 0 else None, total if total >= 0 else None,
+                    worst if worst >= 0 else None, alts)
+
+    # ---- reading and writing ---------------------------------------------------------
+
+    @classmethod
+    def read(cls, path: str | Path, lists, mode: str, max_guesses: int) -> Moves:
+        """Read a moves file for `lists`, `mode` and cap; StoreError (one line) when it
+        is not one, is damaged, or belongs to another problem."""
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                info = json.loads(str(z["info"]))
+                arrays = {k: np.asarray(z[k]) for k in _ARRAYS}
+        except FileNotFoundError:
+            raise StoreError(f"no moves file at {path}") from None
+        except (OSError, ValueError, KeyError) as exc:
+            raise StoreError(f"{path} is not a readable moves file ({exc})") from None
+        if not isinstance(info, dict) or info.get("format") != FORMAT:
+            raise StoreError(f"{path} is not a wordle-dp moves file")
+        diff = _differences(info, lists, mode, max_guesses)
+        if diff:
+            raise StoreError(f"the moves file {path} is for another problem ({diff})")
+        m = len(arrays["opener"])
+        g = len(lists.guesses)
+        if any(len(arrays[k]) != m for k in _ARRAYS) or arrays["alt_guess"].shape != \
+                arrays["alt_total"].shape or (m and (int(arrays["opener"].max()) >= g or int(
+                    max(arrays["best"].max(), arrays["alt_guess"].max())) >= g)):
+            raise StoreError(f"{path}: arrays of the wrong shape for {g} guesses")
+        return cls(info, list(lists.guesses), arrays, str(path))
+
+    @staticmethod
+    def write(path: str | Path, info: dict, rows: list[tuple], k: int) -> None:
+        """Write `rows` (opener, pattern, best, total, worst, [(guess id, total)...])
+        to `path` atomically, in the narrowest types."""
+        m = len(rows)
+        alt_g = np.full((m, k), -1, np.int32)
+        alt_t = np.full((m, k), -1, np.int32)
+        for i, r in enumerate(rows):
+            for j, (g, t) in enumerate(r[5][:k]):
+                alt_g[i, j], alt_t[i, j] = g, t
+        col = [np.array([r[c] for r in rows], np.int64).reshape(m) for c in range(5)]
+        n_guess = int(info["n_guesses"])
+        gid = np.int16 if n_guess < 2**15 else np.int32
+        out = Path(path)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_name(f".{out.name}.tmp")
+        with open(tmp, "wb") as f:
+            np.savez_compressed(
+                f, info=np.array(json.dumps(info, sort_keys=True)),
+                opener=col[0].astype(gid), pattern=col[1].astype(np.int32),
+                best=col[2].astype(gid), total=col[3].astype(np.int32),
+                worst=col[4].astype(np.int8), alt_guess=alt_g.astype(gid),
+                alt_total=alt_t)
+        tmp.replace(out)
+
+
+def _differences(info: dict, lists, mode: str, max_guesses: int) -> str:
+    diff = []
+    if (info.get("answers_sha256"), info.get("guesses_sha256")) != (lists.answers_sha256,
+                                                                    lists.guesses_sha256):
+        diff.append("word lists")
+    if info.get("mode") != mode:
+        diff.append(f"mode {info.get('mode')}")
+    if info.get("max_guesses") != max_guesses:
+        diff.append(f"max_guesses {info.get('max_guesses')}")
+    return "; ".join(diff)
+
+
+# ------------------------------------------------------------------------ computing
+
+
+def class_move(solver, position, k: int, store=None) -> tuple:
+    """(best id, total, worst, [(guess id, total)...]) of `position` (after one
+    guess): exactly what `analyse(solver, position, top=k, store=store)` answers
+    (a book as `store` gives its stored second guess, kept where the tie-break
+    allows). -1 for an infeasible class's best, total and worst."""
+    from .game.analysis import analyse
+
+    res = analyse(solver, position, top=k, store=store)
+    ids = solver.lists.guess_index
+    b = res.best
+    if b.total is None or b.guess is None:
+        return (-1, -1, -1, [])
+    alts = [(ids[a.guess], int(a.total)) for a in res.alternatives if a.total is not None]
+    return (ids[b.guess], int(b.total), -1 if b.worst is None else int(b.worst), alts)
+
+
+def _assign(costs: list[float], ranks: int) -> list[int]:
+    """The rank of each unit: dearest first to the least loaded rank (the same on
+    every rank: no messages)."""
+    load = [0.0] * ranks
+    owner = [0] * len(costs)
+    for i in sorted(range(len(costs)), key=lambda i: (-costs[i], i)):
+        r = min(range(ranks), key=lambda r: (load[r], r))
+        owner[i] = r
+        load[r] += costs[i]
+    return owner
+
+
+def build(lists, mode: str, max_guesses: int, openers: list[str], out: str | Path,
+          book=None, k: int = ALTERNATIVES, time_limit: float | None = None,
+          batch: int = 4, say=None, comm=None, cache_dir: str | None = None) -> dict | None:
+    """Compute the moves of `openers` into the moves file `out`, resuming it: openers
+    already complete there are skipped. `book` (a Book for the same problem, read
+    without its moves): its stored second guesses are the ones kept, as `next` keeps
+    them. Under MPI (`comm`) every rank calls it: `batch` openers at a time, their
+    classes dealt to the ranks dearest first, rank 0 gathers and writes after each
+    batch. Stops cleanly after the batch in flight when `time_limit` seconds have
+    passed (the same call resumes). `say(line)`: progress with an ETA (rank 0).
+    Returns the file's info on rank 0 when every opener is done, else None."""
+    from . import __version__
+    from .game.position import Position
+    from .search import Solver
+    from .table import get_table
+    from .variant import Variant
+
+    rank = comm.Get_rank() if comm is not None else 0
+    size = comm.Get_size() if comm is not None else 1
+    t0, c0 = time.perf_counter(), time.process_time()
+    words = [w.strip().lower() for w in openers]
+    for w in words:
+        if w not in lists.guess_index:
+            raise UsageError(f"opener {w!r} is not in the guess list")
+    words = list(dict.fromkeys(words))
+    rows: dict[tuple[int, int], tuple] = {}
+    info: dict = {}
+    done: list[int] = []
+    out = Path(out)
+    if out.exists():
+        old = Moves.read(out, lists, mode, max_guesses)
+        if old.alternatives != k:
+            raise UsageError(f"{out} keeps {old.alternatives} alternatives per class, not {k}")
+        a = old.arrays
+        for i in range(len(old)):
+            alts = [(int(g), int(t)) for g, t in zip(a["alt_guess"][i], a["alt_total"][i],
+                                                      strict=True) if g >= 0]
+            rows[(int(a["opener"][i]), int(a["pattern"][i]))] = (
+                int(a["opener"][i]), int(a["pattern"][i]), int(a["best"][i]),
+                int(a["total"][i]), int(a["worst"][i]), alts)
+        info = old.info
+        done = [int(g) for g in info.get("openers", [])]
+    todo = [w for w in words if lists.guess_index[w] not in done]
+    variant = Variant.of(lists, mode, max_guesses)
+    table, _ = get_table(lists, "numpy", cache_dir)
+    solver = Solver(lists, mode=mode, max_guesses=max_guesses, table=table)
+    start = Position.start(lists, mode, max_guesses)
+    cpu_before = float(info.get("cpu_seconds", 0.0))
+    cpu_run = 0.0
+    n_done0 = len(done)
+    for b0 in range(0, len(todo), batch):
+        stop = time_limit is not None and time.perf_counter() - t0 > time_limit
+        if comm is not None and size > 1:  # rank 0's clock decides for every rank
+            from .run.mpi import quiet_bcast
+
+            stop = quiet_bcast(comm, stop)
+        if stop:
+            break
+        units = []
+        for w in todo[b0:b0 + batch]:
+            g = lists.guess_index[w]
+            pats = table[g, start.members]
+            for p, count in zip(*np.unique(pats, return_counts=True), strict=True):
+                if int(p) != variant.all_green:
+                    units.append((g, int(p), int(count)))
+        owner = _assign([float(c) ** 1.5 for _g, _p, c in units], size)
+        mine = []
+        c1 = time.process_time()
+        for (g, p, _c), r in zip(units, owner, strict=True):
+            if r == rank:
+                pos = start.play(lists.guesses[g], p)
+                mine.append((g, p, *class_move(solver, pos, k, book)))
+        cpu = time.process_time() - c1
+        if comm is not None and size > 1:
+            from .run.mpi import quiet_barrier
+
+            quiet_barrier(comm)
+            got = comm.gather((mine, cpu), root=0)
+        else:
+            got = [(mine, cpu)]
+        if rank == 0:
+            for part, c in got:
+                cpu_run += c
+                for r in part:
+                    rows[(r[0], r[1])] = r
+            done += [lists.guess_index[w] for w in todo[b0:b0 + batch]]
+            info = {
+                "format": FORMAT, "answers_sha256": lists.answers_sha256,
+                "guesses_sha256": lists.guesses_sha256, "n_answers": len(lists.answers),
+                "n_guesses": len(lists.guesses), "mode": mode, "max_guesses": max_guesses,
+                "alternatives": k, "openers": done,
+                "book": None if book is None else Path(book.path).name,
+                "cpu_seconds": cpu_before + cpu_run, "solver_version": __version__,
+                "command": " ".join(["wordle-dp", *sys.argv[1:]]),
+                "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                "written_on": f"{platform.machine()}, {os.cpu_count()} cores",
+                "ranks": size,
+            }
+            Moves.write(out, info, [rows[key] for key in sorted(rows)], k)
+            if say is not None:
+                n = len(done) - n_done0
+                wall = time.perf_counter() - t0
+                left = len(todo) - n
+                eta = wall / n * left if n else 0.0
+                say(f"moves: {len(done)}/{len(done) + left} openers ({len(rows)} classes) "
+                    f"in {out.name}; {wall:.0f} s so far, ETA {eta:.0f} s")
+    if rank != 0:
+        return None
+    info["run_cpu_seconds"] = time.process_time() - c0
+    finished = set(done)
+    return info if all(lists.guess_index[w] in finished for w in words) else None

@@ -1,0 +1,195 @@
+"""The book's second moves (solver/moves.py): built by `wordle-dp book moves` beside a
+book on small lists in every mode, then checked against a fresh engine class by
+class (best total, worst case, every alternative's exact total and the ranking),
+read by `next` without any search, resumed, and refused where foreign or damaged."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver import Solver, cli
+from solver.book import Book
+from solver.errors import StoreError
+from solver.feedback import to_text
+from solver.game.analysis import analyse, evaluate, ranked_guesses
+from solver.game.position import Position
+from solver.moves import Moves, moves_path
+from solver.table import build_numpy
+from tests.game_helpers import small_lists, write_lists
+from tests.run_helpers import MPIEXEC, mpi_env
+
+MODES = ("easy", "hard", "strict")
+K = 3  # alternatives kept in these tests
+
+
+@pytest.fixture(scope="module", params=MODES)
+def built(request, tmp_path_factory):
+    """A book and its moves for small lists in one mode: (mode, lists, common CLI
+    arguments, book path)."""
+    mode = request.param
+    d = tmp_path_factory.mktemp(f"moves-{mode}")
+    lists = small_lists(37, n_answers=40, n_guesses=90)
+    a, g = write_lists(d, lists)
+    cache, book = str(d / "cache"), str(d / "b.npz")
+    common = ["--answers", a, "--guesses", g, "--cache-dir", cache, "--mode", mode]
+    assert cli.main(["book", "build", *common, "--store", str(d / "b.zarr"), "--out", book,
+                     "--top", "3", "--popular", "6", "--quiet"]) == 0
+    assert cli.main(["book", "moves", *common, "--book", book, "--alternatives", str(K),
+                     "--openers", "popular", "--out", str(moves_path(book)), "--quiet"]) == 0
+    return mode, lists, common, book
+
+
+def _fresh(lists, mode) -> Solver:
+    return Solver(lists, mode=mode, max_guesses=6, table=build_numpy(lists))
+
+
+def test_every_class_against_a_fresh_engine(built):
+    mode, lists, _common, book_file = built
+    book = Book.read(book_file, lists)
+    moves = book.moves
+    assert moves is not None and moves.alternatives == K
+    ref = _fresh(lists, mode)
+    start = Position.start(lists, mode, 6)
+    openers = moves.openers()
+    # the book's 3 best and its popular openers, each with every class it can get
+    assert set(openers) == set(book.info["popular"]) | {
+        book.words[int(i)] for i in book.snapshot().order()[:3]}
+    seen = 0
+    for w in openers:
+        g = lists.guess_index[w]
+        pats = {int(p) for p in ref.table[g, start.members]} - {start.variant.all_green}
+        for p in pats:
+            move = moves.lookup(g, p)
+            assert move is not None, (w, p)
+            pos = start.play(w, p)
+            truth = analyse(ref, pos, top=0)  # no book: the engine from scratch
+            assert (move.total, move.worst) == (truth.best.total, truth.best.worst), (w, p)
+            if move.total is None:
+                assert move.best is None and move.alternatives == ()
+                continue
+            # the best guess really has that total, and so has each alternative
+            assert evaluate(ref, pos, move.best).total == move.total
+            for a, t in move.alternatives:
+                assert evaluate(ref, pos, a).total == t, (w, p, a)
+            # the best and its alternatives are the K+1 best totals, in order
+            ranked = ranked_guesses(ref, pos, K + 1)
+            assert sorted([move.total] + [t for _, t in move.alternatives]) == \
+                [c.total for c in ranked]
+            assert [t for _, t in move.alternatives] == sorted(t for _, t in move.alternatives)
+            assert move.best not in [a for a, _ in move.alternatives]
+            seen += 1
+    assert seen > 20
+
+
+def test_next_answers_the_second_move_without_a_search(built, capsys, monkeypatch):
+    mode, lists, common, book_file = built
+    book = Book.read(book_file, lists)
+    assert book.moves is not None
+    w = book.moves.openers()[0]
+    g = lists.guess_index[w]
+    rows = [int(p) for o, p in zip(book.moves.arrays["opener"], book.moves.arrays["pattern"],
+                                   strict=True) if o == g]
+    pos = f"{w}:{to_text(max(rows, key=lambda p: book.moves.lookup(g, p).total or -1), 5)}"
+    outs = {}
+    for top in (0, 2, K):
+        assert cli.main(["next", pos, "--no-book", "--json", "--top", str(top), *common]) == 0
+        engine = json.loads(capsys.readouterr().out)
+        with monkeypatch.context() as m:  # from the data: no solver may be made
+            m.setattr("solver.cli.game.make_solver", _no_solver)
+            m.setattr("solver.cli.common.make_solver", _no_solver)
+            assert cli.main(["next", pos, "--book", book_file, "--json", "--top", str(top),
+                             *common]) == 0
+        outs[top] = data = json.loads(capsys.readouterr().out)
+        assert data["best"]["total"] == engine["best"]["total"]
+        assert data["best"]["worst"] == engine["best"]["worst"]
+        assert [a["total"] for a in data["alternatives"]] == \
+            [a["total"] for a in engine["alternatives"]]
+        assert data["candidates"] == engine["candidates"]
+    # a prefix of the same ranking whatever --top
+    assert outs[2]["alternatives"] == outs[K]["alternatives"][:2]
+    # more alternatives than the data keeps: the search answers (and may make a solver)
+    assert cli.main(["next", pos, "--book", book_file, "--json", "--top", str(K + 2),
+                     *common]) == 0
+    more = json.loads(capsys.readouterr().out)
+    assert more["alternatives"][:K] == outs[K]["alternatives"]
+
+
+def _no_solver(*_a, **_k):
+    raise AssertionError("a solver was made for an answer the moves file holds")
+
+
+def test_building_resumes_and_skips_what_is_done(tmp_path, capsys):
+    lists = small_lists(41, n_answers=30, n_guesses=60)
+    a, g = write_lists(tmp_path, lists)
+    out = tmp_path / "m.moves.npz"
+    common = ["--answers", a, "--guesses", g, "--cache-dir", str(tmp_path / "c"),
+              "--mode", "hard", "--out", str(out), "--alternatives", "2", "--quiet"]
+    w1, w2 = lists.guesses[0], lists.guesses[1]
+    # a time limit of 0 stops before the first batch: nothing written
+    assert cli.main(["book", "moves", *common, "--openers", w1, "--time-limit", "0"]) == 0
+    assert not out.exists()
+    assert cli.main(["book", "moves", *common, "--openers", w1]) == 0
+    one = Moves.read(out, lists, "hard", 6)
+    assert one.openers() == [w1]
+    assert cli.main(["book", "moves", *common, "--openers", f"{w1},{w2}"]) == 0
+    two = Moves.read(out, lists, "hard", 6)
+    assert two.openers() == [w1, w2]
+    g1 = lists.guess_index[w1]
+    for i in np.flatnonzero(one.arrays["opener"] == g1):
+        p = int(one.arrays["pattern"][i])
+        assert one.lookup(g1, p) == two.lookup(g1, p)
+    # another alternative count for the same file is refused, in one line
+    assert cli.main(["book", "moves", *common[:-3], "--out", str(out), "--openers", w1,
+                     "--alternatives", "3"]) == 2
+    assert "keeps 2 alternatives per class" in capsys.readouterr().err
+    # an unknown opener: one line
+    assert cli.main(["book", "moves", *common, "--openers", "zzzzz"]) == 2
+    assert "wordle-dp: error: opener 'zzzzz' is not in the guess list" in \
+        capsys.readouterr().err
+
+
+def test_a_foreign_or_damaged_moves_file(built, tmp_path):
+    mode, lists, _common, book_file = built
+    other = "hard" if mode != "hard" else "easy"
+    with pytest.raises(StoreError, match="for another problem .*mode"):
+        Moves.read(moves_path(book_file), lists, other, 6)
+    with pytest.raises(StoreError, match="for another problem .*word lists"):
+        Moves.read(moves_path(book_file), small_lists(5, 40, 90), mode, 6)
+    bad = tmp_path / "x.npz"
+    bad.write_bytes(Path(book_file).read_bytes())  # a book, not a moves file
+    with pytest.raises(StoreError, match="not a wordle-dp moves file|not a readable"):
+        Moves.read(bad, lists, mode, 6)
+    # beside a book, a damaged moves file is not used: the book still reads
+    copy = tmp_path / "b.npz"
+    copy.write_bytes(Path(book_file).read_bytes())
+    moves_path(copy).write_bytes(b"not an archive")
+    assert Book.read(copy, lists).moves is None
+
+
+@pytest.mark.mpi
+def test_two_ranks_write_what_one_rank_writes(tmp_path):
+    if not MPIEXEC.exists():
+        pytest.skip("no mpiexec next to the interpreter (pip install mpich)")
+    lists = small_lists(43, n_answers=30, n_guesses=60)
+    a, g = write_lists(tmp_path, lists)
+    words = ",".join(lists.guesses[:5])
+    files = {}
+    for n in (1, 2):
+        out = tmp_path / f"m{n}.moves.npz"
+        cmd = [str(MPIEXEC), "-n", str(n), sys.executable, "-m", "solver",
+               "book", "moves", "--answers", a, "--guesses", g, "--openers", words,
+               "--out", str(out), "--alternatives", "2"]
+        r = subprocess.run(cmd, env=mpi_env(tmp_path / "cache"), capture_output=True,
+                           text=True, timeout=600)
+        assert r.returncode == 0, r.stderr
+        assert "moves: 5/5 openers" in r.stderr
+        files[n] = Moves.read(out, lists, "easy", 6)
+        assert files[n].info["ranks"] == n
+    for k in ("opener", "pattern", "best", "total", "worst", "alt_guess", "alt_total"):
+        assert np.array_equal(files[1].arrays[k], files[2].arrays[k]), k
