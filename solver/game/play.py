@@ -80,7 +80,7 @@ class Game:
             return (self.solver.lists.guesses[g],
                     "highest entropy; the proven best opener needs --store, a book or "
                     "--opener")
-        best = analyse(self.solver, pos, top=0).best
+        best = analyse(self.solver, pos, top=0, store=self.store).best
         if best.guess is None:
             raise UsageError(f"{pos}: no strategy solves every candidate in the guesses left")
         return best.guess, "optimal"
@@ -92,7 +92,7 @@ class Game:
         if n <= WORDS_SHOWN and (self.reveal or n > 1 or self.answer is None):
             line += ": " + " ".join(pos.candidates)
         if not pos.solved:
-            best = analyse(self.solver, pos, top=0).best
+            best = analyse(self.solver, pos, top=0, store=self.store).best
             if best.total is not None:
                 line += (f"; with best play {best.total / n:.4f} more guesses on average "
                          f"(exact; next: {best.guess})")
