@@ -140,16 +140,19 @@ class Moves:
         col = [np.array([r[c] for r in rows], np.int64).reshape(m) for c in range(5)]
         n_guess = int(info["n_guesses"])
         gid = np.int16 if n_guess < 2**15 else np.int32
+        big = max([r[3] for r in rows] + [int(alt_t.max(initial=0))]) >= 2**15
+        tot = np.int32 if big else np.int16
         out = Path(path)
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = out.with_name(f".{out.name}.tmp")
         with open(tmp, "wb") as f:
             np.savez_compressed(
                 f, info=np.array(json.dumps(info, sort_keys=True)),
-                opener=col[0].astype(gid), pattern=col[1].astype(np.int32),
-                best=col[2].astype(gid), total=col[3].astype(np.int32),
+                opener=col[0].astype(gid),
+                pattern=col[1].astype(np.uint8 if col[1].max(initial=0) < 256 else np.uint16),
+                best=col[2].astype(gid), total=col[3].astype(tot),
                 worst=col[4].astype(np.int8), alt_guess=alt_g.astype(gid),
-                alt_total=alt_t)
+                alt_total=alt_t.astype(tot))
         tmp.replace(out)
 
 
@@ -198,13 +201,14 @@ def _assign(costs: list[float], ranks: int) -> list[int]:
 
 def build(lists, mode: str, max_guesses: int, openers: list[str], out: str | Path,
           book=None, k: int = ALTERNATIVES, time_limit: float | None = None,
-          batch: int = 4, say=None, comm=None, cache_dir: str | None = None) -> dict | None:
+          batch: int | None = None, say=None, comm=None,
+          cache_dir: str | None = None) -> dict | None:
     """Compute the moves of `openers` into the moves file `out`, resuming it: openers
     already complete there are skipped. `book` (a Book for the same problem, read
     without its moves): its stored second guesses are the ones kept, as `next` keeps
-    them. Under MPI (`comm`) every rank calls it: `batch` openers at a time, their
-    classes dealt to the ranks dearest first, rank 0 gathers and writes after each
-    batch. Stops cleanly after the batch in flight when `time_limit` seconds have
+    them. Under MPI (`comm`) every rank calls it: `batch` openers at a time (default:
+    one a rank), their classes dealt to the ranks dearest first, rank 0 gathers and
+    writes after each batch. Stops cleanly after the batch in flight when `time_limit` seconds have
     passed (the same call resumes). `say(line)`: progress with an ETA (rank 0).
     Returns the file's info on rank 0 when every opener is done, else None."""
     from . import __version__
@@ -216,6 +220,7 @@ def build(lists, mode: str, max_guesses: int, openers: list[str], out: str | Pat
     rank = comm.Get_rank() if comm is not None else 0
     size = comm.Get_size() if comm is not None else 1
     t0, c0 = time.perf_counter(), time.process_time()
+    batch = batch or size
     words = [w.strip().lower() for w in openers]
     for w in words:
         if w not in lists.guess_index:
