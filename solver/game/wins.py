@@ -1,0 +1,355 @@
+"""The objective `wins`: the most answers won within the cap, then the fewest guesses
+summed over the answers won.
+
+Where no strategy solves every answer within the guesses left (hard mode after most
+openers on today's lists, or a small cap), the expected and worst-case objectives
+have no value at all. This one always has: the value of a state (a set S of
+candidates, c guesses left, in hard mode the constraint of the history) is the pair
+(wins, total), ordered by more wins first, then the smaller total:
+
+- `wins`: how many answers of S the strategy solves within the c guesses;
+- `total`: the guesses, counted from this state on (the next guess counts 1), summed
+  over the answers won. A lost answer adds nothing: it used every guess left and
+  was not found. `total / wins` is the average over the answers won.
+
+Guessing g from (S, c) leaves each non-green feedback class C with c - 1 guesses:
+
+    wins  = [g in S] + sum over C of wins(C)
+    total = [g in S] + sum over C of (total(C) + wins(C))   (each answer won in C
+                                                             also paid for g)
+
+with (0, 0) once no guess is left. Pairs add, and (w, t) -> (w, t + w) keeps their
+order, so the best value of every class gives the best value of the guess: values
+of classes are exact on their own and memoised on (set, guesses left, constraint).
+
+Where S can be won outright (the engine's capped value is feasible) its value is
+(|S|, the capped optimum): a strategy that wins every answer with the least total.
+Only sets the engine proves infeasible are searched here, and they lose at least
+one answer:
+
+- c = 1: one guess wins one answer (a candidate; every candidate is a legal guess
+  in every mode), at total 1;
+- c = 2: a guess with hit h (it is a candidate) and k non-green classes wins h + k
+  (each class then wins one of its answers with the last guess) at total h + 2k:
+  exact from the class counts of every guess at once;
+- c >= 3: branch and bound over the legal guesses that split S. A guess is bounded
+  from its class sizes first (a class of m answers wins at most m, at a total of at
+  least 2m - 1 before this guess; S itself at most |S| - 1), then class by class as
+  they are valued: small classes first, every class first by the engine alone (a
+  feasible class is exact at once, an infeasible one wins at most m - 1), the
+  infeasible ones then searched. A guess stops as soon as its bound cannot beat the
+  best so far (or, ranking the K best, tie the K-th).
+
+Nothing here is a heuristic: the order only decides which of several equal guesses
+is found first. tests/test_wins.py checks every value against a separate brute-force
+recursion in every mode, at caps 3 and 4 and at 4 letters.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .measures import EST, HIT, PATTERNS, scan
+from .position import Constraint, constraint_after, legal_mask
+
+Progress = Callable[[int, int], None]
+PROGRESS_EVERY = 64
+MEMO_LIMIT = 1 << 20  # entries; the memo is emptied when it grows past this
+
+
+@dataclass(frozen=True)
+class WinsValue:
+    """The value of a state or a guess: `wins` answers solved within the guesses
+    left, `total` guesses summed over them (the next guess counts 1), `guess` a
+    first guess that achieves it (-1: none needed or none known), `status` exact
+    (or the engine's weaker label, upper_bound, when its search was restricted)."""
+
+    wins: int
+    total: int
+    guess: int = -1
+    status: str = "exact"
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """Smaller is better: more wins, then the smaller total."""
+        return (-self.wins, self.total)
+
+
+NONE = WinsValue(0, 0)
+
+
+def _lb_total(w: int, left: int) -> int:
+    """The least total of winning w answers with `left` guesses (the next counts 1):
+    one answer can be won by the next guess, every other needs at least two."""
+    if w <= 0:
+        return 0
+    return w if left <= 1 else 2 * w - 1
+
+
+class WinsSearch:
+    """Exact values under the objective `wins` for one Solver (its lists, mode and
+    cap), with a memo kept across calls: `set_value`, `guess_value`, `ranked`."""
+
+    def __init__(self, solver) -> None:
+        if solver.beam:
+            raise ValueError("a beam restricts the search: it proves no value under wins")
+        self.solver = solver
+        self.lists = solver.lists
+        self.mode = solver.mode
+        self.green = solver.variant.all_green
+        self.memo: dict = {}
+        self.infeasible: set = set()  # states the engine proved cannot be won outright
+        self._legal: dict = {}
+
+    # ---- keys and legality -------------------------------------------------------
+
+    def _cons_key(self, cons: Constraint | None):
+        if self.mode != "hard" or cons is None:
+            return None
+        return cons[0].tobytes() + cons[1].tobytes()
+
+    def _key(self, members: np.ndarray, left: int, cons) -> tuple:
+        return (np.sort(members).tobytes(), left, self._cons_key(cons))
+
+    def _legal_ids(self, members: np.ndarray, cons, first: bool) -> np.ndarray:
+        if self.mode == "strict" and not first:
+            return np.sort(self.lists.answer_guess_ids[members]).astype(np.int64)
+        key = self._cons_key(cons)
+        ids = self._legal.get(key)
+        if ids is None:
+            mask = legal_mask(self.lists, self.mode, cons, members, first)
+            ids = np.flatnonzero(mask).astype(np.int64)
+            self._legal[key] = ids
+        return ids
+
+    def _child_cons(self, cons, gid: int, pattern: int):
+        if self.mode != "hard":
+            return None
+        if cons is None:
+            from .position import no_constraint
+
+            cons = no_constraint(self.lists.length)
+        return constraint_after(cons, self.lists.guesses[gid], pattern)
+
+    def _store(self, key, value: WinsValue) -> WinsValue:
+        if len(self.memo) >= MEMO_LIMIT:
+            self.memo.clear()
+            self.infeasible.clear()
+        self.memo[key] = value
+        return value
+
+    # ---- states ------------------------------------------------------------------
+
+    def quick(self, members: np.ndarray, left: int, cons) -> WinsValue | None:
+        """The value of a state when it needs no search of ours: memoised, trivial
+        (empty, no guess left, one or two answers), or won outright (the engine's
+        capped value); None when the engine proved it cannot be won outright."""
+        n = len(members)
+        if n == 0 or left <= 0:
+            return NONE
+        agid = self.lists.answer_guess_ids
+        if n == 1:
+            return WinsValue(1, 1, int(agid[members[0]]))
+        if n == 2 and left >= 2:  # a candidate, then the other
+            return WinsValue(2, 3, int(agid[min(members)]))
+        key = self._key(members, left, cons)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        if key in self.infeasible:
+            return None
+        if left == 1:  # n >= 2: one answer at most
+            return self._store(key, WinsValue(1, 1, int(agid[min(members)])))
+        total, g, status = self.solver.set_value(members, left, cons)
+        if total is not None:
+            return self._store(key, WinsValue(n, int(total), int(g), status))
+        if status != "infeasible":  # pragma: no cover (a beam is refused)
+            raise ValueError(f"the engine could not value the state ({status})")
+        self.infeasible.add(key)
+        return None
+
+    def set_value(self, members: np.ndarray, left: int, cons=None, first: bool = False,
+                  progress: Progress | None = None) -> WinsValue:
+        """The exact value of the candidates `members` with `left` guesses left under
+        the hard-mode constraint `cons` (None: none yet), and a guess achieving it.
+        `first`: no guess has been played (strict mode then allows every guess).
+        `progress(done, of)` is called every PROGRESS_EVERY guesses of this set's
+        own search (not of the classes below it)."""
+        members = np.ascontiguousarray(members, np.int32)
+        if first and self.mode == "strict" and len(members) > 1 and left > 0:
+            # strict mode's first guess is free: not the state the engine (or the
+            # memo of later states) values, so every guess is valued
+            return self._search(members, left, cons, True, False, progress)
+        v = self.quick(members, left, cons)
+        if v is not None:
+            return v
+        key = self._key(members, left, cons)
+        return self._store(key, self._search(members, left, cons, first, True, progress))
+
+    def _candidates(self, members: np.ndarray, cons, first: bool, infeasible: bool):
+        """The legal guesses that split the set or hit a candidate, in the order
+        searched (the engine's estimate of the total: its good guesses tend to win
+        the most, and are found first), with their wins if every class wins what it
+        can (hit + non-green classes at 2 guesses left: exact there) and the cheap
+        bound on their key: at most |S| wins (|S| - 1 on a set that cannot be won
+        outright, where the one answer lost saves at most 3 guesses) at a total of
+        at least the partition bound 3n - 2h - k."""
+        n = len(members)
+        gids = self._legal_ids(members, cons, first)
+        raw = scan(self.solver.table, members, gids, self.green, self.solver.class_costs())
+        hit = raw[:, HIT] > 0
+        keep = (raw[:, PATTERNS] > 1) | hit
+        gids, raw, hit = gids[keep], raw[keep], hit[keep]
+        est = n + raw[:, EST] - 0.5 * hit
+        order = np.lexsort((gids, est))
+        gids, raw = gids[order], raw[order]
+        h = raw[:, HIT].astype(np.int64)
+        k = raw[:, PATTERNS].astype(np.int64) - h
+        lb = 3 * n - 2 * h - k - (3 if infeasible else 0)
+        return gids, h, k, lb
+
+    def _search(self, members: np.ndarray, left: int, cons, first: bool, infeasible: bool,
+                progress: Progress | None = None) -> WinsValue:
+        """Branch and bound over the guesses of a set (`infeasible`: proven not to
+        be won outright, so it loses at least one answer)."""
+        n = len(members)
+        gids, h, k, lb = self._candidates(members, cons, first, infeasible)
+        if left == 2:  # exact from the counts: h + k wins at total h + 2k
+            j = int(np.lexsort((h + 2 * k, -(h + k)))[0])
+            return WinsValue(int(h[j] + k[j]), int(h[j] + 2 * k[j]), int(gids[j]))
+        cap = n - 1 if infeasible else n
+        best: WinsValue | None = None
+        for j in range(len(gids)):
+            if progress is not None and j % PROGRESS_EVERY == 0:
+                progress(j, len(gids))
+            if best is not None and (-cap, int(lb[j])) >= best.key:
+                continue
+            v = self.guess_value(int(gids[j]), members, left, cons,
+                                 None if best is None else best.key, cap)
+            if v is not None and (best is None or v.key < best.key):
+                best = v
+        assert best is not None  # n >= 2 and a candidate always splits or hits
+        return best
+
+    # ---- guesses -----------------------------------------------------------------
+
+    def guess_value(self, gid: int, members: np.ndarray, left: int, cons=None,
+                    bound: tuple[int, int] | None = None,
+                    cap: int | None = None) -> WinsValue | None:
+        """The exact value of guessing `gid` now (then playing for wins), or None
+        once it is proven no better than `bound` (a key, (-wins, total); None: no
+        bound, always valued). `cap`: a known upper bound on the wins (|S| - 1 on a
+        set that cannot be won outright)."""
+        members = np.ascontiguousarray(members, np.int32)
+        if len(members) == 0:
+            return WinsValue(0, 0, gid)
+        classes = self.solver._classes(gid, members)  # largest first
+        classes.reverse()  # smallest first: the cheap ones refine the bound first
+        hit = 0
+        parts: list[list] = []  # [pattern, members, upper bound on wins, value]
+        for p, m in classes:
+            if p == self.green:
+                hit = 1
+            else:
+                parts.append([p, m, len(m), None])
+        if left <= 1:
+            return WinsValue(hit if left == 1 else 0, hit if left == 1 else 0, gid)
+        c1 = left - 1
+
+        def f(u: int) -> int:  # least total of a class winning u, this guess included
+            return _lb_total(u, c1) + u
+
+        ub = hit + sum(x[2] for x in parts)
+        lbt = hit + sum(f(x[2]) for x in parts)
+
+        def pruned() -> bool:
+            if bound is None:
+                return False
+            u, t = ub, lbt
+            if cap is not None and u > cap:  # each answer lost saves at most 3
+                t -= 3 * (u - cap)
+                u = cap
+            return (-u, t) >= bound
+
+        if pruned():
+            return None
+        status = "exact"
+        # first what the engine (or the memo) knows of every class
+        for x in parts:
+            x.append(self._child_cons(cons, gid, x[0]))
+            v = self.quick(x[1], c1, x[4])
+            old = x[2]
+            if v is None:  # cannot be won outright: one answer lost at least
+                x[2] = old - 1
+                ub -= 1
+                lbt += f(old - 1) - f(old)
+            else:
+                x[2], x[3] = v.wins, v
+                ub += v.wins - old
+                lbt += v.total + v.wins - f(old)
+            if pruned():
+                return None
+        # then the classes that cannot be won outright, searched
+        for x in parts:
+            if x[3] is None:
+                v = self.set_value(x[1], c1, x[4])
+                old = x[2]
+                x[2], x[3] = v.wins, v
+                ub += v.wins - old
+                lbt += v.total + v.wins - f(old)
+                if pruned():
+                    return None
+            if x[3].status != "exact":
+                status = x[3].status
+        return WinsValue(ub, lbt, gid, status)
+
+    def ranked(self, members: np.ndarray, left: int, cons, first: bool, k: int,
+               exclude: int = -1, infeasible: bool = False,
+               progress: Progress | None = None) -> list[WinsValue]:
+        """The k best guesses under wins with exact values (ties valued too; order:
+        the value, then candidates first, then alphabetical), by branch and bound
+        against the k-th best so far. `infeasible`: the set is known not to be won
+        outright (a sharper bound)."""
+        members = np.ascontiguousarray(members, np.int32)
+        n = len(members)
+        if k <= 0 or n == 0:
+            return []
+        gids, _h, _k, lb = self._candidates(members, cons, first, infeasible)
+        cap = n - 1 if infeasible else n
+        cand = set(self.lists.answer_guess_ids[members].tolist())
+        words = self.lists.guesses
+        found: list[tuple[tuple[int, int], int, str, WinsValue]] = []
+        for j, g in enumerate(gids.tolist()):
+            if progress is not None and j % PROGRESS_EVERY == 0:
+                progress(j, len(gids))
+            if g == exclude:
+                continue
+            bound = None
+            if len(found) >= k:
+                w, t = found[k - 1][0]
+                bound = (w, t + 1)  # ties are valued exactly too
+                if (-cap, int(lb[j])) >= bound:
+                    continue
+            v = self.guess_value(g, members, left, cons, bound, cap)
+            if v is not None:
+                found.append((v.key, int(g not in cand), words[g], v))
+                found.sort(key=lambda r: r[:3])
+                del found[k:]
+        return [r[3] for r in found]
+
+
+_SEARCHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def search_for(solver) -> WinsSearch:
+    """The WinsSearch of `solver`, made once: its memo serves every later position
+    of the same game (the terminal game values each position twice)."""
+    s = _SEARCHES.get(solver)
+    if s is None:
+        s = WinsSearch(solver)
+        _SEARCHES[solver] = s
+    return s

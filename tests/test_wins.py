@@ -1,0 +1,206 @@
+"""The objective `wins` (solver.game.wins) against a separate brute-force recursion:
+every mode, caps 3 and 4, 5 and 4 letters, on lists where some answers cannot be won."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import numpy as np
+import pytest
+
+from solver import Solver
+from solver.game.position import constraint_after, no_constraint
+from solver.game.wins import WinsSearch
+from solver.words import WordLists
+from tests.brute import Brute
+from tests.brute import no_constraint as brute_no_constraint
+from tests.game_helpers import ANSWERS, GUESSES
+
+
+class WinsBrute(Brute):
+    """The pair (wins, total) by plain recursion over every allowed guess, splitting
+    or not: the most answers solved within b guesses, then the fewest guesses summed
+    over those (the next guess counts 1; a lost answer counts nothing)."""
+
+    def wins(self, s: frozenset, b: int, con=None) -> tuple[int, int]:
+        if not s or b <= 0:
+            return (0, 0)
+        key = ("wins", s, b, con)
+        if key not in self.memo:
+            self.memo[key] = min((self.wins_guess(g, s, b, con)
+                                  for g in self.candidates(s, con)),
+                                 key=lambda v: (-v[0], v[1]))
+        return self.memo[key]
+
+    def wins_guess(self, g: int, s: frozenset, b: int, con) -> tuple[int, int]:
+        if not s or b <= 0:
+            return (0, 0)
+        wins = total = 0
+        for p, cls in self.split(g, s).items():
+            if p == self.green:
+                wins, total = wins + 1, total + 1
+                continue
+            ncon = self.update(con, self.guesses[g], p) if self.mode == "hard" else None
+            w, t = self.wins(cls, b - 1, ncon)
+            wins, total = wins + w, total + t + w  # each answer won also paid for g
+        return wins, total
+
+    def start(self, b: int) -> tuple[int, int]:
+        """The best first guess (strict mode: any guess, as for every opener)."""
+        s = frozenset(range(len(self.answers)))
+        con = brute_no_constraint(len(self.answers[0])) if self.mode == "hard" else None
+        return min((self.wins_guess(g, s, b, con) for g in range(len(self.guesses))),
+                   key=lambda v: (-v[0], v[1]))
+
+
+def stem_lists(seed: int, length: int, stems: int = 3, variants: int = 6,
+               n_guesses: int = 12) -> WordLists:
+    """Synthetic words: `stems` families of `variants` answers that differ in one
+    place only (as -atch, -ight), so small caps cannot win them all; a few random
+    guesses over the same letters."""
+    rng = random.Random(seed)
+    alpha = "abcdefghijkl"
+    answers: set[str] = set()
+    for _ in range(stems):
+        stem = [rng.choice(alpha) for _ in range(length)]
+        slot = rng.randrange(length)
+        for c in rng.sample(alpha, variants):
+            answers.add("".join(stem[:slot] + [c] + stem[slot + 1:]))
+    guesses: set[str] = set()
+    while len(guesses) < n_guesses:
+        guesses.add("".join(rng.choice(alpha) for _ in range(length)))
+    return WordLists.from_words(sorted(answers), sorted(guesses - answers))
+
+
+def family_lists(seed: int, n_answers: int = 16, n_guesses: int = 24) -> WordLists:
+    """Real words: half of them from families that share four letters (-atch, -ight,
+    -ound, -ill), the rest a random sample."""
+    rng = random.Random(seed)
+    fam = [w for w in ANSWERS if w.endswith(("atch", "ight", "ound", "ill"))]
+    answers = rng.sample(fam, n_answers // 2)
+    answers += rng.sample([w for w in ANSWERS if w not in answers], n_answers - len(answers))
+    guesses = rng.sample([w for w in GUESSES if w not in answers], n_guesses)
+    return WordLists.from_words(answers, guesses)
+
+
+def _hard_cons(brute_con, length: int):
+    """The brute's hard-mode constraint in the game layer's form (arrays)."""
+    greens, counts = brute_con
+    g = np.array([255 if not c else ord(c) - 97 for c in greens], np.uint8)
+    m = np.zeros(26, np.uint8)
+    for letter, k in counts:
+        m[ord(letter) - 97] = k
+    return g, m
+
+
+MODES = ("easy", "hard", "strict")
+INSTANCES = [  # (lists, mode, cap): each loses answers from the start on
+    *[(("stem", 0, 4), mode, cap) for mode in MODES for cap in (3, 4)],
+    *[(("stem", 0, 5), mode, cap) for mode in MODES for cap in (3, 4)],
+    *[(("family", 1), mode, 3) for mode in MODES],
+]
+
+
+def _lists(spec) -> WordLists:
+    if spec[0] == "family":
+        return family_lists(spec[1], n_answers=20)
+    return stem_lists(spec[1], spec[2])
+
+
+@pytest.mark.parametrize("spec,mode,cap", INSTANCES,
+                         ids=["-".join(map(str, [*s, m, c])) for s, m, c in INSTANCES])
+def test_wins_match_brute_force(spec, mode, cap):
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    lists = _lists(spec)
+    solver = Solver(lists, mode, cap)
+    ws = WinsSearch(solver)
+    brute = WinsBrute(lists.answers, lists.guesses, mode)
+    n = len(lists.answers)
+    members = np.arange(n, dtype=np.int32)
+    length = lists.length
+    start = no_constraint(length) if mode == "hard" else None
+    # the start: the best first guess, every guess allowed
+    want = brute.start(cap)
+    got = ws.set_value(members, cap, start, first=True)
+    assert (got.wins, got.total) == want
+    g = got.guess
+    assert g >= 0
+    v = ws.guess_value(g, members, cap, start)  # the guess named achieves it
+    assert (v.wins, v.total) == want
+    # every opener's value, and every state one guess in
+    lost = deep = 0
+    con0 = brute_no_constraint(length) if mode == "hard" else None
+    s_all = frozenset(range(n))
+    for gi, word in enumerate(brute.guesses):
+        gid = lists.guess_index[word]
+        bw = brute.wins_guess(gi, s_all, cap, con0)
+        assert (lambda x: (x.wins, x.total))(ws.guess_value(gid, members, cap, start)) == bw
+        lost += bw[0] < n
+        row = solver.table[gid]
+        for p in np.unique(row).tolist():
+            if p == solver.variant.all_green:
+                continue
+            m = np.flatnonzero(row == p).astype(np.int32)
+            bcon = brute.update(con0, word, p) if mode == "hard" else None
+            cons = constraint_after(start, word, p) if mode == "hard" else None
+            if mode == "hard":
+                assert np.array_equal(_hard_cons(bcon, length)[0], cons[0])
+            s = frozenset(m.tolist())
+            for left in range(cap):  # 0 .. cap - 1 guesses left
+                bv = brute.wins(s, left, bcon)
+                sv = ws.set_value(m, left, cons)
+                assert (sv.wins, sv.total) == bv, (word, p, left)
+                deep += left >= cap - 1 >= 2 and bv[0] < len(m)  # a search under the cap
+                if left and len(m):  # its guess is legal and achieves the value
+                    gw = lists.guesses[sv.guess]
+                    if mode == "strict":
+                        assert gw in {lists.answers[i] for i in m}
+                    assert (lambda x: (x.wins, x.total))(
+                        ws.guess_value(sv.guess, m, left, cons)) == bv
+    assert lost and deep, "nothing is lost: the instance tests nothing"
+
+
+@pytest.mark.parametrize("mode,cap", [(m, c) for m in MODES for c in (3, 4)])
+def test_ranked_and_bounds_match_brute_force(mode, cap):
+    """The K best first guesses, ties valued exactly; a bound only ever refuses
+    guesses that are no better than it. (Easy mode at cap 4 here needs the bound's
+    discount for the answers a guess must lose: without it a guess is refused that
+    ties the 4th best.)"""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    lists = stem_lists(0, 4, variants=7, n_guesses=14)
+    brute = WinsBrute(lists.answers, lists.guesses, mode)
+    solver = Solver(lists, mode, cap)
+    ws = WinsSearch(solver)
+    n = len(lists.answers)
+    members = np.arange(n, dtype=np.int32)
+    s = frozenset(range(n))
+    con = brute_no_constraint(4) if mode == "hard" else None
+    cons = no_constraint(4) if mode == "hard" else None
+    vals = {w: brute.wins_guess(brute.guesses.index(w), s, cap, con) for w in lists.guesses}
+    infeasible = max(v[0] for v in vals.values()) < n
+    ranked = ws.ranked(members, cap, cons, True, 4, infeasible=infeasible)
+    keys = sorted((-w, t) for w, t in vals.values())
+    assert [(-r.wins, r.total) for r in ranked] == keys[:4]
+    words = [lists.guesses[r.guess] for r in ranked]
+    assert all(vals[w] == (r.wins, r.total) for w, r in zip(words, ranked, strict=True))
+    for w, (bw, bt) in list(vals.items())[:10]:
+        gid = lists.guess_index[w]
+        for bound in [(-bw, bt), (-bw, bt + 1), (-bw - 1, 0), (-bw + 1, 10**6)]:
+            v = ws.guess_value(gid, members, cap, cons, bound, n - 1 if infeasible else None)
+            if (-bw, bt) < bound:
+                assert v is not None and (v.wins, v.total) == (bw, bt)
+            else:
+                assert v is None or (v.wins, v.total) == (bw, bt)
+
+
+def test_won_sets_take_the_engines_capped_optimum():
+    lists = family_lists(3)
+    solver = Solver(lists, "easy", 6)
+    ws = WinsSearch(solver)
+    members = np.arange(len(lists.answers), dtype=np.int32)
+    total, _g, _s = solver.set_value(members, 6)
+    v = ws.set_value(members, 6)
+    assert total is not None and (v.wins, v.total) == (len(members), total)
+    with pytest.raises(ValueError, match="beam"):
+        WinsSearch(Solver(lists, "easy", 6, beam=3))
