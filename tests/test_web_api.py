@@ -592,6 +592,69 @@ def test_boards_next_and_its_errors(client, problem):
         assert r.status_code == status and needle in r.json()["error"], r.json()
 
 
+def _longest_boards_game(lists, k: int):
+    """A k-board game played to the cap, as long as its position can get: the
+    first 5 guesses solve no board, then one guess per board, each its answer."""
+    from solver.game.boards import BoardsPosition, boards_variant
+
+    secrets = tuple(lists.answers[(7 * i + 3) % len(lists.answers)] for i in range(k))
+    others = [g for g in lists.guesses if g not in secrets][:5]
+    pos = BoardsPosition.start(lists, boards_variant(lists, k))
+    steps = [pos]
+    for w in others + list(secrets):
+        pos = pos.play(w, pos.feedback(w, secrets))
+        steps.append(pos)
+    assert pos.done and len(pos.history) == pos.variant.max_guesses == k + 5
+    return steps
+
+
+@pytest.mark.parametrize("k", [8, 32])
+def test_boards_positions_as_long_as_the_game_makes_them(client, problem, k):
+    """Issue 50: an Octordle position passes 400 characters by guess 9 (a 422, and the
+    page never said the game was over); 32 boards reach thousands. Every position of
+    a game played to its cap is answered, by GET and by POST, and the last one is
+    done; a longer one than the game can make is a 422 naming the bound."""
+    from solver.web.app import boards_position_chars
+
+    _, lists, _, _ = problem
+    steps = _longest_boards_game(lists, k)
+    last = str(steps[-1])
+    limit = boards_position_chars(k, 5, k + 5)
+    assert 400 < len(last) <= limit
+    for pos in (steps[-2], steps[-1]):
+        text = str(pos)
+        got = _settled(client, client.get("/api/boards", params={"position": text,
+                                                                 "boards": k}))
+        posted = _settled(client, client.post("/api/boards", json={"position": text,
+                                                                   "boards": k}))
+        assert got == posted
+        assert got["position"] == text and got["done"] == pos.done
+        assert [b["solved"] for b in got["board"]] == list(pos.solved)
+        if not pos.done:  # one board left, one candidate: its answer
+            assert got["best"]["guess"] == pos.candidates(pos.open[0])[0]
+    # a position longer than any game of k boards: refused before parsing
+    too_long = ",".join([last.split(",")[0]] * (k + 6))  # a guess past the cap
+    assert len(too_long) > limit
+    for r in (client.get("/api/boards", params={"position": too_long, "boards": k}),
+              client.post("/api/boards", json={"position": too_long, "boards": k})):
+        assert r.status_code == 422, r.text
+        assert f"position: String should have at most {limit} characters" in r.json()["error"]
+
+
+def test_boards_post_refuses_what_get_refuses(client):
+    from solver.game.boards import MAX_BOARDS
+    from solver.web import app
+
+    assert app.MAX_BOARDS == MAX_BOARDS  # the app keeps its own copy
+    assert app.MAX_BOARDS_POSITION + 200 < MAX_BODY  # the longest position can be posted
+    for body, needle in [({"boards": 33}, "boards: Input should be less than"),
+                         ({"boards": 4, "extra": 1}, "extra"),
+                         ({"boards": 4, "top": 99}, "top: Input should be less than"),
+                         ({"position": "salet:BBBBB", "boards": 2}, "1 feedback(s) for 2")]:
+        r = client.post("/api/boards", json=body)
+        assert r.status_code in (400, 422) and needle in r.json()["error"], r.text
+
+
 # ------------------------------------------------------------- the adversary
 @pytest.fixture(scope="module")
 def adversary(problem):

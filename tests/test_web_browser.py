@@ -563,6 +563,84 @@ def test_quordle_in_assist_mode_by_tile_clicks(server, browser, problem):
     assert all(score(s, s) == 242 for s in secrets)
 
 
+_SET_COLOURS = """
+const cols = arguments[0];  // per board: the colours of the current row, or null
+cols.forEach((row, i) => {
+  if (!row) return;
+  row.forEach((c, j) => {
+    for (let n = 0; n < c; n++) {  // each click cycles grey -> yellow -> green
+      document.querySelector(`.bcard[data-board="${i}"] .row.current .tile:nth-child(${j + 1})`)
+        .click();
+    }
+  });
+});
+"""
+
+
+@pytest.mark.parametrize("k", [8, pytest.param(32, marks=pytest.mark.slow)])  # 32: 2 min
+def test_octordle_finished_on_the_page(server, browser, problem, k):
+    """Issue 50: an Octordle (and a Duotrigordle) played to its cap of k + 5 guesses,
+    the first five solving no board: from guess 8 an Octordle's position is past 400
+    characters (a 32-board one reaches thousands, posted), and every step still gets
+    its advice and candidate lists, the game ends with 'Every board solved', at
+    desktop and phone width without sideways scrolling. The colours are set by the
+    tiles' own clicks (in one script per guess: 13 x 8 boards by hand is slow).
+    Screenshots for a person to look at: WORDLE_DP_SHOTS=DIR."""
+    import os
+
+    from solver.game.boards import BoardsPosition, boards_variant
+
+    _, lists, _table, _ = problem
+    drv = browser
+    shots = os.environ.get("WORDLE_DP_SHOTS")
+    secrets = tuple(lists.answers[(7 * i + 3) % len(lists.answers)] for i in range(k))
+    guesses = [g for g in lists.guesses if g not in secrets][:5] + list(secrets)
+    drv.get(server + f"/#boards?k={k}")
+    _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+    _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take"))
+    pos = BoardsPosition.start(lists, boards_variant(lists, k))
+    longest = 0
+    for guess in guesses:
+        codes = pos.feedback(guess, secrets)
+        box = drv.find_element(By.ID, "boards-guess")
+        box.clear()
+        box.send_keys(guess)
+        drv.execute_script(_SET_COLOURS, [None if c is None else colours_of(c, 5)
+                                          for c in codes])
+        _click(drv, "#boards-enter")
+        pos = pos.play(guess, codes)
+        want = str(pos)
+        longest = max(longest, len(want))
+        _wait(drv, lambda d, want=want: d.execute_script("return wordleDP.bPosition()") == want)
+        _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take")
+              or "Every board solved" in d.find_element(By.ID, "boards-advice").text
+              or "err" in d.find_element(By.ID, "boards-msg").get_attribute("class"))
+        assert drv.find_element(By.ID, "boards-msg").text == "", want
+        shown = drv.execute_script(  # each open board lists its candidates
+            "return [...document.querySelectorAll('.bcard')].map((c) => "
+            "c.querySelector('.cands') && c.querySelector('.cands').textContent)")
+        assert [t and t.split(" ")[0] for t in shown] == [
+            None if pos.solved[i] else pos.candidates(i)[0] for i in range(k)]
+    assert pos.done and longest > 400
+    advice = drv.find_element(By.ID, "boards-advice").text
+    assert f"Every board solved in {k + 5} guesses" in advice and "over the cap" not in advice
+    assert len(drv.find_elements(By.CSS_SELECTOR, ".bcard.solved")) == k
+    if shots:
+        drv.save_screenshot(os.path.join(shots, f"boards-{k}-done-1280.png"))
+    size = drv.get_window_size()
+    drv.set_window_size(*PHONE)
+    try:
+        _wait(drv, lambda d: d.execute_script("return window.innerWidth") <= PHONE[0])
+        assert "Every board solved" in drv.find_element(By.ID, "boards-advice").text
+        inner, scroll = drv.execute_script(
+            "return [window.innerWidth, document.documentElement.scrollWidth]")
+        assert scroll <= inner, (inner, scroll)
+        if shots:
+            drv.save_screenshot(os.path.join(shots, f"boards-{k}-done-phone.png"))
+    finally:
+        drv.set_window_size(size["width"], size["height"])
+
+
 def test_absurdle_played_to_a_win(server, browser, problem):
     """The adversary (issue 18) on the page: the first guess typed on the keyboard,
     the others by 'Use this guess'. Each row is coloured with the game layer's

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import UsageError, WordleDPError
+from ..variant import MAX_LENGTH
 from . import adapter
 from .catalog import Catalog
 from .service import MAX_ADVERSARY_TOP, MAX_TOP, Busy, NotFound, QueueFull, Service
@@ -30,12 +31,28 @@ from .service import MAX_ADVERSARY_TOP, MAX_TOP, Busy, NotFound, QueueFull, Serv
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 16 * 1024  # bytes: every request body here is a few hundred bytes
 MAX_POSITION = 400  # characters: 30 guesses of 'word:PATTERN,'
+MAX_BOARDS = 32  # game.boards.MAX_BOARDS (not imported: it loads the game layer)
+BOARDS_CAP = MAX_BOARDS + 5  # the longest default cap of a several-board game
+
+
+def boards_position_chars(boards: int, length: int, cap: int) -> int:
+    """The longest position of `boards` boards of `length` letters within `cap`
+    guesses: per guess 'word:' and one feedback per board ('/' between them; a
+    solved board's '-' is shorter), ',' after; no cap (0) counts as BOARDS_CAP."""
+    return (cap or BOARDS_CAP) * (length + 1) * (boards + 1)
+
+
+# 32 boards of 10 letters within 37 guesses: 13,431 characters, which fits a POST
+# body (MAX_BODY) but not every URL (the page posts them)
+MAX_BOARDS_POSITION = boards_position_chars(MAX_BOARDS, MAX_LENGTH, BOARDS_CAP)
 log = logging.getLogger("wordle-dp.web")
 
 Mode = Literal["easy", "hard", "strict"]
 Cap = Annotated[int | None, Query(ge=0, le=20, description="guess cap; 0 = no cap")]
 Position = Annotated[str, Query(max_length=MAX_POSITION,
                                 description="'-' or 'salet:BBYBG,drone:YBBBG'")]
+BoardsPositionQ = Annotated[str, Query(max_length=MAX_BOARDS_POSITION,
+                                       description="'-' or 'salet:BBYBG/BBBBB,...'")]
 Word = Annotated[str, Query(min_length=1, max_length=20)]
 ListsId = Annotated[str | None, Query(max_length=40, pattern="^[A-Za-z0-9_.-]+$",
                                       description="lists id (GET /api/lists); default: "
@@ -56,6 +73,31 @@ class JobRequest(BaseModel):
     mode: Mode | None = None
     max_guesses: int | None = Field(None, ge=0, le=20)
     top: int = Field(5, ge=0, le=MAX_TOP)
+
+
+class BoardsRequest(BaseModel):
+    """Body of POST /api/boards: the fields of GET /api/boards."""
+
+    model_config = ConfigDict(extra="forbid")
+    lists: str | None = Field(None, max_length=40, pattern="^[A-Za-z0-9_.-]+$")
+    position: str = Field("-", max_length=MAX_BOARDS_POSITION)
+    boards: int = Field(4, ge=2, le=MAX_BOARDS)
+    max_guesses: int | None = Field(None, ge=0, le=20)
+    top: int = Field(3, ge=0, le=MAX_TOP)
+
+
+def _check_boards_position(where: str, position: str, boards: int, length: int,
+                           cap: int | None) -> None:
+    """422 for a position longer than any game of these boards can make (the
+    cap k + 5 unless given): the bound that MAX_POSITION is for one board."""
+    c = boards + 5 if cap is None else cap
+    limit = boards_position_chars(boards, length, c)
+    if len(position.strip()) > limit:
+        within = f"within {c} guesses" if c else f"no cap, counted as {BOARDS_CAP} guesses"
+        raise RequestValidationError([{
+            "loc": (where, "position"),
+            "msg": f"String should have at most {limit} characters ({boards} boards of "
+                   f"{length} letters, {within})"}])
 
 
 class BodyLimit:
@@ -188,18 +230,34 @@ def create_app(service: Service | Catalog) -> FastAPI:
         return await answer(request, svc, await run_in_threadpool(svc.plan_next, position,
                                                                   m, c, top))
 
+    async def boards_answer(request: Request, where: str, position: str, boards: int,
+                            cap: int | None, top: int, lists: str | None):
+        svc = await service_of(lists)
+        _check_boards_position(where, position, boards, svc.lists.length, cap)
+        return await answer(request, svc, await run_in_threadpool(
+            svc.plan_boards, position, boards, cap, top))
+
     @app.get("/api/boards")
-    async def boards_next(request: Request, position: Position = "-",
-                          boards: Annotated[int, Query(ge=2, le=32)] = 4,
+    async def boards_next(request: Request, position: BoardsPositionQ = "-",
+                          boards: Annotated[int, Query(ge=2, le=MAX_BOARDS)] = 4,
                           max_guesses: Cap = None,
                           top: Annotated[int, Query(ge=0, le=MAX_TOP)] = 3,
                           lists: ListsId = None) -> dict:
         """Several boards (issue 18): the next guess at a position of `boards` boards
         ('salet:BBBBB/BYBBG/-/GGGGG,...', one feedback per board, '-' once solved;
-        easy mode, cap boards + 5 unless given). Past the request budget: 202."""
-        svc = await service_of(lists)
-        return await answer(request, svc, await run_in_threadpool(
-            svc.plan_boards, position, boards, max_guesses, top))
+        easy mode, cap boards + 5 unless given). Past the request budget: 202. A
+        position may be as long as the game can make it (boards_position_chars);
+        POST the same fields where a URL would be too long (Duotrigordle)."""
+        return await boards_answer(request, "query", position, boards, max_guesses, top,
+                                   lists)
+
+    @app.post("/api/boards")
+    async def boards_next_posted(request: Request,
+                                 req: Annotated[BoardsRequest, Body()]) -> dict:
+        """GET /api/boards with its fields in a JSON body: a 32-board position runs to
+        thousands of characters, past what a URL safely carries."""
+        return await boards_answer(request, "body", req.position, req.boards,
+                                   req.max_guesses, req.top, req.lists)
 
     @app.get("/api/strategy")
     async def strategy(request: Request, opener: Word, mode: Mode | None = None,

@@ -17,6 +17,9 @@ const bSolvedAt = (i) => {
 export const bPosition = () => B.rows.map((r) =>
   `${r.word}:${r.codes.map((c) => (c ? patText(c) : "-")).join("/")}`).join(",") || "-";
 const bOpen = (i, upto) => { const s = bSolvedAt(i); return s == null || s > upto; };
+// every board solved: known from the rows, whatever the server can still answer
+const bDone = () => B.rows.length > 0 && Array.from({ length: B.k }, (_, i) => bSolvedAt(i)).every((s) => s != null);
+const bCap = () => B.k + 5;  // the server's default cap: the page sends no other
 const bSay = (text, kind = "") => { $("#boards-msg").textContent = text; $("#boards-msg").className = `msg ${kind}`; };
 
 function renderBoards() {
@@ -58,13 +61,18 @@ function renderBoards() {
 
 function renderBoardsAdvice() {
   const box = $("#boards-advice");
-  const r = B.res;
-  if (!r) { box.replaceChildren(el("p", { class: "muted", text: "…" })); return; }
-  if (r.done) {
+  const r = B.res, cap = bCap();
+  if (bDone()) {
     box.replaceChildren(el("p", { class: "msg ok", text: `Every board solved in ${plural(B.rows.length, "guess", "guesses")}` +
-      (B.rows.length > r.max_guesses ? ` (${B.rows.length - r.max_guesses} over the cap of ${r.max_guesses})` : "") }));
+      (B.rows.length > cap ? ` (${B.rows.length - cap} over the cap of ${cap})` : "") }));
     return;
   }
+  if (B.rows.length >= cap) {
+    box.replaceChildren(el("p", { class: "msg info", text: `The cap of ${cap} guesses is reached: the game is lost, ` +
+      "but you may play on to solve the other boards." }));
+    return;
+  }
+  if (!r) { box.replaceChildren(el("p", { class: "muted", text: "…" })); return; }
   const b = r.best;
   const kids = [el("h2", { text: "Next guess" })];
   if (!b) kids.push(el("p", { class: "msg err", text: "no strategy solves every board within the cap" }));
@@ -86,14 +94,16 @@ function boardsAnalyse() {
   const seq = ++B.seq;
   B.res = null;
   renderBoardsAdvice();
-  boardsJob.ask("/api/boards", { position: bPosition(), boards: String(B.k), top: "3" }, (r) => {
+  if (bDone() || B.rows.length >= bCap()) { boardsJob.cancel(false); return; }  // nothing to advise
+  // posted: 32 boards make positions of thousands of characters, too long for a URL
+  boardsJob.ask("/api/boards", { position: bPosition(), boards: B.k, top: 3 }, (r) => {
     if (seq !== B.seq) return;
     B.res = r;
     bSay("");
     renderBoardsAdvice();
     renderBoards();
   }, (msg) => { if (seq === B.seq) bSay(msg, "err"); },
-  () => { if (seq === B.seq) bSay("Cancelled: type the next guess yourself.", "info"); });
+  () => { if (seq === B.seq) bSay("Cancelled: type the next guess yourself.", "info"); }, true);
 }
 
 function bTyped() {
@@ -105,7 +115,7 @@ function boardsEnter(ev) {
   if (ev) ev.preventDefault();
   let word = $("#boards-guess").value.trim().toLowerCase();
   if (!word && B.res && B.res.best) word = B.res.best.guess;
-  if (B.res && B.res.done) { bSay("every board is solved: New game", "info"); return; }
+  if (bDone()) { bSay("every board is solved: New game", "info"); return; }
   if (word.length !== L() || !S.guesses.has(word)) { bSay(`${word || "(empty)"}: not in the guess list`, "err"); return; }
   const n = B.rows.length;
   const codes = [];

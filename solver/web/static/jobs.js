@@ -30,13 +30,17 @@ export class JobRunner {
     this.poll(job, seq, onDone, onError, onCancel);
   }
 
-  // Ask a quick question (GET): the answer at once, or past the server's request
-  // budget a job (202), followed here like one started by run()
-  async ask(path, params, onDone, onError, onCancel = null) {
+  // Ask a quick question (GET; POST with `posted`, for fields too long for a URL): the
+  // answer at once, or past the server's request budget a job (202), followed here
+  // like one started by run()
+  async ask(path, params, onDone, onError, onCancel = null, posted = false) {
     await this.cancel(false);
     const seq = ++this.seq;
     let res;
-    try { res = await api(path, {}, params); } catch (e) { if (seq === this.seq) onError(e.message); return; }
+    try { res = posted ? await post(path, params) : await api(path, {}, params); } catch (e) {
+      if (seq === this.seq) onError(e.message);
+      return;
+    }
     if (seq !== this.seq) return;
     if (res && res.id && res.state && res.kind) this.poll(res, seq, onDone, onError, onCancel);
     else onDone(res);

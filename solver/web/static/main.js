@@ -57,8 +57,9 @@ function route() {
     if (params.get("game") === "absurdle" && !S.absurd) { setKind("absurdle"); return true; }
   } else if (view === "boards") {
     const k = params.get("k");
-    if (k && ["2", "4", "8"].includes(k)) $("#boards-k").value = k;
-    if (!B.res || (k && Number(k) !== B.k)) boardsNew();
+    if (k && ["2", "4", "8", "16", "32"].includes(k)) $("#boards-k").value = k;
+    // a game started (or finished: no answer to ask for then) is kept
+    if ((!B.res && !B.rows.length) || (k && Number(k) !== B.k)) boardsNew();
   } else if (view === "results") {
     if (params.get("store")) S.store = params.get("store");
     loadStores();
