@@ -600,6 +600,41 @@ def test_player_commands_default_to_one_constant(capsys, monkeypatch):
     assert json.loads(capsys.readouterr().out)["answers"] == 2315
 
 
+def test_boards_and_adversary_take_the_players_lists(capsys, monkeypatch):
+    """Issue 50: next and play with --boards or --adversary loaded the original lists
+    while plain next and play (and the page) play today's: each asks for the lists
+    plain next asks for, and named lists still win. The loading is stopped there
+    (what the commands do with the lists is tested in test_boards/test_adversary)."""
+    from solver import words
+    from solver.cli import boards, game, variants
+    from solver.errors import UsageError
+
+    asked = []
+
+    def stop(args, quiet=False):
+        asked.append((args.lists, args.length))
+        raise UsageError("stopped by the test")
+
+    for mod in (boards, game, variants):
+        monkeypatch.setattr(mod, "load_lists", stop)
+    monkeypatch.setattr(sys, "stdin", __import__("io").StringIO("q\n"))
+    assert cli.main(["next", "-"]) == 2 and cli.main(["play"]) == 2
+    plain = asked[:]
+    assert plain == [(words.PLAY_LISTS, None)] * 2
+    for argv in (["next", "-", "--boards", "4"], ["next", "salet:BBBBB/BYBBG"],
+                 ["play", "--boards", "4"], ["next", "-", "--adversary"],
+                 ["play", "--adversary"]):
+        asked.clear()
+        assert cli.main(argv) == 2, argv
+        assert asked == plain[:1], argv
+        assert "stopped by the test" in capsys.readouterr().err
+    for named, want in ((["--lists", "original"], ("original", None)),
+                        (["--length", "6"], (None, 6))):
+        for argv in (["next", "-", "--boards", "4"], ["play", "--adversary"]):
+            asked.clear()
+            assert cli.main(argv + named) == 2 and asked == [want], (argv, named)
+
+
 def test_next_shows_progress_on_a_terminal(tmp_path):
     """A search for the next guess draws the shared progress line (guesses ranked,
     elapsed, ETA) on a terminal and erases it before the answer; without a terminal

@@ -10,7 +10,7 @@ import sys
 from ..errors import UsageError
 from ..output import check_output
 from ..table import get_table
-from .common import int_range, load_lists, write_simulations
+from .common import int_range, load_lists, player_lists, write_simulations
 
 MAX_BOARDS = 32
 DEFAULT_GAMES = 1000
@@ -113,6 +113,7 @@ def next_boards(args) -> int:
     from ..game.boards import BoardsPosition, board_lines
     from ..game.boards_next import advise
 
+    player_lists(args)  # a player command: today's lists unless others are named
     lists, variant, _start = _setup(args)
     pos = BoardsPosition.parse(args.position, lists, variant)
     out = {"position": str(pos), "boards": args.boards, "max_guesses": variant.max_guesses,
@@ -161,6 +162,7 @@ def play_boards(args) -> int:
     from ..game.boards import board_lines, tiles
     from ..game.boards_next import advise
 
+    player_lists(args)  # as next --boards
     lists, variant, pos = _setup(args)
     k = args.boards
     answers = None

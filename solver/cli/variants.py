@@ -9,7 +9,7 @@ import sys
 
 from ..errors import UsageError
 from ..table import get_table
-from .common import load_lists
+from .common import load_lists, player_lists
 
 
 def add_adversary(p, what: str) -> None:
@@ -77,6 +77,7 @@ def solve_adversary(args) -> int:
 def next_adversary(args) -> int:
     from ..game.adversary import AdversaryPosition
 
+    player_lists(args)  # a player command: today's lists unless others are named
     lists, adv = _adversary(args)
     pos = AdversaryPosition.parse(args.position, adv)
     limit = len(pos.members)  # always enough: every useful guess removes an answer
@@ -102,6 +103,7 @@ def play_adversary(args) -> int:
                          "drop --answer/--random")
     if args.opener:
         raise UsageError("--adversary suggests every guess itself: drop --opener")
+    player_lists(args)  # as next --adversary
     lists, adv = _adversary(args)
 
     def say(line: str) -> None:
