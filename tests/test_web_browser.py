@@ -403,6 +403,33 @@ def test_strategy_view_opens_with_the_placeholder_word(server, browser, problem)
     assert drv.find_element(By.ID, "opener").get_attribute("value") == word
 
 
+def test_strategy_after_a_rejected_opener_takes_one_click(server, browser, problem):
+    """Issue 50: after a refused opener (zzzzz), the opener shown before it was asked
+    again with one click of Show strategy: the page thought it still on screen (it
+    was hidden) and did nothing, the header still saying ZZZZZ."""
+    _, lists, table, _ = problem
+    drv = browser
+    drv.get("about:blank")
+    drv.get(server + "/#strategy")
+    word = "salet" if "salet" in lists.guess_index else lists.answers[0]
+    _wait(drv, lambda d: d.find_element(By.ID, "st-total").text)  # word's, shown
+    for typed in ("zzzzz", word):
+        box = drv.find_element(By.ID, "opener")
+        box.clear()
+        box.send_keys(typed)
+        _click(drv, "#strategy-form button[type=submit]")
+        _wait(drv, lambda d, typed=typed: d.find_element(By.ID, "strategy-problem").text
+              .startswith(typed.upper()))
+        if typed == "zzzzz":
+            _wait(drv, lambda d: "not in the guess list" in d.find_element(
+                By.ID, "strategy-msg").text)
+            assert not drv.find_element(By.ID, "strategy-out").is_displayed()
+    _wait(drv, lambda d: d.find_element(By.ID, "strategy-out").is_displayed())
+    assert _int(drv.find_element(By.ID, "st-total").text) == \
+        Solver(lists, table=table).solve(word).total
+    assert drv.find_element(By.ID, "strategy-msg").text == ""
+
+
 PHONE = (390, 844)
 
 

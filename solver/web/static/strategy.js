@@ -20,8 +20,10 @@ export function showStrategy(opener, again = false) {
   if (same(want, wanted) && stratJob.id) return;  // on its way
   if (!again && !wanted && same(want, shown)) return;  // shown
   wanted = want;
-  // nothing of another opener stays on screen while this one computes
+  // nothing of another opener stays on screen while this one computes, and what is
+  // hidden is no longer shown: asked again after an error, it is computed again
   $("#strategy-out").hidden = true;
+  S.strategy = null;
   $("#strategy-msg").textContent = "";
   $("#strategy-problem").textContent = `${opener.toUpperCase()}: ${S.mode}, cap ${S.cap || "none"}`;
   stratJob.run({ kind: "strategy", opener, mode: S.mode, max_guesses: S.cap },
