@@ -47,6 +47,7 @@ recursion in every mode, at caps 3 and 4 and at 4 letters.
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -101,6 +102,7 @@ class WinsSearch:
         self.lists = solver.lists
         self.mode = solver.mode
         self.green = solver.variant.all_green
+        self.agid = solver.lists.answer_guess_ids  # the property builds it on every call
         self.memo: dict = {}
         self.infeasible: set = set()  # states the engine proved cannot be won outright
         self._legal: dict = {}
@@ -117,7 +119,7 @@ class WinsSearch:
 
     def _legal_ids(self, members: np.ndarray, cons, first: bool) -> np.ndarray:
         if self.mode == "strict" and not first:
-            return np.sort(self.lists.answer_guess_ids[members]).astype(np.int64)
+            return np.sort(self.agid[members]).astype(np.int64)
         key = self._cons_key(cons)
         ids = self._legal.get(key)
         if ids is None:
@@ -147,23 +149,26 @@ class WinsSearch:
     def quick(self, members: np.ndarray, left: int, cons) -> WinsValue | None:
         """The value of a state when it needs no search of ours: memoised, trivial
         (empty, no guess left, one or two answers), or won outright (the engine's
-        capped value); None when the engine proved it cannot be won outright."""
+        capped value); None when the engine proved it cannot be won outright.
+        `cons` may be a function that makes the constraint: called only when needed."""
         n = len(members)
         if n == 0 or left <= 0:
             return NONE
-        agid = self.lists.answer_guess_ids
+        agid = self.agid
         if n == 1:
             return WinsValue(1, 1, int(agid[members[0]]))
         if n == 2 and left >= 2:  # a candidate, then the other
             return WinsValue(2, 3, int(agid[min(members)]))
+        if left == 1:  # n >= 2: one answer at most
+            return WinsValue(1, 1, int(agid[min(members)]))
+        if callable(cons):
+            cons = cons()
         key = self._key(members, left, cons)
         hit = self.memo.get(key)
         if hit is not None:
             return hit
         if key in self.infeasible:
             return None
-        if left == 1:  # n >= 2: one answer at most
-            return self._store(key, WinsValue(1, 1, int(agid[min(members)])))
         total, g, status = self.solver.set_value(members, left, cons)
         if total is not None:
             return self._store(key, WinsValue(n, int(total), int(g), status))
@@ -278,9 +283,12 @@ class WinsSearch:
         if pruned():
             return None
         status = "exact"
-        # first what the engine (or the memo) knows of every class
+        # first what the engine (or the memo) knows of every class (the hard-mode
+        # constraint after the guess is made only where a class needs it)
         for x in parts:
-            x.append(self._child_cons(cons, gid, x[0]))
+            x.append(None)
+            if self.mode == "hard":
+                x[4] = functools.partial(self._child_cons, cons, gid, x[0])
             v = self.quick(x[1], c1, x[4])
             old = x[2]
             if v is None:  # cannot be won outright: one answer lost at least
@@ -296,7 +304,7 @@ class WinsSearch:
         # then the classes that cannot be won outright, searched
         for x in parts:
             if x[3] is None:
-                v = self.set_value(x[1], c1, x[4])
+                v = self.set_value(x[1], c1, x[4]() if callable(x[4]) else x[4])
                 old = x[2]
                 x[2], x[3] = v.wins, v
                 ub += v.wins - old
@@ -320,7 +328,7 @@ class WinsSearch:
             return []
         gids, _h, _k, lb = self._candidates(members, cons, first, infeasible)
         cap = n - 1 if infeasible else n
-        cand = set(self.lists.answer_guess_ids[members].tolist())
+        cand = set(self.agid[members].tolist())
         words = self.lists.guesses
         found: list[tuple[tuple[int, int], int, str, WinsValue]] = []
         for j, g in enumerate(gids.tolist()):
