@@ -15,7 +15,7 @@ import numpy as np
 
 MIN_LENGTH, MAX_LENGTH = 3, 10
 MODES = ("easy", "hard", "strict")
-OBJECTIVES = ("expected", "worst")
+OBJECTIVES = ("expected", "worst", "wins")
 
 
 def n_patterns(length: int) -> int:
@@ -33,8 +33,8 @@ def pattern_dtype(length: int) -> np.dtype:
 class Variant:
     """One game: `length` letters, `mode`, at most `max_guesses` guesses (0: no
     cap), `boards` boards played at once, against a fixed answer or an
-    `adversary`, judged by `objective` (the expected number of guesses, or the
-    worst case first)."""
+    `adversary`, judged by `objective` (the expected number of guesses, the
+    worst case first, or the most answers won within the cap first)."""
 
     length: int = 5
     mode: str = "easy"
@@ -53,7 +53,8 @@ class Variant:
         if self.boards < 1:
             raise ValueError("boards must be >= 1")
         if self.objective not in OBJECTIVES:
-            raise ValueError(f"unknown objective {self.objective!r} (expected or worst)")
+            raise ValueError(f"unknown objective {self.objective!r} (expected, worst or "
+                             "wins)")
 
     @classmethod
     def of(cls, lists, mode: str = "easy", max_guesses: int = 6, **kw) -> Variant:

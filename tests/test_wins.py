@@ -204,3 +204,102 @@ def test_won_sets_take_the_engines_capped_optimum():
     assert total is not None and (v.wins, v.total) == (len(members), total)
     with pytest.raises(ValueError, match="beam"):
         WinsSearch(Solver(lists, "easy", 6, beam=3))
+
+
+# ---- the analysis: objective wins, and the fallback of the others ---------------------
+
+def _position_losing(lists, mode: str, cap: int, brute: WinsBrute):
+    """A position one guess in whose candidates cannot all be won, with 2+ guesses
+    left and at least 4 candidates."""
+    from solver.feedback import score
+    from solver.game import Position
+
+    start = Position.start(lists, mode, cap)
+    for w in lists.guesses + lists.answers:
+        for a in lists.answers:
+            p = score(w, a)
+            if p == 3 ** lists.length - 1:
+                continue
+            pos = start.play(w, p)
+            s = frozenset(int(i) for i in pos.members)
+            con = None
+            if mode == "hard":
+                con = brute.update(brute_no_constraint(lists.length), w, p)
+            if len(s) >= 4 and brute.wins(s, cap - 1, con)[0] < len(s):
+                return pos, s, con
+    raise AssertionError("no position loses an answer")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_analysis_under_wins_and_the_fallback_match_brute_force(mode):
+    import dataclasses
+
+    from solver.game import analyse
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    lists = stem_lists(0, 4, variants=7, n_guesses=14)
+    cap = 4
+    solver = Solver(lists, mode, cap)
+    brute = WinsBrute(lists.answers, lists.guesses, mode)
+    pos, s, con = _position_losing(lists, mode, cap, brute)
+    n, left = len(s), cap - 1
+    want = brute.wins(s, left, con)
+    # every allowed guess by the brute force, best first (ties: candidates first,
+    # then alphabetical)
+    allowed = [g for g in brute.candidates(s, con)]
+    vals = {brute.guesses[g]: brute.wins_guess(g, s, left, con) for g in allowed}
+    cands = {lists.answers[i] for i in s}
+    order = sorted(vals, key=lambda w: (-vals[w][0], vals[w][1], w not in cands, w))
+    # the default objective has no value here: infeasible, or the fallback
+    res = analyse(solver, pos, top=3)
+    assert res.best.status == "infeasible" and res.best.total is None
+    assert res.fallback_from is None and res.objective == "expected"
+    for asked in ("expected", "worst"):
+        res = analyse(solver, dataclasses.replace(pos, objective=asked), top=3, fallback=True)
+        assert res.fallback_from == asked and res.objective == "wins"
+        assert (res.best.wins, res.best.total) == want == vals[res.best.guess]
+        got = [(a.wins, a.total) for a in res.alternatives]
+        assert got == [vals[w] for w in order if w != res.best.guess][:3]
+        d = res.to_dict()
+        assert d["objective"] == "wins" and d["fallback_from"] == asked
+        assert (d["best"]["wins"], d["best"]["total"]) == want
+        assert d["best"]["average"] == round(want[1] / want[0], 6)
+        assert [(a["wins"], a["total"]) for a in d["alternatives"]] == got
+        text = res.describe()
+        assert f"no strategy wins every candidate within the {left} guesses left" in text
+        assert f"(no value under the objective {asked})" in text
+        assert (f"best chance: {res.best.guess}  wins {want[0]} of the {n} "
+                f"({round(100 * want[0] / n)} %), then {want[1] / want[0]:.4f} more guesses "
+                f"on average over those (total {want[1]})") in text
+    # asked for directly: the same values, and no fallback said
+    res = analyse(solver, dataclasses.replace(pos, objective="wins"), top=3)
+    assert (res.best.wins, res.best.total) == want and res.fallback_from is None
+    assert "no value under" not in res.describe() and "best chance" in res.describe()
+    # where every candidate can be won: the capped optimum, and the best totals
+    won = next(p for p in (pos.lists.guesses + pos.lists.answers)
+               if (lambda r: r.best.total is not None)(analyse(solver, _one_in(pos, p), 0)))
+    won_pos = dataclasses.replace(_one_in(pos, won), objective="wins")
+    exp = analyse(solver, dataclasses.replace(won_pos, objective="expected"), top=2)
+    res = analyse(solver, won_pos, top=2)
+    k = len(won_pos.members)
+    assert (res.best.wins, res.best.total) == (k, exp.best.total)
+    assert [(a.wins, a.total) for a in res.alternatives] == [
+        (k, a.total) for a in exp.alternatives if a.guess != res.best.guess][:2] or k <= 2
+    assert "best (wins first)" in res.describe() and "wins every candidate" in res.describe()
+
+
+def _one_in(pos, word: str):
+    """The start of `pos`'s game after `word` and the feedback of its first candidate."""
+    from solver.feedback import score
+    from solver.game import Position
+
+    start = Position.start(pos.lists, pos.mode, pos.max_guesses)
+    return start.play(word, score(word, pos.candidates[0]))
+
+
+def test_percent_never_rounds_to_all_or_nothing():
+    from solver.game.analysis import percent
+
+    assert percent(5, 6) == "83 %" and percent(6, 6) == "100 %" and percent(0, 6) == "0 %"
+    assert percent(3157, 3158) == "99.97 %" and percent(1, 3158) == "0.03 %"
+    assert percent(99999, 100000) == "99.9990 %"

@@ -29,38 +29,57 @@ EMPTY_EXACT_LIMIT = 400  # answers: above this the opener needs a store (BENCHMA
 class Choice:
     """One guess at a position: its exact total (None when infeasible) and status
     (exact, infeasible, solved); `worst`, when known, the most further guesses any
-    answer needs under the strategy behind the total (objective.py)."""
+    answer needs under the strategy behind the total (objective.py); `wins`, under
+    the objective wins (wins.py), the candidates it wins within the guesses left,
+    and `total` is then summed over those alone."""
 
     guess: str | None
     total: int | None
     status: str
     worst: int | None = None
+    wins: int | None = None
 
     def to_dict(self) -> dict:
         d = {"guess": self.guess, "total": self.total, "status": self.status}
         if self.worst is not None:
             d["worst"] = self.worst
+        if self.wins is not None:
+            d["wins"] = self.wins
         return d
 
 
 @dataclass
 class Analysis:
+    """`fallback_from`: the objective asked for (expected or worst) when it has no
+    value here (no strategy wins every candidate) and the analysis fell back to the
+    objective wins; None otherwise."""
+
     position: Position
     best: Choice
     alternatives: list[Choice]
     note: str | None = None
     source: str = "engine"  # or "store", "book"
     seconds: float = field(default=0.0, compare=False)
+    fallback_from: str | None = None
 
     @property
     def candidates(self) -> int:
         return len(self.position.members)
 
     @property
+    def objective(self) -> str:
+        """The objective of the values shown: the position's, or wins after a
+        fallback."""
+        return "wins" if self.fallback_from else self.position.objective
+
+    @property
     def average(self) -> float | None:
-        if self.best.total is None or not self.candidates:
+        """Further guesses on average over the candidates; under wins over the
+        candidates won."""
+        n = self.candidates if self.best.wins is None else self.best.wins
+        if self.best.total is None or not n:
             return None
-        return self.best.total / self.candidates
+        return self.best.total / n
 
     def to_dict(self) -> dict:
         pos = self.position
@@ -71,7 +90,9 @@ class Analysis:
                 "status": self.best.status}
         if self.best.worst is not None:
             best["worst"] = self.best.worst
-        return {
+        if self.best.wins is not None:
+            best["wins"] = self.best.wins
+        d = {
             "position": str(pos),
             "candidates": self.candidates,
             "words": words,
@@ -79,8 +100,11 @@ class Analysis:
             "alternatives": [a.to_dict() for a in self.alternatives],
             "mode": pos.mode,
             "max_guesses": pos.max_guesses,
-            "objective": pos.objective,
+            "objective": self.objective,
         }
+        if self.fallback_from:
+            d["fallback_from"] = self.fallback_from
+        return d
 
     def describe(self) -> str:
         """Human-readable lines."""
@@ -97,6 +121,9 @@ class Analysis:
         b = self.best
         if b.status == "solved":
             lines.append("solved")
+        elif b.wins is not None and b.total is not None:
+            lines += self._describe_wins()
+            return "\n".join(lines)
         elif b.total is None:
             lines.append("no strategy solves every candidate within the guesses left")
         else:
@@ -124,6 +151,47 @@ class Analysis:
         if self.note:
             lines.append(f"note: {self.note}")
         return "\n".join(lines)
+
+
+    def _describe_wins(self) -> list[str]:
+        """The lines after the candidates under the objective wins."""
+        b, n = self.best, self.candidates
+        assert b.wins is not None and b.total is not None
+        lines = []
+        if b.wins < n:
+            left = self.position.guesses_left
+            within = f"within the {left} guesses left" if left is not None else "from here"
+            why = (" (no value under the objective " + self.fallback_from + ")"
+                   if self.fallback_from else "")
+            lines.append(f"no strategy wins every candidate {within}: the best chance "
+                         f"instead{why}")
+            lines.append(f"best chance: {b.guess}  wins {b.wins} of the {n} "
+                         f"({percent(b.wins, n)}), then {b.total / max(b.wins, 1):.4f} more "
+                         f"guesses on average over those (total {b.total}), {b.status}")
+        else:
+            lines.append(f"best (wins first): {b.guess}  wins every candidate, total {b.total} "
+                         f"({b.total / n:.4f} more guesses on average), {b.status}")
+        if self.alternatives:
+            lines.append("alternatives:")
+            for a in self.alternatives:
+                assert a.wins is not None and a.total is not None
+                diff = (f"+{a.total - b.total}" if a.wins == b.wins
+                        else f"{a.wins - b.wins} win{'s' if abs(a.wins - b.wins) != 1 else ''}")
+                avg = f" ({a.total / a.wins:.4f})" if a.wins else ""
+                lines.append(f"  {a.guess}  wins {a.wins} of {n}, total {a.total}{avg}  {diff}  "
+                             f"{a.status}")
+        if self.note:
+            lines.append(f"note: {self.note}")
+        return lines
+
+
+def percent(k: int, n: int) -> str:
+    """k of n as a player reads it: '83 %'; never '100 %' or '0 %' unless it is."""
+    p = 100 * k / n
+    text = f"{p:.0f}"
+    if (text == "100" and k < n) or (text == "0" and k > 0):
+        text = f"{p:.2f}" if 0.01 <= p <= 99.99 else f"{p:.4f}"
+    return f"{text} %"
 
 
 def evaluate(solver, position: Position, guess: str) -> Choice:
@@ -183,7 +251,8 @@ def ranked_guesses(solver, position: Position, k: int, exclude: int = -1,
 
 
 def analyse(solver, position: Position, top: int = 5, store=None,
-            allow_empty: bool = False, progress: Progress | None = None) -> Analysis:
+            allow_empty: bool = False, progress: Progress | None = None,
+            fallback: bool = False) -> Analysis:
     """The optimal next guess at `position` and the `top` best alternatives, all
     with exact totals.
 
@@ -195,7 +264,13 @@ def analyse(solver, position: Position, top: int = 5, store=None,
     answers is a UsageError unless allow_empty (choosing an opener on the full lists
     is a cluster job: `wordle-dp run`). `progress(done, of)` is called every
     PROGRESS_EVERY guesses of the ranking; an exception it raises cancels the
-    analysis (the solver stays usable)."""
+    analysis (the solver stays usable).
+
+    Under the objective wins (wins.py) the best guess wins the most candidates
+    within the guesses left, then has the smallest total over those. `fallback`:
+    where the objective asked for has no value (no strategy wins every candidate),
+    fall back to wins and say so (`Analysis.fallback_from`) instead of answering
+    infeasible."""
     import time
 
     t0 = time.perf_counter()
@@ -205,8 +280,17 @@ def analyse(solver, position: Position, top: int = 5, store=None,
     pos = position
     if pos.solved:
         return Analysis(pos, Choice(None, 0, "solved"), [])
+    if pos.objective == "wins":
+        return analyse_wins(solver, pos, top, store, allow_empty, progress)
+
+    def fall_back(res: Analysis) -> Analysis:
+        if fallback and res.best.status == "infeasible":
+            return analyse_wins(solver, pos, top, None, allow_empty, progress,
+                                fallback_from=pos.objective)
+        return res
+
     if pos.objective == "worst":
-        return analyse_worst(solver, pos, top, store, allow_empty, progress)
+        return fall_back(analyse_worst(solver, pos, top, store, allow_empty, progress))
     if store is not None:
         _check_store(store, pos)
         res = _from_store(solver, pos, top, store)
@@ -222,7 +306,7 @@ def analyse(solver, position: Position, top: int = 5, store=None,
             return res
         ranked = ranked_guesses(solver, pos, top + 1, progress=progress)
         if not ranked:
-            return Analysis(pos, Choice(None, None, "infeasible"), [])
+            return fall_back(Analysis(pos, Choice(None, None, "infeasible"), []))
         assert ranked[0].total is not None  # ranked guesses are feasible
         best = _smallest_worst(solver, pos, ranked[0].total, ranked[0].status)
         res = Analysis(pos, best, [c for c in ranked if c.guess != best.guess][:top])
@@ -230,7 +314,7 @@ def analyse(solver, position: Position, top: int = 5, store=None,
         return res
     total, g, status = solver.set_value(pos.members, pos.budget, pos.cons)
     if total is None:
-        return Analysis(pos, Choice(None, None, status), [])
+        return fall_back(Analysis(pos, Choice(None, None, status), []))
     best = _smallest_worst(solver, pos, total, status)
     alts = ranked_guesses(solver, pos, top, exclude=g, progress=progress) if top else []
     res = Analysis(pos, best, alts)
@@ -417,5 +501,48 @@ def analyse_worst(solver, pos, top: int = 5, store=None, allow_empty: bool = Fal
         alts = [Choice(c.guess, c.total, c.status, cap) for c in ranked
                 if c.guess != best.guess][:top]
     res = Analysis(pos, best, alts)
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def analyse_wins(solver, pos: Position, top: int = 5, store=None, allow_empty: bool = False,
+                 progress: Progress | None = None,
+                 fallback_from: str | None = None) -> Analysis:
+    """`analysis.analyse` under the objective wins (wins.py): the guess that wins the
+    most candidates within the guesses left, then the smallest total over those, and
+    the `top` next best guesses by the same order (ties: candidates first, then
+    alphabetical). Where every candidate can be won these are the capped optimum and
+    the best totals, as under the default objective. `fallback_from`: the objective
+    that had no value here (said in the result)."""
+    from .wins import search_for
+
+    t0 = time.perf_counter()
+    if store is not None:  # no store holds this objective yet
+        _check_store(store, pos)
+    n = len(pos.members)
+    if not pos.history and n > EMPTY_EXACT_LIMIT and not allow_empty:
+        raise UsageError(
+            f"choosing the opener over {n} answers under the objective wins is a cluster "
+            "job that no command offers yet; choose the first guess yourself (a position "
+            "like salet:BBBBB)")
+    ws = search_for(solver)
+    first = not pos.history
+    words = solver.lists.guesses
+    v = ws.set_value(pos.members, pos.budget, pos.cons, first, progress)
+    best = Choice(words[v.guess], v.total, v.status, wins=v.wins)
+    alts: list[Choice] = []
+    if top:
+        if v.wins == n:  # every guess that wins them all first, by total
+            alts = [Choice(c.guess, c.total, c.status, wins=n)
+                    for c in ranked_guesses(solver, pos, top + 1, progress=progress)]
+            alts = [c for c in alts if c.guess != best.guess][:top]
+        if len(alts) < top:
+            skip = {solver.lists.guess_index[c.guess] for c in alts}
+            skip.add(v.guess)
+            more = ws.ranked(pos.members, pos.budget, pos.cons, first, top + len(skip),
+                             infeasible=v.wins < n, progress=progress)
+            alts += [Choice(words[r.guess], r.total, r.status, wins=r.wins) for r in more
+                     if r.guess not in skip][:top - len(alts)]
+    res = Analysis(pos, best, alts, fallback_from=fallback_from)
     res.seconds = time.perf_counter() - t0
     return res

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..search.result import SolveResult
 
-OBJECTIVES = ("expected", "worst")
+OBJECTIVES = ("expected", "worst", "wins")  # wins: wins.py
 
 
 def _relabel(solver, status: str) -> str:

@@ -107,7 +107,8 @@ class NoFit(UsageError):
 class Position:
     """History of (guess, pattern code); `members` are the ids of the answers still
     possible; `cons` the hard-mode constraint (None in the other modes); `objective`
-    what the analysis optimises (Variant.objective: expected, or worst first)."""
+    what the analysis optimises (Variant.objective: expected, worst first, or wins
+    first: game/wins.py)."""
 
     lists: WordLists
     mode: str
@@ -125,7 +126,7 @@ class Position:
         if max_guesses < 0:
             raise UsageError("max_guesses must be >= 0 (0 = no cap)")
         if objective not in OBJECTIVES:
-            raise UsageError(f"unknown objective {objective!r} (expected or worst)")
+            raise UsageError(f"unknown objective {objective!r} (expected, worst or wins)")
         cons = no_constraint(lists.length) if mode == "hard" else None
         return cls(lists, mode, max_guesses, (),
                    np.arange(len(lists.answers), dtype=np.int32), cons, objective)
