@@ -6,16 +6,28 @@ the development machine) and then loads the compiled functions from numba's cach
 that is most of the work: `wordle-dp solve salet` searches for about 0.3 s. So
 the same kernel source is also compiled with numba's ahead-of-time compiler
 (numba.pycc) into a small extension module, once per version of its sources, and
-processes import that instead: no numba, no cache lookup. It is built on first
-use, after the jit compilation that a first run paid anyway (numba.pycc compiles
-what the exported functions call through their jit dispatchers), in a few seconds.
+processes import that instead: no numba, no cache lookup.
 
-Where modules are kept: $NUMBA_CACHE_DIR/wordle_dp if set, else the __pycache__
-folder beside the kernel source (where numba keeps its cache too), else the user
-cache folder. A module's file name carries a hash of its sources and the Python
-ABI, so an edited kernel is rebuilt. A build writes a temporary file and renames
-it: processes that start together may each build, but none reads a half-written
-module, and a file that does not import (damaged) is built again.
+Building one costs about a minute of CPU (the search's: numba compiles the whole
+search once for its jit, which numba.pycc needs to compile what the exported
+functions call through their jit dispatchers, then again into the module), and a
+first run that paid it was silent for minutes (issue 48). So a wheel carries them:
+setup.py builds every module of `all_kernels()` into solver/_kernels/ (`SHIPPED`)
+while the wheel is built, and a fresh install loads them from there. Modules are
+looked for there first ($WORDLE_DP_KERNEL_DIR instead, if set), then in the cache:
+$NUMBA_CACHE_DIR/wordle_dp if set, else the __pycache__ folder beside the kernel
+source (where numba keeps its cache too), else the user cache folder; a build
+(a checkout, an edited kernel, a wheel built without them) writes to the cache.
+A module's file name carries a hash of its sources and the Python ABI, so an
+edited kernel is rebuilt and a module built for another Python is never loaded.
+
+A build writes a temporary file and renames it, so no process reads a
+half-written module, and a file that does not import (damaged, or built against
+another numpy) is built again. Processes that need the same module at once take
+turns on a lock file beside it: one compiles, the others wait and load its module
+(the web app's workers start together). A build says so on stderr first, with
+about how long it takes (`set_notice` sends the line elsewhere: the web page's
+progress), and so does a process that waits for another's build.
 
 The jitted functions stay the fallback, and `WORDLE_DP_KERNELS=jit` selects them:
 when the build cannot run (no C compiler, a numba without pycc) and when the
@@ -26,14 +38,81 @@ This module does not import numba; only `build` does.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.machinery
 import importlib.util
 import os
 import platform
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: builds there may overlap (each still atomic)
+    fcntl = None  # type: ignore[assignment]
+
+# modules built with the wheel (setup.py), beside this file
+SHIPPED = Path(__file__).resolve().parent / "_kernels"
+# the modules that make the package's CompiledKernels: importing them registers
+# every one (tests/test_compiled_kernels.py checks that the list is complete)
+KERNEL_MODULES = ("solver.search.compiled", "solver.game.scan_kernel")
+_REGISTRY: list[CompiledKernels] = []
+
+# (kind, message, seconds left or None): what a build ("build"), a wait for one
+# ("wait") and a failed build ("jit": numba's jit runs instead) say first
+Notice = Callable[[str, str, "float | None"], None]
+
+
+def to_stderr(kind: str, message: str, eta: float | None) -> None:
+    """The default notice: one line on stderr."""
+    print(f"wordle-dp: {message}", file=sys.stderr, flush=True)
+
+
+_notice: Notice = to_stderr
+
+
+def set_notice(fn: Notice | None) -> Notice:
+    """Send the build notices to `fn` (None: stderr again); returns the one before."""
+    global _notice
+    before, _notice = _notice, fn or to_stderr
+    return before
+
+
+def shipped_dir() -> Path:
+    """Where prebuilt modules are looked for first: $WORDLE_DP_KERNEL_DIR, else the
+    package's own (filled when a wheel is built)."""
+    env = os.environ.get("WORDLE_DP_KERNEL_DIR", "").strip()
+    return Path(env) if env else SHIPPED
+
+
+def all_kernels() -> list[CompiledKernels]:
+    """Every extension module of the package (what a wheel ships)."""
+    for name in KERNEL_MODULES:
+        importlib.import_module(name)
+    package = Path(__file__).resolve().parent
+    return [k for k in _REGISTRY if k.sources[0].is_relative_to(package)]
+
+
+_RECIPE: list[bytes] = []
+
+
+def _recipe() -> bytes:
+    """The text of CompiledKernels.build (read once per process)."""
+    if not _RECIPE:
+        text = Path(__file__).read_bytes()
+        start = text.index(b"    def build(self")
+        _RECIPE.append(text[start:text.index(b"    def load(self", start)])
+    return _RECIPE[0]
+
+
+def _about(seconds: float) -> str:
+    from .progress import fmt_duration
+
+    return fmt_duration(max(5.0, 5 * round(seconds / 5)))
 
 
 def use_compiled() -> bool:
@@ -44,23 +123,34 @@ def use_compiled() -> bool:
 class CompiledKernels:
     """One extension module: `exports()` (called only to build) returns its
     functions as (exported name, jit dispatcher, numba signature); `sources` are
-    the files whose text it is built from."""
+    the files whose text it is built from; `title` names it in the notice of a
+    build, which expects it to take about `seconds` (measured on the 2-core
+    development machine, BENCHMARKS.md: cold start)."""
 
     def __init__(self, name: str, sources: list[Path],
-                 exports: Callable[[], list[tuple[str, object, object]]]):
+                 exports: Callable[[], list[tuple[str, object, object]]],
+                 title: str = "", seconds: float = 15.0):
         self.name = name
         self.sources = [Path(p).resolve() for p in sources]
         self.exports = exports
+        self.title = title or f"the {name.removeprefix('wordle_dp_')} kernels"
+        self.seconds = seconds
         self.reason: str | None = None  # why the last attempt fell back to the jit
         self._module = None
         self._tried = False
+        self._lock = threading.Lock()  # one attempt per process, threads included
+        self._eta: float | None = None  # when the build under way should end (monotonic)
+        _REGISTRY.append(self)
 
     def fingerprint(self) -> str:
-        """Hash of what the module depends on: its sources, this file (the build
-        recipe), the Python ABI and the machine architecture."""
+        """Hash of what the module depends on: its sources, the build recipe (the
+        text of `build` below: not the rest of this file, so that a change to how
+        modules are found does not rebuild them all), the Python ABI and the
+        machine architecture."""
         h = hashlib.sha256()
-        for p in [*self.sources, Path(__file__).resolve()]:
+        for p in self.sources:
             h.update(p.read_bytes())
+        h.update(_recipe())
         h.update(f"{sys.implementation.cache_tag} {platform.machine()}".encode())
         return h.hexdigest()[:16]
 
@@ -126,25 +216,133 @@ class CompiledKernels:
         spec.loader.exec_module(mod)
         return mod
 
-    def module(self):
-        """The compiled module, built first if needed; None if it cannot be had (the
-        reason in `.reason`). Tried once per process."""
-        if not self._tried:
-            self._tried = True
-            path = self.path()
-            try:
+    def find(self):
+        """The module if one is already built (shipped, or in the cache), without
+        building it; None otherwise, and while another thread builds it."""
+        if not self._lock.acquire(blocking=False):
+            return self._module
+        try:
+            return self._find()
+        finally:
+            self._lock.release()
+
+    def _find(self):
+        if self._module is None:
+            for path in (self.path(shipped_dir()), self.path()):
                 if path.exists():
                     try:
                         self._module = self.load(path)
-                    except ImportError:  # damaged (a full disk, a killed copy): rebuild
+                        break
+                    except ImportError:  # damaged, another numpy's: rebuilt in the cache
                         pass
-                if self._module is None:
-                    self.build(path)
-                    self._module = self.load(path)
-            except Exception as e:  # no compiler, no numba.pycc, an unwritable folder...
-                self.reason = f"{type(e).__name__}: {e}"
         return self._module
+
+    def module(self):
+        """The compiled module, built first if needed; None if it cannot be had (the
+        reason in `.reason`). Tried once per process; a thread that asks while
+        another builds it waits for that build."""
+        if not self._lock.acquire(blocking=False):
+            self._say_waiting()
+            self._lock.acquire()
+        try:
+            if not self._tried:
+                self._tried = True
+                try:
+                    if self._find() is None:
+                        self._module = self._build_shared(self.path())
+                except Exception as e:  # no compiler, no numba.pycc, an unwritable folder...
+                    self.reason = f"{type(e).__name__}: {e}"
+                    _notice("jit", f"could not compile {self.title} ({self.reason}); "
+                            "numba's jit runs them instead", None)
+            return self._module
+        finally:
+            self._lock.release()
+
+    def _say_waiting(self) -> None:
+        left = None if self._eta is None else max(0.0, self._eta - time.monotonic())
+        about = "" if left is None else f", about {_about(left)} left"
+        _notice("wait", f"waiting for {self.title} to be compiled (first run after "
+                f"install{about})...", left)
+
+    def _build_shared(self, path: Path):
+        """Build and load the module at `path`, one process at a time: one that finds
+        the lock taken waits, then loads what the other built."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = path.parent / f".{self.name}.lock"
+        with open(lock, "a+") as f:
+            if fcntl is not None:
+                try:
+                    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    f.seek(0)
+                    try:  # the other build's start (wall clock), written below
+                        started = float(f.read().split()[0])
+                        self._eta = time.monotonic() + self.seconds - (time.time() - started)
+                    except (ValueError, IndexError):
+                        self._eta = time.monotonic() + self.seconds
+                    self._say_waiting()
+                    fcntl.flock(f, fcntl.LOCK_EX)
+                    if path.exists():
+                        try:
+                            return self.load(path)
+                        except ImportError:
+                            pass  # that build failed or was damaged: build it here
+            f.seek(0)
+            f.truncate()
+            f.write(f"{time.time()}\n")
+            f.flush()
+            self._eta = time.monotonic() + self.seconds
+            _notice("build", f"compiling {self.title} (first run after install, about "
+                    f"{_about(self.seconds)}; later runs load them)...", self.seconds)
+            try:
+                self.build(path)
+            finally:
+                self._eta = None
+            return self.load(path)
 
     def reset(self) -> None:
         """Forget this process's attempt (tests)."""
         self._module, self._tried, self.reason = None, False, None
+
+
+def build_all(out: Path, names: list[str] | None = None) -> list[Path]:
+    """Build the package's modules (those named, or all) into the folder `out`, one
+    process each and side by side (a minute of CPU each): what setup.py ships in a
+    wheel, and `python -m solver.aot DIR` (for $WORDLE_DP_KERNEL_DIR). numba's jit
+    cache goes to a temporary folder, not beside the sources. Returns the files."""
+    import subprocess
+
+    out = Path(out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    kernels = [k for k in all_kernels() if names is None or k.name in names]
+    root = str(Path(__file__).resolve().parents[1])
+    with tempfile.TemporaryDirectory(prefix="wordle-dp-jit-") as jit:
+        env = dict(os.environ, NUMBA_CACHE_DIR=jit,
+                   PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+        code = ("import sys; from pathlib import Path; from solver import aot; "
+                "k = {m.name: m for m in aot.all_kernels()}[sys.argv[1]]; "
+                "k.build(k.path(Path(sys.argv[2])))")
+        procs = [subprocess.Popen([sys.executable, "-c", code, k.name, str(out)], env=env)
+                 for k in kernels]
+        failed = [k.name for k, p in zip(kernels, procs, strict=True) if p.wait() != 0]
+    if failed:
+        raise RuntimeError(f"could not build {', '.join(failed)}")
+    return [k.path(out) for k in kernels]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """python -m solver.aot [DIR]: build every module into DIR (default: the
+    package's own folder, as a wheel ships them)."""
+    args = sys.argv[1:] if argv is None else argv
+    out = Path(args[0]) if args else SHIPPED
+    t0 = time.monotonic()
+    for p in build_all(out):
+        print(p)
+    print(f"built in {time.monotonic() - t0:.0f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":  # the package's own copy of this module holds the registry
+    from solver.aot import main as _main
+
+    sys.exit(_main())

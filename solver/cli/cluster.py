@@ -178,6 +178,9 @@ def register(sub) -> None:
 def _cmd_run(args) -> int:
     from ..run import RunConfig, parse_shard, run
 
+    if args.objective == "wins":
+        raise UsageError("--objective wins is not stored by run yet (solve and next value "
+                         "it)")
     tl = time_limit(args.time_limit)
     try:
         shard = None if args.shard is None else parse_shard(args.shard)

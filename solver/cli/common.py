@@ -169,10 +169,12 @@ def add_problem(p: argparse.ArgumentParser) -> None:
 
 def add_objective(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--objective", choices=("expected", "worst"), default="expected",
+        "--objective", choices=("expected", "worst", "wins"), default="expected",
         help="expected: the smallest expected number of guesses (ties: the smaller worst "
         "case); worst: first the fewest guesses that solve every answer, then the "
-        "smallest total within them (default: expected)",
+        "smallest total within them; wins: first the most answers won within the cap, "
+        "then the fewest guesses summed over those (where no strategy wins every answer; "
+        "next and play fall back to it there) (default: expected)",
     )
 
 

@@ -122,7 +122,7 @@ def _cmd_next(args) -> int:
             progress = _progress("next", "guesses")
             try:
                 res = analyse(make_solver(args, lists), pos, top=args.top, store=store,
-                              progress=progress)
+                              progress=progress, fallback=True)
             finally:  # an error's one line starts on a line of its own
                 progress.clear()
     if args.json:
@@ -140,6 +140,9 @@ def _cmd_next(args) -> int:
 def _cmd_tree(args) -> int:
     from ..game import tree
 
+    if args.objective == "wins":
+        raise UsageError("--objective wins is not offered by tree yet (next, play and solve "
+                         "take it)")
     check_output("--out", args.out)  # before the search: it may take a while
     player_lists(args)
     lists, solver = _setup(args)
@@ -414,7 +417,10 @@ def register(sub) -> None:
         "X/./-, 2/1/0 or squares) or '-' for the start, which needs --store on large lists.",
         epilog="--json fields: position, candidates, words (when 20 or fewer, else null), "
         "best {guess, total, average, status}, alternatives [{guess, total, status}], "
-        "mode, max_guesses",
+        "mode, max_guesses, objective. Under the objective wins each guess also has wins "
+        "(candidates won within the guesses left), and total and average are over those; "
+        "where no strategy wins every candidate, the other objectives fall back to wins "
+        "and say so (objective wins, fallback_from: the objective asked for)",
     )
     n.add_argument("position", metavar="POSITION")
     n.add_argument("--top", type=int_range(0, INT32_MAX), default=5, metavar="K",

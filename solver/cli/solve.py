@@ -64,9 +64,11 @@ def _cmd_solve(args) -> int:
     lists = load_lists(args)
     for w in args.words:
         lists.guess_id(w)  # validate every opener before any long work
-    if args.objective == "worst" and args.beam:
-        raise UsageError("--beam and --objective worst exclude each other (a beam proves "
-                         "no cap infeasible)")
+    if args.objective != "expected" and args.beam:
+        raise UsageError(f"--beam and --objective {args.objective} exclude each other (a "
+                         "beam proves no cap infeasible)")
+    if args.objective == "wins":
+        return _solve_wins(args, lists)
     solver = make_solver(args, lists, args.words)
     if args.objective == "worst":
         from ..game.objective import WorstSolver
@@ -74,6 +76,17 @@ def _cmd_solve(args) -> int:
         solver = WorstSolver(solver)
     for w in args.words:
         print_result(solver.solve(w, progress=None if args.quiet else sys.stderr), args.json)
+    return 0
+
+
+def _solve_wins(args, lists) -> int:
+    """solve --objective wins: the most answers won within the cap after each opener,
+    then the fewest guesses summed over those (game/wins.py)."""
+    from ..game.wins import WinsSolver
+
+    solver = WinsSolver(make_solver(args, lists, args.words))
+    for w in args.words:
+        print_result(solver.solve(w), args.json)
     return 0
 
 
@@ -179,7 +192,9 @@ def register(sub) -> None:
         epilog="output fields (--json): opener, status, total, answers, average, depth, "
         "seconds, nodes, mode, max_guesses (and note, when there is one; objective under "
         "--objective worst, where depth is the fewest guesses that solve every answer and "
-        "total the smallest total within them)",
+        "total the smallest total within them; wins under --objective wins: the answers "
+        "won within the cap, total then the guesses summed over those and average "
+        "total/wins)",
     )
     s.add_argument("words", nargs="+", metavar="WORD", help="opening guess(es)")
     add_lists(s)

@@ -54,6 +54,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..search.result import SolveResult
 from .measures import EST, HIT, PATTERNS, scan
 from .position import Constraint, constraint_after, legal_mask
 
@@ -361,3 +362,74 @@ def search_for(solver) -> WinsSearch:
         s = WinsSearch(solver)
         _SEARCHES[solver] = s
     return s
+
+
+@dataclass
+class WinsResult(SolveResult):
+    """A `SolveResult` under the objective wins: `wins` answers won within the cap
+    after the opener, `total` the guesses summed over those (the opener counts 1),
+    `average` over the answers won."""
+
+    wins: int | None = None
+    objective: str = "wins"
+
+    @property
+    def average(self) -> float | None:
+        if self.total is None or not self.wins:
+            return None
+        return self.total / self.wins
+
+    def to_dict(self) -> dict:
+        d = super().to_dict()
+        d["objective"] = self.objective
+        return d
+
+    def describe(self) -> str:
+        from .analysis import percent
+
+        if self.status != "exact" or self.wins is None or self.total is None:
+            return super().describe() + " [objective wins]"
+        won = (f"wins every answer, total {self.total}" if self.wins == self.answers else
+               f"wins {self.wins} of {self.answers} answers ({percent(self.wins, self.answers)})"
+               f" within {self.max_guesses} guesses, total {self.total} over those")
+        return (f"{self.opener} {self.status}: {won} ({self.average:.4f} avg) "
+                f"[{self.mode}, objective wins, {self.nodes} nodes, {self.seconds:.2f} s]")
+
+
+class WinsSolver:
+    """A `Solver` seen through the objective wins: `solve(opener)` gives the most
+    answers won within the cap after the opener and the least total over those
+    (`solve --objective wins`)."""
+
+    objective = "wins"
+
+    def __init__(self, solver) -> None:
+        self.solver = solver
+        self.search = search_for(solver)
+        self.lists = solver.lists
+        self.mode = solver.mode
+        self.max_guesses = solver.max_guesses
+
+    def solve(self, opener: str, cutoff: int | None = None, progress=None) -> WinsResult:
+        import time
+
+        if cutoff is not None:
+            raise ValueError("a cutoff is a total; the objective wins ranks by the answers "
+                             "won first and takes none")
+        s = self.solver
+        gid = s.lists.guess_id(opener)
+        members = np.arange(len(s.lists.answers), dtype=np.int32)
+        cons = None
+        if s.mode == "hard":
+            from .position import no_constraint
+
+            cons = no_constraint(s.variant.length)
+        t0, c0 = time.perf_counter(), time.process_time()
+        n0 = s.stats["nodes"]
+        v = self.search.guess_value(gid, members, s.depth_limit, cons)
+        assert v is not None  # no bound: always valued
+        return WinsResult(
+            opener=s.lists.guesses[gid], status=v.status, total=v.total,
+            answers=len(members), depth=None, seconds=time.perf_counter() - t0,
+            nodes=s.stats["nodes"] - n0, mode=s.mode, max_guesses=s.max_guesses,
+            cpu_seconds=time.process_time() - c0, wins=v.wins)
