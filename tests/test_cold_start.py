@@ -22,6 +22,7 @@ import pytest
 
 from solver import aot
 from solver.game import scan_kernel
+from solver.search import compiled
 from solver.search.compiled import SEARCH, guess_classes_np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -259,4 +260,28 @@ def test_with_the_shipped_modules_next_never_imports_numba(tmp_path):
     assert "compiling" not in p.stderr
     assert not (tmp_path / "numba").exists()
 
+
+def test_the_web_worker_sends_a_tasks_notices_to_its_progress(monkeypatch):
+    from solver.web import workers
+
+    prepared = []
+    monkeypatch.setattr(compiled, "prepare", lambda dtype: prepared.append(dtype))
+    running, reports = threading.Event(), []
+    before = aot.set_notice(None)
+    try:
+        workers._warm_kernels(np.dtype("uint8"), running,
+                              lambda *a: reports.append(a))
+        for th in threading.enumerate():
+            if th.name == "wordle-dp-kernels":
+                th.join(10)
+        assert prepared == [np.dtype("uint8")]
+        running.set()
+        aot._notice("wait", "waiting for the search kernels", 42.0)
+        assert reports == [(0, 0, "waiting for the search kernels", 42.0)]
+        other = threading.Thread(target=aot._notice, args=("wait", "from a thread", 1.0))
+        other.start()
+        other.join()
+        assert len(reports) == 1  # the worker's own thread alone talks to the server
+    finally:
+        aot.set_notice(before)
 

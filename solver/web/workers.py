@@ -126,8 +126,9 @@ def _child(conn, cancel, spec: WorkerSpec) -> None:
     shm, table, table_t = _attach(spec.table_name, spec.table_shape, spec.table_dtype)
     lists = WordLists(spec.answers, spec.guesses, spec.answers_source, spec.guesses_source)
     engine = Engine(lists, table, table_t, spec.memo_entries)
-    engine.solver(*spec.warm)
+    engine.solver(*spec.warm)  # no kernel needed yet (the book answers the first move)
     last = [0.0]
+    running = threading.Event()  # a task is under way: its progress goes to the page
 
     def check() -> None:
         if cancel.is_set():
@@ -140,6 +141,7 @@ def _child(conn, cancel, spec: WorkerSpec) -> None:
             conn.send(("progress", {"done": done, "total": total, "message": message,
                                     "eta": eta}))
 
+    _warm_kernels(table.dtype, running, report)
     conn.send(("ready", os.getpid()))
     while True:
         try:
@@ -148,6 +150,7 @@ def _child(conn, cancel, spec: WorkerSpec) -> None:
             return
         last[0] = 0.0
         out: tuple[str, object]
+        running.set()
         try:
             out = ("done", engine.run(kind, params, check, report))
         except adapter.Cancelled:
@@ -157,7 +160,37 @@ def _child(conn, cancel, spec: WorkerSpec) -> None:
         except Exception as exc:  # a bug: logged here, reported without a traceback
             log.exception("internal error in a worker")
             out = ("error", f"internal error ({type(exc).__name__}); see the server log")
+        finally:
+            running.clear()
         conn.send(out)
+
+
+def _warm_kernels(dtype, running: threading.Event, report) -> None:
+    """The search kernels, loaded (or, after a source install, compiled: a minute
+    or more) on a thread of the worker, so that the worker takes its first task at
+    once: the first move comes from the book, which needs none. A task that needs
+    them meanwhile waits for that build, and its progress says so, with about how
+    long is left (solver.aot's notices); the workers take turns on the build's lock,
+    so one compiles, and says so on the server's stderr."""
+    from .. import aot
+    from ..search.compiled import prepare
+
+    def notice(kind: str, message: str, eta: float | None) -> None:
+        # the main thread alone talks to the server, and only during a task
+        if running.is_set() and threading.current_thread() is threading.main_thread():
+            report(0, 0, message, eta)
+        elif kind != "wait":  # the console of `serve`: the one worker that compiles
+            aot.to_stderr(kind, message, eta)
+
+    aot.set_notice(notice)
+
+    def warm() -> None:
+        try:
+            prepare(dtype)
+        except Exception:  # the task that needs them tries again, and says why
+            log.exception("the search kernels could not be prepared")
+
+    threading.Thread(target=warm, name="wordle-dp-kernels", daemon=True).start()
 
 
 # ------------------------------------------------------------------------ tasks
