@@ -276,8 +276,9 @@ def test_the_web_worker_sends_a_tasks_notices_to_its_progress(monkeypatch):
                 th.join(10)
         assert prepared == [np.dtype("uint8")]
         running.set()
-        aot._notice("wait", "waiting for the search kernels", 42.0)
-        assert reports == [(0, 0, "waiting for the search kernels", 42.0)]
+        aot._notice("wait", "waiting for the search kernels to be compiled (first run "
+                    "after install, about 40s left)...", 42.0)
+        assert reports == [(0, 0, "waiting for the search kernels to be compiled", 42.0)]
         other = threading.Thread(target=aot._notice, args=("wait", "from a thread", 1.0))
         other.start()
         other.join()
@@ -285,3 +286,14 @@ def test_the_web_worker_sends_a_tasks_notices_to_its_progress(monkeypatch):
     finally:
         aot.set_notice(before)
 
+
+def test_setup_builds_kernels_only_where_it_can(monkeypatch):
+    spec = importlib.util.spec_from_file_location("wordle_dp_setup", ROOT / "setup.py")
+    setup = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(setup)  # not as __main__: setup() does not run
+    monkeypatch.delenv("WORDLE_DP_BUILD_KERNELS", raising=False)
+    assert setup.skip_kernels() is None
+    assert setup.KernelDistribution().has_ext_modules()  # a platform wheel
+    monkeypatch.setenv("WORDLE_DP_BUILD_KERNELS", "0")
+    assert setup.skip_kernels() == "WORDLE_DP_BUILD_KERNELS=0"
+    assert not setup.KernelDistribution().has_ext_modules()  # a pure one

@@ -178,7 +178,8 @@ def _warm_kernels(dtype, running: threading.Event, report) -> None:
     def notice(kind: str, message: str, eta: float | None) -> None:
         # the main thread alone talks to the server, and only during a task
         if running.is_set() and threading.current_thread() is threading.main_thread():
-            report(0, 0, message, eta)
+            # the page adds its own ellipsis and the time left, counted down
+            report(0, 0, message.split(" (")[0].rstrip("."), eta)
         elif kind != "wait":  # the console of `serve`: the one worker that compiles
             aot.to_stderr(kind, message, eta)
 
