@@ -849,6 +849,17 @@ def _variant_cases() -> list[Case]:
              "exclude each other"),
         Case("objective-bogus", ["solve", "salet", *lists, "--objective", "best"],
              "--objective"),
+        # issue 49: the objective wins, where it is not offered yet
+        Case("wins-beam", ["solve", "salet", *lists, "--objective", "wins", "--beam", "2"],
+             "exclude each other"),
+        Case("wins-tree", ["tree", "salet", *lists, "--objective", "wins"],
+             "not offered by tree"),
+        Case("wins-run", ["run", "--store", "{T}/new.zarr", *lists, "--objective", "wins"],
+             "not stored by run"),
+        Case("wins-next-store", ["next", "-", *lists, "--objective", "wins", "--store", "{S}"],
+             "objective (store: expected, requested: wins)"),
+        Case("wins-next-start-big", ["next", "-", "--lists", "nyt", "--objective", "wins"],
+             "under the objective wins"),
     ]
     for name, pos, needle in [("empty-step", "salet:", "GUESS:F1/F2"),
                               ("no-colon", "salet", "GUESS:F1/F2")]:

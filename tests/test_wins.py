@@ -267,14 +267,15 @@ def test_analysis_under_wins_and_the_fallback_match_brute_force(mode):
         assert [(a["wins"], a["total"]) for a in d["alternatives"]] == got
         text = res.describe()
         assert f"no strategy wins every candidate within the {left} guesses left" in text
-        assert f"(no value under the objective {asked})" in text
+        assert "playing for the most wins instead" in text
         assert (f"best chance: {res.best.guess}  wins {want[0]} of the {n} "
                 f"({round(100 * want[0] / n)} %), then {want[1] / want[0]:.4f} more guesses "
                 f"on average over those (total {want[1]})") in text
     # asked for directly: the same values, and no fallback said
     res = analyse(solver, dataclasses.replace(pos, objective="wins"), top=3)
     assert (res.best.wins, res.best.total) == want and res.fallback_from is None
-    assert "no value under" not in res.describe() and "best chance" in res.describe()
+    text = res.describe()
+    assert "instead" not in text and "best chance" in text and "no strategy wins" in text
     # where every candidate can be won: the capped optimum, and the best totals
     won = next(p for p in (pos.lists.guesses + pos.lists.answers)
                if (lambda r: r.best.total is not None)(analyse(solver, _one_in(pos, p), 0)))
@@ -303,3 +304,67 @@ def test_percent_never_rounds_to_all_or_nothing():
     assert percent(5, 6) == "83 %" and percent(6, 6) == "100 %" and percent(0, 6) == "0 %"
     assert percent(3157, 3158) == "99.97 %" and percent(1, 3158) == "0.03 %"
     assert percent(99999, 100000) == "99.9990 %"
+
+
+# ---- the commands -------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def stems(tmp_path_factory):
+    from tests.game_helpers import write_lists
+
+    d = tmp_path_factory.mktemp("stems")
+    lists = stem_lists(0, 4, variants=7, n_guesses=14)
+    a, g = write_lists(d, lists)
+    return lists, a, g, str(d / "cache")
+
+
+def _run(capsys, small, *args):
+    from tests.game_helpers import run_on_lists
+
+    return run_on_lists(capsys, small, *args)
+
+
+def test_solve_and_next_with_objective_wins(capsys, stems):
+    import json
+
+    from solver.feedback import to_text
+
+    lists = stems[0]
+    brute = WinsBrute(lists.answers, lists.guesses, "hard")
+    n = len(lists.answers)
+    s = frozenset(range(n))
+    con0 = brute_no_constraint(4)
+    for w in lists.guesses[:3]:
+        want = brute.wins_guess(brute.guesses.index(w), s, 4, con0)
+        rc, out, err = _run(capsys, stems, "solve", w, "--objective", "wins", "--mode", "hard",
+                            "--max-guesses", "4", "--json")
+        d = json.loads(out)
+        assert rc == 0 and (d["wins"], d["total"], d["objective"]) == (*want, "wins")
+        assert d["average"] == round(want[1] / want[0], 6)
+        rc, out, err = _run(capsys, stems, "solve", w, "--objective", "wins", "--mode", "hard",
+                            "--max-guesses", "4")
+        assert f"wins {want[0]} of {n} answers" in out and f"total {want[1]} over those" in out
+    # next: the start, searched on small lists, and a position that loses answers
+    rc, out, err = _run(capsys, stems, "next", "-", "--objective", "wins", "--mode", "hard",
+                        "--max-guesses", "4", "--json", "--top", "1")
+    d = json.loads(out)
+    assert rc == 0 and (d["best"]["wins"], d["best"]["total"]) == brute.start(4)
+    pos, s2, con = _position_losing(lists, "hard", 4, brute)
+    want = brute.wins(s2, 3, con)
+    text = ",".join(f"{g}:{to_text(p, 4)}" for g, p in pos.history)
+    rc, out, err = _run(capsys, stems, "next", text, "--mode", "hard", "--max-guesses", "4",
+                        "--json")
+    d = json.loads(out)
+    assert rc == 0 and d["objective"] == "wins" and d["fallback_from"] == "expected"
+    assert (d["best"]["wins"], d["best"]["total"]) == want
+    rc, out, err = _run(capsys, stems, "next", text, "--mode", "hard", "--max-guesses", "4")
+    assert rc == 0 and "playing for the most wins instead" in out
+    assert f"wins {want[0]} of the {len(s2)}" in out
+    # not offered yet: one line each
+    for args, needle in [(("tree", lists.answers[0], "--objective", "wins"), "tree"),
+                         (("solve", lists.answers[0], "--objective", "wins", "--beam", "2"),
+                          "exclude each other"),
+                         (("run", "--store", "x.zarr", "--objective", "wins"), "run")]:
+        rc, out, err = _run(capsys, stems, *args)
+        assert rc == 2 and needle in err and len(err.splitlines()) == 1, err
+        assert err.startswith("wordle-dp: error: ") and "wins" in err

@@ -161,10 +161,8 @@ class Analysis:
         if b.wins < n:
             left = self.position.guesses_left
             within = f"within the {left} guesses left" if left is not None else "from here"
-            why = (" (no value under the objective " + self.fallback_from + ")"
-                   if self.fallback_from else "")
-            lines.append(f"no strategy wins every candidate {within}: the best chance "
-                         f"instead{why}")
+            why = ": playing for the most wins instead" if self.fallback_from else ""
+            lines.append(f"no strategy wins every candidate {within}{why}")
             lines.append(f"best chance: {b.guess}  wins {b.wins} of the {n} "
                          f"({percent(b.wins, n)}), then {b.total / max(b.wins, 1):.4f} more "
                          f"guesses on average over those (total {b.total}), {b.status}")
