@@ -15,7 +15,7 @@ from solver.game.wins import WinsSearch
 from solver.words import WordLists
 from tests.brute import Brute
 from tests.brute import no_constraint as brute_no_constraint
-from tests.game_helpers import ANSWERS, GUESSES
+from tests.game_helpers import ANSWERS, GUESSES, run_on_lists
 
 
 class WinsBrute(Brute):
@@ -319,8 +319,6 @@ def stems(tmp_path_factory):
 
 
 def _run(capsys, small, *args):
-    from tests.game_helpers import run_on_lists
-
     return run_on_lists(capsys, small, *args)
 
 
@@ -368,3 +366,40 @@ def test_solve_and_next_with_objective_wins(capsys, stems):
         rc, out, err = _run(capsys, stems, *args)
         assert rc == 2 and needle in err and len(err.splitlines()) == 1, err
         assert err.startswith("wordle-dp: error: ") and "wins" in err
+
+
+def test_play_falls_back_and_wins_what_the_best_chance_says(capsys, stems, monkeypatch):
+    """play with an answer, played out (stdin not a terminal): after an opener that
+    cannot win every answer the game says so, plays for the most wins, and over every
+    candidate of a class that cannot all be won it wins exactly the number it
+    announced, in the guesses it announced."""
+    from solver.game.analysis import percent
+
+    lists = stems[0]
+    brute = WinsBrute(lists.answers, lists.guesses, "hard")
+    pos, s, con = _position_losing(lists, "hard", 4, brute)
+    (opener, _p), = pos.history
+    wins, total = brute.wins(s, 3, con)
+    n = len(s)
+    all_won = brute.wins_guess(brute.guesses.index(opener), frozenset(range(len(lists.answers))),
+                               4, brute_no_constraint(4))[0] == len(lists.answers)
+    won, used = 0, 0
+    for a in pos.candidates:
+        rc, out, err = run_on_lists(capsys, stems, "play", "--answer", a, "--opener", opener,
+                                    "--mode", "hard", "--max-guesses", "4", stdin="",
+                                    monkeypatch=monkeypatch)
+        assert rc == 0 and err == "", err
+        lines = out.splitlines()
+        if not all_won:
+            assert (f"no strategy after {opener.upper()} wins every answer within 4 guesses "
+                    "in hard mode") in lines[0]
+        assert "no strategy wins every candidate from here: " in lines[2]
+        assert (f"wins {wins} of the {n} ({percent(wins, n)}), then {total / wins:.1f} more "
+                "guesses on average over those (exact)") in lines[2]
+        if lines[-1].startswith("solved:"):
+            won += 1
+            used += int(lines[-1].split(" in ")[1].split()[0]) - 1
+        else:
+            assert lines[-1] == f"out of guesses (cap 4); the answer was {a.upper()}"
+            assert lines[-2].startswith("guess 4: ")
+    assert (won, used) == (wins, total)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from ..errors import UsageError, WordleDPError, quote
 from ..feedback import parse as parse_pattern
 from ..feedback import score, to_squares, to_text
-from .analysis import WORDS_SHOWN, _check_store, analyse
+from .analysis import WORDS_SHOWN, Analysis, _check_store, analyse, percent
 from .position import NoFit, Position
 from .strategies import make_strategy
 from .wider import note, solver_for, widen
@@ -57,6 +57,16 @@ class Game:
             self.answer = a.lower()
         if opener is not None:  # as the list spells it ('SALET' is 'salet')
             self.opener = solver.lists.guesses[self.pos.check_guess(opener)]
+        self._last: tuple[str, Analysis] | None = None  # (position, its analysis)
+
+    def analysis(self, pos: Position) -> Analysis:
+        """The analysis of `pos` (the last one is kept: report and suggest both ask),
+        falling back to the objective wins where no strategy wins every candidate."""
+        if self._last is not None and self._last[0] == str(pos):
+            return self._last[1]
+        res = analyse(self.solver, pos, top=0, store=self.store, fallback=True)
+        self._last = (str(pos), res)
+        return res
 
     # ---- suggestions -------------------------------------------------------------
 
@@ -67,7 +77,7 @@ class Game:
             if self.opener:
                 return self.opener, "given opener"
             try:
-                res = analyse(self.solver, pos, top=0, store=self.store)
+                res = analyse(self.solver, pos, top=0, store=self.store, fallback=True)
                 if res.best.guess is not None:
                     how = {"book": "proven best, from the opening book",
                            "store": "proven best, from the store",
@@ -80,10 +90,10 @@ class Game:
             return (self.solver.lists.guesses[g],
                     "highest entropy; the proven best opener needs --store, a book or "
                     "--opener")
-        best = analyse(self.solver, pos, top=0, store=self.store).best
+        best = self.analysis(pos).best
         if best.guess is None:
             raise UsageError(f"{pos}: no strategy solves every candidate in the guesses left")
-        return best.guess, "optimal"
+        return best.guess, "optimal" if best.wins is None else "most wins"
 
     def report(self) -> None:
         pos = self.pos
@@ -92,8 +102,13 @@ class Game:
         if n <= WORDS_SHOWN and (self.reveal or n > 1 or self.answer is None):
             line += ": " + " ".join(pos.candidates)
         if not pos.solved:
-            best = analyse(self.solver, pos, top=0, store=self.store).best
-            if best.total is not None:
+            best = self.analysis(pos).best
+            if best.wins is not None and best.total is not None and best.wins < n:
+                line += (f"; no strategy wins every candidate from here: {best.guess} wins "
+                         f"{best.wins} of the {n} ({percent(best.wins, n)}), then "
+                         f"{best.total / best.wins:.1f} more guesses on average over those "
+                         "(exact)")
+            elif best.total is not None:
                 line += (f"; with best play {best.total / n:.4f} more guesses on average "
                          f"(exact; next: {best.guess})")
         self.say(line)
@@ -118,6 +133,19 @@ class Game:
                  f"{to_squares(exc.pattern, n)}")
         self.say(note(pos))
 
+    def out_of_guesses(self, word: str, pattern: int) -> bool:
+        """When `word` is the last guess the cap allows and does not solve the game:
+        say so (the guess, then the end) and return True."""
+        pos = self.pos
+        k, cap = pos.guesses_made + 1, pos.max_guesses
+        if not (cap and k == cap and pattern != pos.variant.all_green):
+            return False
+        n = len(word)
+        self.say(f"guess {k}: {word.upper()}  {to_text(pattern, n)}  {to_squares(pattern, n)}")
+        tail = f"; the answer was {self.answer.upper()}" if self.answer else ""
+        self.say(f"out of guesses (cap {cap}){tail}")
+        return True
+
     def finished(self) -> bool:
         if self.pos.solved:
             k = self.pos.guesses_made
@@ -135,6 +163,11 @@ class Game:
                                                  pos.members, pos.budget, pos.cons)
         if total is not None:
             line += f": {total / len(pos.members):.4f} guesses on average with best play (exact)"
+        elif _status == "infeasible":
+            mode = "" if pos.mode == "easy" else f" in {pos.mode} mode"
+            line += (f"; no strategy after {guess.upper()} wins every answer within "
+                     f"{pos.max_guesses} guesses{mode}: where it cannot, the game plays for "
+                     "the most wins")
         self.say(line)
 
     def run(self, auto: bool = False) -> int:
@@ -143,7 +176,10 @@ class Game:
         if self.answer is not None and auto:
             while True:
                 guess, _how = self.suggest()
-                self.step(guess, score(guess, self.answer))
+                pattern = score(guess, self.answer)
+                if self.out_of_guesses(guess, pattern):  # a game the best chance lost
+                    return self.pos.guesses_made + 1
+                self.step(guess, pattern)
                 if self.finished():
                     return self.pos.guesses_made
                 self.report()
@@ -180,13 +216,7 @@ class Game:
             except WordleDPError as exc:  # unknown word, bad feedback, illegal guess
                 self.say(f"! {exc}")
                 continue
-            cap = pos.max_guesses
-            if cap and k == cap and pattern != pos.variant.all_green:
-                n = len(word)
-                self.say(f"guess {k}: {word.upper()}  {to_text(pattern, n)}  "
-                         f"{to_squares(pattern, n)}")
-                tail = f"; the answer was {self.answer.upper()}" if self.answer else ""
-                self.say(f"out of guesses (cap {cap}){tail}")
+            if self.out_of_guesses(word, pattern):
                 return k
             try:
                 try:
