@@ -35,6 +35,7 @@ import numpy as np
 
 from .errors import StoreError, UsageError, quote
 from .moves import Moves, moves_path
+from .search.result import SolveResult
 from .store import (
     _FIELDS,
     EXACT,
@@ -211,6 +212,20 @@ class Book:
                "cpu_seconds": float(self.info.get("cpu_seconds", 0.0))}
         return Snapshot(self, self.status_codes, fields,  # type: ignore[arg-type]
                         np.ones(len(self.words), np.uint8), run)  # (a Book reads as a Store)
+
+    def result(self, word: str) -> SolveResult | None:
+        """`word`'s value as `solve` reports it, when the book has it exactly (exact or
+        infeasible); None when it holds a lower bound or nothing."""
+        i = self.index_of(word)
+        st = int(self.status_codes[i])
+        if st not in (EXACT, INFEASIBLE):
+            return None
+        p = self.problem
+        exact = st == EXACT
+        depth = int(self.depth[i]) if exact and self.depth[i] > 0 else None
+        return SolveResult(self.words[i], "exact" if exact else "infeasible",
+                           int(self.total[i]) if exact else None, p.n_answers, depth, 0.0,
+                           0, p.mode, p.max_guesses, source=self.source)
 
     def second_guesses(self, index: int) -> dict[int, str]:
         rows = self.second_rows[self.second_rows[:, 0] == index]

@@ -258,3 +258,48 @@ def test_the_six_letter_book_is_found_and_answers_the_start(capsys):
     first = book.words[int(book.snapshot().order()[0])]
     assert out["best"]["guess"] == first and out["best"]["status"] == "exact"
     assert "source" not in out  # from the book: proven, not a best known value
+
+
+def test_solve_answers_the_books_values_at_once(built, capsys, monkeypatch):
+    """`solve` reads an opener's exact value (or infeasibility) from the book, labelled
+    so, without a solver; --no-book searches; an opener the book only bounds is
+    searched."""
+    mode, lists, a, g, cache, book_file, _store = built
+    common = ["--answers", a, "--guesses", g, "--cache-dir", cache, "--mode", mode]
+    book = Book.read(book_file, lists)
+    known = [book.words[i] for i in np.flatnonzero(np.isin(book.status_codes, (1, 2)))][:4]
+    bounded = [book.words[i] for i in np.flatnonzero(book.status_codes == 3)][:2]
+    ref = _fresh(lists, mode)
+
+    def no_solver(*_a, **_k):
+        raise AssertionError("a solver was made for values the book holds")
+
+    with monkeypatch.context() as m:
+        m.setattr("solver.cli.solve.make_solver", no_solver)
+        assert cli.main(["solve", *known, "--book", book_file, "--json", *common]) == 0
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    for w, r in zip(known, rows, strict=True):
+        t = ref.solve(w)
+        assert (r["opener"], r["status"], r["total"], r["source"]) == (w, t.status, t.total,
+                                                                       "book")
+    assert cli.main(["solve", known[0], "--book", book_file, *common]) == 0
+    assert "from the book]" in capsys.readouterr().out
+    assert cli.main(["solve", known[0], *bounded, "--book", book_file, "--no-book", "--json",
+                     *common]) == 0
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert all("source" not in r and r["nodes"] > 0 for r in rows)
+    assert cli.main(["solve", *bounded, "--book", book_file, "--json", *common]) == 0
+    for w, r in zip(bounded, map(json.loads, capsys.readouterr().out.splitlines()),
+                    strict=True):
+        t = ref.solve(w)
+        assert "source" not in r and (r["status"], r["total"]) == (t.status, t.total), w
+
+
+def test_solve_reads_the_packaged_book(capsys, monkeypatch):
+    book = _packaged("easy")
+    w = book.words[int(book.snapshot().order()[0])]
+    monkeypatch.setattr("solver.cli.solve.make_solver", lambda *a, **k: 1 / 0)
+    assert cli.main(["solve", w, "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert (r["status"], r["total"], r["source"]) == ("exact", int(book.total[book.index_of(w)]),
+                                                      "book")

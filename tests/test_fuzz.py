@@ -727,7 +727,7 @@ def _book_cases() -> list[Case]:
     lists = ["--answers", "{A}", "--guesses", "{G}", "--cache-dir", "{C}"]
     build = ["book", "build", *lists, "--store", "{T}/new.zarr", "--out", "{T}/b.npz",
              "--quiet"]
-    out = [Case("book-no-action", ["book"], "build or show"),
+    out = [Case("book-no-action", ["book"], "build, show or moves"),
            Case("lists-extra-word", ["lists", "x"], "unrecognized"),
            Case("lists-unknown", ["solve", "salet", "--lists", "doddle-9"], "no built-in lists"),
            Case("length-unknown", ["solve", "salet", "--length", "9"], "no built-in lists"),
@@ -741,6 +741,14 @@ def _book_cases() -> list[Case]:
         out.append(Case(f"book-top={v[:12]!r}", [*build, "--top", v], "--top"))
     for v in ["-1", HUGE, "x", ""]:
         out.append(Case(f"book-popular={v[:12]!r}", [*build, "--popular", v], "--popular"))
+    moves = ["book", "moves", *lists, "--out", "{T}/m.npz", "--openers", "cigar", "--quiet"]
+    for v in ["0", "-1", "65", HUGE, "x", ""]:
+        out.append(Case(f"moves-alternatives={v[:12]!r}", [*moves, "--alternatives", v],
+                        "--alternatives"))
+    for v in ["", "x", "-1"]:
+        out.append(Case(f"moves-time-limit={v[:12]!r}", [*moves, "--time-limit", v],
+                        "time limit" if v else "time"))
+    out.append(Case("moves-mode", [*moves, "--mode", "x"], "--mode"))
     for v in ["0", "-5", HUGE, "x"]:
         out.append(Case(f"book-cutoff={v[:12]!r}", [*build, "--cutoff", v], "--cutoff"))
     for v in ["", "x", "-1", "99999999999999999h"]:
@@ -775,6 +783,29 @@ def _book_cases() -> list[Case]:
         Case("next-book-garbage", ["next", "-", *lists, "--book", "{X}"],
              "not a readable opening book", _write("x" * 100)),
         Case("tree-book-empty", ["tree", "cigar", *lists, "--book", ""], "empty path"),
+        Case("solve-book-missing", ["solve", "cigar", *lists, "--book", "{T}/none.npz"],
+             "no opening book"),
+        Case("solve-book-garbage", ["solve", "cigar", *lists, "--book", "{X}"],
+             "not a readable opening book", _write("x" * 100)),
+        Case("solve-book-worst", ["solve", "cigar", *lists, "--book", "{X}", "--objective",
+                                  "worst"], "expected objective", _write("x")),
+        Case("solve-book-beam", ["solve", "cigar", *lists, "--book", "{X}", "--beam", "3"],
+             "expected objective", _write("x")),
+        Case("solve-no-book-value", ["solve", "cigar", *lists, "--no-book=1"], "--no-book"),
+        Case("moves-no-book", ["book", "moves", *lists, "--quiet"], "no opening book"),
+        Case("moves-no-book-openers", ["book", "moves", *lists, "--out", "{T}/m.npz",
+                                       "--quiet"], "--openers"),
+        Case("moves-unknown-opener", ["book", "moves", *lists, "--out", "{T}/m.npz",
+                                      "--openers", "zzzzz"], "not in the guess list"),
+        Case("moves-empty-openers", ["book", "moves", *lists, "--out", "{T}/m.npz",
+                                     "--openers", ","], "at least one word"),
+        Case("moves-out-not-npz", ["book", "moves", *lists, "--out", "{T}/m.txt",
+                                   "--openers", "cigar"], ".npz"),
+        Case("moves-garbage-out", ["book", "moves", *lists, "--out", "{T}/g.npz",
+                                   "--openers", "cigar"], "not a readable moves file",
+             lambda tmp, _s: (tmp / "g.npz").write_text("x" * 100)),
+        Case("moves-book-garbage", ["book", "moves", *lists, "--book", "{X}"],
+             "not a readable opening book", _write("x" * 100)),
         Case("run-cutoff-and-no-cutoff", ["run", "--store", "{T}/new.zarr", *lists,
                                           "--cutoff", "30", "--no-cutoff"], "exclude"),
     ]

@@ -170,6 +170,7 @@ def _cmd_show(args) -> int:
 
 def _cmd_moves(args) -> int:
     import dataclasses
+    from pathlib import Path
 
     from .. import moves
     from ..book import PLAYER_OPENERS
@@ -194,7 +195,10 @@ def _cmd_moves(args) -> int:
         words = [w for w in (t.strip() for t in args.openers.split(",")) if w]
         if not words:
             raise UsageError("--openers: give at least one word")
+    words = [lists.guesses[lists.guess_id(w)] for w in words]  # bad words: one line
     out = args.out or moves.moves_path(book.path)  # type: ignore[union-attr]
+    if Path(out).exists():  # a foreign or damaged file: refused before any work
+        moves.Moves.read(out, lists, args.mode, args.max_guesses)
     comm, _ = mpi()
     if comm is not None and comm.Get_size() > 1:
         limit_threads()

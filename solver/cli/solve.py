@@ -69,13 +69,26 @@ def _cmd_solve(args) -> int:
                          "beam proves no cap infeasible)")
     if args.objective == "wins":
         return _solve_wins(args, lists)
-    solver = make_solver(args, lists, args.words)
-    if args.objective == "worst":
-        from ..game.objective import WorstSolver
+    book = None  # the book's exact values are answered at once (--no-book recomputes)
+    if args.book and (args.objective != "expected" or args.beam):
+        raise UsageError("--book holds the expected objective's exact values: not with "
+                         "--objective worst or --beam")
+    if args.objective == "expected" and not args.beam and not args.no_book:
+        from .book import load_book
 
-        solver = WorstSolver(solver)
+        book = load_book(args, lists)
+    solver = None
     for w in args.words:
-        print_result(solver.solve(w, progress=None if args.quiet else sys.stderr), args.json)
+        r = book.result(w) if book is not None else None
+        if r is None:
+            if solver is None:  # made only when something must be searched
+                solver = make_solver(args, lists, args.words)
+                if args.objective == "worst":
+                    from ..game.objective import WorstSolver
+
+                    solver = WorstSolver(solver)
+            r = solver.solve(w, progress=None if args.quiet else sys.stderr)
+        print_result(r, args.json)
     return 0
 
 
@@ -190,7 +203,8 @@ def register(sub) -> None:
         "(which proves nothing about the opener).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="output fields (--json): opener, status, total, answers, average, depth, "
-        "seconds, nodes, mode, max_guesses (and note, when there is one; objective under "
+        "seconds, nodes, mode, max_guesses (and note, when there is one; source: book for "
+        "a value read from the opening book; objective under "
         "--objective worst, where depth is the fewest guesses that solve every answer and "
         "total the smallest total within them; wins under --objective wins: the answers "
         "won within the cap, total then the guesses summed over those and average "
@@ -213,6 +227,11 @@ def register(sub) -> None:
     s.add_argument("--beam", type=int_range(1, INT32_MAX), metavar="N",
                    help="only the N most promising guesses per position: fast, reported "
                    "as upper_bound (or not_found), never exact")
+    s.add_argument("--book", type=path_arg, metavar="FILE",
+                   help="an opening book whose exact values are answered at once (default: "
+                   "the packaged book of the lists, mode and cap)")
+    s.add_argument("--no-book", action="store_true",
+                   help="search every opener, even one the book holds")
     s.add_argument("--json", action="store_true", help="one JSON object per line")
     s.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     s.set_defaults(func=_cmd_solve)

@@ -30,6 +30,7 @@ class SolveResult:
     max_guesses: int
     cpu_seconds: float = 0.0
     note: str = ""
+    source: str = ""  # where a value read from data comes from ("book"); "" when searched
 
     @property
     def average(self) -> float | None:
@@ -42,6 +43,8 @@ class SolveResult:
         d["cpu_seconds"] = round(self.cpu_seconds, 4)
         if not self.note:
             del d["note"]
+        if not self.source:
+            del d["source"]
         return d
 
     def describe(self) -> str:
@@ -54,5 +57,7 @@ class SolveResult:
             value = f"{rel}{self.total} ({rel}{self.average:.4f} avg)"
         depth = f", depth {self.depth}" if self.depth else ""
         note = f" ({self.note})" if self.note else ""
+        how = (f"from the {self.source}" if self.source else
+               f"{self.nodes} node{'s' if self.nodes != 1 else ''}, {self.seconds:.2f} s")
         return (f"{self.opener} {self.status}: {value} over {self.answers} answers"
-                f"{depth} [{self.mode}, {self.nodes} nodes, {self.seconds:.2f} s]{note}")
+                f"{depth} [{self.mode}, {how}]{note}")
