@@ -20,7 +20,18 @@ from solver import Solver, cli, game  # noqa: E402
 from solver.feedback import parse, score, to_text  # noqa: E402
 from solver.web.app import MAX_BODY, create_app  # noqa: E402
 from solver.web.service import Service  # noqa: E402
-from tests.web_helpers import STORE_BOUND, STORE_EXACT, make_store, small_problem  # noqa: E402
+from tests.web_helpers import (  # noqa: E402
+    STORE_BOUND,
+    STORE_EXACT,
+    TEST_BUDGET,
+    make_store,
+    small_problem,
+)
+
+
+def _service(lists, table, **kw) -> Service:
+    """A service on the small lists with the tests' request budget (TEST_BUDGET)."""
+    return Service(lists, table=table, request_seconds=TEST_BUDGET, **kw)
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +52,7 @@ def ref(problem):
 @pytest.fixture(scope="module")
 def svc(problem):
     _, lists, table, _ = problem
-    s = Service(lists, table=table, workers=1, quick_workers=1)
+    s = _service(lists, table, workers=1, quick_workers=1)
     yield s
     s.close()
 
@@ -54,7 +65,7 @@ def client(svc):
 @pytest.fixture(scope="module")
 def store_client(problem):
     d, lists, table, _ = problem
-    s = Service(lists, table=table, stores=[str(d / "s.zarr")], workers=1, quick_workers=1)
+    s = _service(lists, table, stores=[str(d / "s.zarr")], workers=1, quick_workers=1)
     yield TestClient(create_app(s))
     s.close()
 
@@ -265,7 +276,7 @@ def test_identical_requests_share_one_computation_and_a_bounded_cache(problem):
     """A second identical request is answered from the cache, a different one is
     computed; the cache keeps only the most recently used `cache_entries` results."""
     _, lists, table, _ = problem
-    s = Service(lists, table=table, workers=1, quick_workers=1, cache_entries=2)
+    s = _service(lists, table, workers=1, quick_workers=1, cache_entries=2)
     try:
         c = TestClient(create_app(s))
         stats = s.sched.state
@@ -304,7 +315,7 @@ def test_per_client_job_limit(problem):
     """A client may hold `jobs_per_client` unfinished jobs; finished ones do not
     count. (Running and waiting jobs: tests/test_web_load.py, with slow searches.)"""
     _, lists, table, _ = problem
-    s = Service(lists, table=table, workers=1, quick_workers=1, jobs_per_client=1)
+    s = _service(lists, table, workers=1, quick_workers=1, jobs_per_client=1)
     try:
         c = TestClient(create_app(s))
         for w in lists.guesses[30:33]:  # each finishes before the next is asked
@@ -318,7 +329,7 @@ def test_concurrent_requests_give_the_sequential_answers(problem, ref):
     """Many threads at once on one service (shared computations, the cache, several
     worker processes): every answer equals the one a lone solver gives."""
     _, lists, table, _ = problem
-    svc = Service(lists, table=table, workers=2)
+    svc = _service(lists, table, workers=2)
     app = create_app(svc)
     openers = lists.guesses[10:18]
     want = {w: ref.solve(w).total for w in openers}
@@ -407,7 +418,7 @@ def test_start_move_comes_from_a_complete_matching_store(store_client, problem, 
     r = store_client.get("/api/next", params={"top": 2}).json()
     assert r["source"] == "engine" and r["best"]["total"] == ref.best(1)[0].total
     wrote = make_store(d / "full.zarr", lists, table, complete=True)
-    s = Service(lists, table=table, stores=[str(d / "full.zarr")], workers=1,
+    s = _service(lists, table, stores=[str(d / "full.zarr")], workers=1,
                 quick_workers=1)
     try:
         c = TestClient(create_app(s))
@@ -799,7 +810,7 @@ def test_lists_offered_and_another_lists_answered(problem, tmp_path):
     from solver.words import BUILTIN, WordLists
 
     _, lists, table, _ = problem
-    served = Service(lists, table=table, workers=1, quick_workers=1)
+    served = _service(lists, table, workers=1, quick_workers=1)
     cat = Catalog(served, keep=1)
     try:
         c = TestClient(create_app(cat))

@@ -28,7 +28,13 @@ from solver import Solver  # noqa: E402
 from solver.feedback import colours_of, score, to_text  # noqa: E402
 from solver.web.app import create_app  # noqa: E402
 from solver.web.service import Service  # noqa: E402
-from tests.web_helpers import STORE_BOUND, STORE_EXACT, make_store, small_problem  # noqa: E402
+from tests.web_helpers import (  # noqa: E402
+    STORE_BOUND,
+    STORE_EXACT,
+    TEST_BUDGET,
+    make_store,
+    small_problem,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -47,12 +53,35 @@ def problem(tmp_path_factory):
     return d, lists, table, wrote
 
 
+def _warm(url: str, lists, timeout: float = 900) -> None:
+    """One search on a fresh server before its tests: its worker's first search loads
+    the kernels, and compiles them after a change to their source (minutes on a busy
+    machine), which the tests' 60 s waits for the page are not meant to cover."""
+    import json
+    import urllib.parse
+    import urllib.request
+
+    g = next(w for w in lists.guesses if w != lists.answers[0])
+    pos = f"{g}:{to_text(score(g, lists.answers[0]), lists.length)}"
+    path = "/api/next?" + urllib.parse.urlencode({"position": pos, "top": 0})
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        with urllib.request.urlopen(url + path, timeout=timeout) as r:
+            body = json.load(r)
+        if r.status == 200 or body.get("state") in ("done", "error", "cancelled"):
+            return
+        path = f"/api/jobs/{body['id']}"  # past the request budget: its job
+        time.sleep(1)
+    raise AssertionError(f"no first answer from the test server in {timeout:.0f} s")
+
+
 @pytest.fixture(scope="module")
 def server(problem):
     import uvicorn
 
     d, lists, table, _ = problem
-    svc = Service(lists, table=table, stores=[str(d / "s.zarr")], workers=1, quick_workers=1)
+    svc = Service(lists, table=table, stores=[str(d / "s.zarr")], workers=1, quick_workers=1,
+                  request_seconds=TEST_BUDGET)
     config = uvicorn.Config(create_app(svc), host="127.0.0.1", port=0, log_level="warning")
     srv = uvicorn.Server(config)
     t = threading.Thread(target=srv.run, daemon=True)
@@ -62,6 +91,7 @@ def server(problem):
         assert time.monotonic() - t0 < 60 and t.is_alive(), "server did not start"
         time.sleep(0.05)
     port = srv.servers[0].sockets[0].getsockname()[1]
+    _warm(f"http://127.0.0.1:{port}", lists)
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     t.join(10)
@@ -349,9 +379,9 @@ def test_a_long_search_shows_progress_and_cancels(big_server, browser):
     """A strategy that takes minutes (qajaq) runs as a job: the page shows its
     progress with an estimate of the time left from the start (its first class takes
     minutes) and a Cancel button; while it computes no other opener's numbers are on
-    screen; Cancel stops the search (the worker is free within a second) and says
-    so; Show strategy then starts it again (issue 33: it started nothing and showed
-    SALET's cards under QAJAQ)."""
+    screen; Cancel stops the search (its worker is freed) and says so; Show
+    strategy then starts it again (issue 33: it started nothing and showed SALET's
+    cards under QAJAQ)."""
     from tests.web_load import busy, wait_until
 
     drv = browser
@@ -375,14 +405,14 @@ def test_a_long_search_shows_progress_and_cancels(big_server, browser):
     assert not drv.find_element(By.ID, "job-strategy").is_displayed()
     msg = drv.find_element(By.ID, "strategy-msg").text
     assert msg.startswith("Cancelled: QAJAQ's strategy"), msg
-    freed = wait_until(lambda: busy(big_server.port) == 0, 5)
-    assert freed is not None and freed < 1.5, freed
+    # the search stops (its worker is free; how fast: bench/load_web.py --check)
+    assert wait_until(lambda: busy(big_server.port) == 0, 30) is not None
     _click(drv, "#strategy-form button.primary")  # the same opener again
     _wait(drv, lambda d: d.find_element(By.ID, "job-strategy").is_displayed())
-    assert wait_until(lambda: busy(big_server.port) == 1, 10) is not None
+    assert wait_until(lambda: busy(big_server.port) == 1, 30) is not None
     assert drv.find_element(By.ID, "strategy-msg").text == ""
     _click(drv, "#job-strategy .cancel")
-    assert wait_until(lambda: busy(big_server.port) == 0, 5) is not None
+    assert wait_until(lambda: busy(big_server.port) == 0, 30) is not None
     opener = drv.find_element(By.ID, "opener")
     opener.clear()
     opener.send_keys("abcde")  # the page still takes input
@@ -488,7 +518,8 @@ def server8(tmp_path_factory):
     rng = random.Random(8)
     answers = sorted(rng.sample(real.answers, 30))
     lists = WordLists.from_words(answers, sorted(set(rng.sample(real.guesses, 60)) | set(answers)))
-    svc = Service(lists, table=build_numpy(lists), workers=1, quick_workers=1)
+    svc = Service(lists, table=build_numpy(lists), workers=1, quick_workers=1,
+                  request_seconds=TEST_BUDGET)
     config = uvicorn.Config(create_app(svc), host="127.0.0.1", port=0, log_level="warning")
     srv = uvicorn.Server(config)
     t = threading.Thread(target=srv.run, daemon=True)
@@ -498,6 +529,7 @@ def server8(tmp_path_factory):
         assert time.monotonic() - t0 < 60 and t.is_alive(), "server did not start"
         time.sleep(0.05)
     port = srv.servers[0].sockets[0].getsockname()[1]
+    _warm(f"http://127.0.0.1:{port}", lists)
     yield f"http://127.0.0.1:{port}", lists
     srv.should_exit = True
     t.join(10)
