@@ -59,6 +59,39 @@ def test_the_results_view_shows_the_book_with_proven_ranks(default_client):
     assert max(r["total"] for r in ranked) < min(r["total"] for r in rows if not r["rank"])
 
 
+def test_a_second_move_comes_from_the_books_moves_without_a_worker():
+    """Today's lists: a second move the book's moves file holds is answered by the
+    server itself (no job for a worker, no kernel), equal to the file."""
+    lists = WordLists.load(lists="nyt", quiet=True)
+    book = Book.find(lists, "easy", 6)
+    if book is None or book.moves is None or not book.moves.openers():
+        pytest.skip("no packaged moves for today's lists")
+    moves = book.moves
+    w = moves.openers()[0]
+    g = lists.guess_index[w]
+    rows = [int(p) for o, p in zip(moves.arrays["opener"], moves.arrays["pattern"],
+                                   strict=True) if o == g]
+    p = max(rows, key=lambda q: moves.lookup(g, q).total or -1)  # its dearest class
+    move = moves.lookup(g, p)
+    svc = Service(lists, workers=1, quick_workers=1)
+    try:
+        def no_worker(*_a, **_k):
+            raise AssertionError("a worker was asked for what the moves file holds")
+
+        svc.sched.submit = no_worker  # type: ignore[method-assign]
+        client = TestClient(create_app(svc))
+        r = client.get("/api/next", params={"position": f"{w}:{to_text(p, 5)}", "top": 3})
+        assert r.status_code == 200, r.text
+        d = r.json()
+        assert d["source"] == "book"
+        assert (d["best"]["guess"], d["best"]["total"], d["best"]["worst"]) == (
+            move.best, move.total, move.worst)
+        assert [(a["guess"], a["total"]) for a in d["alternatives"]] == list(
+            move.alternatives[:3])
+    finally:
+        svc.close()
+
+
 def _answer(client, path: str, params: dict) -> dict:
     """A GET's answer, following a 202 (past the request budget: a worker's first
     search compiles kernels, and the machine may be loaded) to its job's result."""

@@ -19,7 +19,8 @@ from ..feedback import score, to_text
 from ..game.analysis import EMPTY_EXACT_LIMIT
 
 __all__ = ["EMPTY_EXACT_LIMIT", "Cancelled", "adversary_analysis", "adversary_state", "analyse",
-           "best_openers", "check_known_opening", "known_openings", "parse_position",
+           "best_openers", "check_known_opening", "from_data", "known_openings",
+           "parse_position",
            "predicted_strategy_seconds", "strategy"]
 
 WORDS_SHOWN = 20  # the candidates are listed when at most this many are left
@@ -65,6 +66,22 @@ def analyse(solver, pos, top: int = 5, store=None,
     `source` (engine or store) and `note` when the game layer adds one. `progress`
     (guesses ranked, of) may raise Cancelled to stop between guesses."""
     res = game.analyse(solver, pos, top=top, store=store, progress=progress)
+    out = res.to_dict()
+    out["source"] = res.source
+    if res.note:
+        out["note"] = res.note
+    return out
+
+
+def from_data(pos, top: int, store) -> dict | None:
+    """The next-guess analysis that a store or book holds as data (the start, or a
+    book's second move: solver.moves), in `analyse`'s form, without a solver; None
+    when the data does not have it (a worker searches)."""
+    from ..game.analysis import opening
+
+    res = opening(pos, top, store)
+    if res is None:
+        return None
     out = res.to_dict()
     out["source"] = res.source
     if res.note:

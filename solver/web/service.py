@@ -488,6 +488,9 @@ class Service:
         res = self.sched.cached(key)
         if res is not None:
             return 200, res
+        res = self._from_data(kind, params)
+        if res is not None:  # a book's answer: no worker, no kernel, no queue
+            return 200, res
         token = object()
         loop = asyncio.get_running_loop()
         done = asyncio.Event()
@@ -520,6 +523,18 @@ class Service:
             return 202, body
         finally:
             self.sched.release(task, token)
+
+    def _from_data(self, kind: str, params: dict) -> dict | None:
+        """A next guess that the problem's store or book holds (the start, a second
+        move), answered here; None when it must be computed."""
+        if kind != "next" or not params.get("store"):
+            return None
+        sv = self._store_for(params["mode"], params["max_guesses"])
+        if sv is None or str(sv.store.path) != params["store"]:
+            return None
+        pos = adapter.parse_position(params["position"], self.lists, params["mode"],
+                                     params["max_guesses"])
+        return adapter.from_data(pos, params["top"], sv.store)
 
     @staticmethod
     def _outcome(task: Task) -> dict:
