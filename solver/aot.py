@@ -305,38 +305,38 @@ class CompiledKernels:
         self._module, self._tried, self.reason = None, False, None
 
 
-def build_all(out: Path, names: list[str] | None = None) -> list[Path]:
-    """Build the package's modules (those named, or all) into the folder `out`, one
-    process each and side by side (a minute of CPU each): what setup.py ships in a
-    wheel, and `python -m solver.aot DIR` (for $WORDLE_DP_KERNEL_DIR). numba's jit
-    cache goes to a temporary folder, not beside the sources. Returns the files."""
+def build_all(out: Path | None = None, names: list[str] | None = None) -> list[Path]:
+    """Build the package's modules (those named, or all) into the folder `out` (None:
+    each where a first use would build it, its cache folder), one process each and
+    side by side (a minute of CPU each): what setup.py ships in a wheel, and
+    `python -m solver.aot [DIR]`. numba's jit cache goes to a temporary folder, not
+    beside the sources. Returns the files."""
     import subprocess
 
-    out = Path(out).resolve()
-    out.mkdir(parents=True, exist_ok=True)
     kernels = [k for k in all_kernels() if names is None or k.name in names]
+    dest = [k.path(Path(out).resolve()) if out is not None else k.path() for k in kernels]
     root = str(Path(__file__).resolve().parents[1])
     with tempfile.TemporaryDirectory(prefix="wordle-dp-jit-") as jit:
         env = dict(os.environ, NUMBA_CACHE_DIR=jit,
                    PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
         code = ("import sys; from pathlib import Path; from solver import aot; "
                 "k = {m.name: m for m in aot.all_kernels()}[sys.argv[1]]; "
-                "k.build(k.path(Path(sys.argv[2])))")
-        procs = [subprocess.Popen([sys.executable, "-c", code, k.name, str(out)], env=env)
-                 for k in kernels]
+                "k.build(Path(sys.argv[2]))")
+        procs = [subprocess.Popen([sys.executable, "-c", code, k.name, str(d)], env=env)
+                 for k, d in zip(kernels, dest, strict=True)]
         failed = [k.name for k, p in zip(kernels, procs, strict=True) if p.wait() != 0]
     if failed:
         raise RuntimeError(f"could not build {', '.join(failed)}")
-    return [k.path(out) for k in kernels]
+    return dest
 
 
 def main(argv: list[str] | None = None) -> int:
-    """python -m solver.aot [DIR]: build every module into DIR (default: the
-    package's own folder, as a wheel ships them)."""
+    """python -m solver.aot [DIR]: build every module into DIR (setup.py: the wheel's
+    solver/_kernels), or where this install looks for them first after the shipped
+    ones (its cache: compile once now, e.g. after an editable install)."""
     args = sys.argv[1:] if argv is None else argv
-    out = Path(args[0]) if args else SHIPPED
     t0 = time.monotonic()
-    for p in build_all(out):
+    for p in build_all(Path(args[0]) if args else None):
         print(p)
     print(f"built in {time.monotonic() - t0:.0f} s", file=sys.stderr)
     return 0
