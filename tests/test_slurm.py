@@ -242,3 +242,24 @@ def test_mpi_job_across_two_node_names(slurm2, tmp_path):
     assert f"{n} valued as first-feedback classes" in text
     assert "memo_entries=2097152" in text  # 75 MB: the rule under Slurm's 500M per CPU
     assert _table(store) == reference_table(a, g, slurm2["WORDLE_DP_CACHE"])
+
+
+def test_the_tables_recipe_submits_one_job_a_mode(slurm, tmp_path):
+    """slurm/submit-tables.sh: one self-requeueing MPI job per mode, each into its own
+    store named for the lists and the mode; both end with the exact table."""
+    a, g = write_lists(tmp_path / "lists", 60, 40)
+    out = tmp_path / "ckpt"
+    env = dict(slurm, WDP_LISTS_ARGS=f"--answers {a} --guesses {g}",
+               WDP_STORE_DIR=str(out), WDP_LAUNCH="srun")
+    said = _sh(env, "bash", str(ROOT / "slurm" / "submit-tables.sh"), "mine",
+               "--ntasks=2", f"--output={tmp_path}/job-%j.log", f"--chdir={tmp_path}")
+    jobs = dict(re.findall(r"^(\w+): job (\d+) ->", said, re.M))
+    assert set(jobs) == {"easy", "hard"}, said
+    for mode, jid in jobs.items():
+        _wait(lambda jid=jid: _job(env, jid).get("JobState") in ("COMPLETED", "FAILED"),
+              f"the {mode} job to end", log=tmp_path / f"job-{jid}.log")
+        assert _job(env, jid)["JobState"] == "COMPLETED"
+        st = S.Store.open(out / f"table-mine-{mode}-6.zarr")
+        assert st.problem.mode == mode and (st.status() != S.PENDING).all()
+    assert _table(out / "table-mine-easy-6.zarr") == reference_table(
+        a, g, slurm["WORDLE_DP_CACHE"])
