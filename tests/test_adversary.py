@@ -213,3 +213,14 @@ def test_adversary_bad_input_is_one_line(capsys, small, args, needle):
     rc, out, err = _run(capsys, small, *args)
     assert rc == 2 and out == "" and len(err.splitlines()) == 1
     assert err.startswith("wordle-dp: error:") and needle in err, err
+
+
+def test_the_terminal_groups_the_adversarys_counts(capsys):
+    """Issue 50: Absurdle said '3158 answers' where everything else says '3,158'."""
+    from solver import cli
+
+    n = len(WordLists.load(lists="nyt", quiet=True).answers)
+    rc = cli.main(["next", "-", "--adversary", "--max-guesses", "1"])  # a bound: at once
+    out = capsys.readouterr().out
+    assert rc == 0 and f"against the adversary: {n:,} candidates\n" in out, out
+    assert re.search(r"\[(1 node|[\d,]+ nodes), ", out), out

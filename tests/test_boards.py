@@ -321,3 +321,27 @@ def test_the_exact_search_refuses_big_lists_before_searching(capsys):
 def test_brute_force_counts_every_ordered_tuple():
     b = BruteBoards(["abcde", "fghij", "klmno"], [], 2)
     assert b.all_tuples() == frozenset(permutations(["abcde", "fghij", "klmno"], 2))
+
+
+def test_counts_agree_with_their_nouns_and_group_their_digits(capsys, small):
+    """Issue 50: 'total 1 over 1 tuples', '[1 nodes' and '3158 candidates'. A Dordle
+    position that leaves one tuple (board 1 solved, board 2 one candidate) is one
+    guess over one tuple; today's lists count their 3,158 candidates grouped."""
+    from solver import cli
+    from solver.plural import counted
+
+    assert [counted(1, "guess", "guesses"), counted(2, "guess", "guesses"),
+            counted(3158, "answer"), counted(1, "node")] == \
+        ["1 guess", "2 guesses", "3,158 answers", "1 node"]
+    lists = small[0]
+    start = BoardsPosition.start(lists, boards_variant(lists, 2))
+    pos = next(p for a in lists.answers for b in lists.answers if a != b
+               and (p := start.play(a, (242, score(a, b)))).tuples == 1)
+    rc, out, _ = _run(capsys, small, "next", str(pos))
+    assert rc == 0 and "1 answer tuple\n" in out, out
+    assert "total 1 guess over 1 tuple (" in out, out
+    rc = cli.main(["next", "-", "--boards", "2", "--top", "0"])
+    out = capsys.readouterr().out
+    n = len(WordLists.load(lists="nyt", quiet=True).answers)
+    assert rc == 0 and f"board 1: {n:,} candidates" in out and f" {n} " not in out, out
+    assert f"{n * (n - 1):,} answer tuples" in out, out

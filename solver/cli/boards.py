@@ -9,6 +9,7 @@ import sys
 
 from ..errors import UsageError
 from ..output import check_output
+from ..plural import counted
 from ..table import get_table
 from .common import int_range, load_lists, player_lists, write_simulations
 
@@ -86,13 +87,13 @@ def solve_boards(args) -> int:
         if args.json:
             print(json.dumps(r), flush=True)
         elif r["status"] == "exact":
-            print(f"{r['opener']} exact: {r['boards']} boards, total {r['total']} over "
-                  f"{r['tuples']} answer tuples ({r['average']:.4f} guesses to solve every "
-                  f"board), worst {r['depth']}, max {r['max_guesses'] or 'no cap'} "
-                  f"[{r['nodes']} nodes, {r['seconds']:.2f} s]", flush=True)
+            print(f"{r['opener']} exact: {r['boards']} boards, total {r['total']:,} over "
+                  f"{counted(r['tuples'], 'answer tuple')} ({r['average']:.4f} guesses to "
+                  f"solve every board), worst {r['depth']}, max {r['max_guesses'] or 'no cap'}"
+                  f" [{counted(r['nodes'], 'node')}, {r['seconds']:.2f} s]", flush=True)
         else:
             print(f"{r['opener']} infeasible: no strategy solves every board of every tuple "
-                  f"within {r['max_guesses']} guesses [{r['nodes']} nodes, "
+                  f"within {r['max_guesses']} guesses [{counted(r['nodes'], 'node')}, "
                   f"{r['seconds']:.2f} s]", flush=True)
     return 0
 
@@ -132,8 +133,8 @@ def next_boards(args) -> int:
         print(json.dumps(out))
         return 0
     print(f"position {pos} ({args.boards} boards, max {variant.max_guesses or 'no cap'}): "
-          + ("every board solved" if pos.done else f"{out['tuples']} answer tuples"
-             if out["tuples_exact"] else f"at most {out['tuples']} answer tuples (the "
+          + ("every board solved" if pos.done else counted(out["tuples"], "answer tuple")
+             if out["tuples_exact"] else f"at most {counted(out['tuples'], 'answer tuple')} (the "
              "product of the boards' candidates; counted exactly up to 8 open boards)"))
     print("\n".join(board_lines(pos)))
     if pos.done:
@@ -142,7 +143,8 @@ def next_boards(args) -> int:
     if b is None:
         print(f"no strategy solves every board within the cap of {variant.max_guesses}")
     elif b["status"] == "exact":
-        print(f"best: {b['guess']}  total {b['total']} over {out['tuples']} tuples "
+        print(f"best: {b['guess']}  total {counted(b['total'], 'guess', 'guesses')} over "
+              f"{counted(out['tuples'], 'tuple')} "
               f"({b['average']:.4f} more guesses on average, worst {b['worst']}), exact")
     else:
         why = f" ({b['why']})" if "why" in b else ""

@@ -8,6 +8,7 @@ import json
 import sys
 
 from ..errors import UsageError
+from ..plural import counted
 from ..table import get_table
 from .common import load_lists, player_lists
 
@@ -66,11 +67,11 @@ def solve_adversary(args) -> int:
             print(json.dumps(d), flush=True)
         elif r.status == "exact":
             print(f"{word} exact: beats the adversary in {r.guesses} guesses: "
-                  f"{' '.join(r.line.text())} [{r.nodes} nodes, {r.seconds:.2f} s]",
+                  f"{' '.join(r.line.text())} [{counted(r.nodes, 'node')}, {r.seconds:.2f} s]",
                   flush=True)
         else:
             print(f"{word} lower_bound: no win within {r.limit} guesses, so at least "
-                  f"{r.guesses} [{r.nodes} nodes, {r.seconds:.2f} s]", flush=True)
+                  f"{r.guesses} [{counted(r.nodes, 'node')}, {r.seconds:.2f} s]", flush=True)
     return 0
 
 

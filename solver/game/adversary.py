@@ -40,6 +40,7 @@ import numpy as np
 from ..errors import PatternError, UsageError, quote
 from ..feedback import colours_of, to_text
 from ..feedback import parse as parse_pattern
+from ..plural import counted
 from ..variant import Variant
 from ..words import WordLists
 
@@ -123,19 +124,18 @@ class AdversaryResult:
 
     def describe(self) -> str:
         n = self.candidates
-        head = f"position {self.position} against the adversary: {n} candidate" + (
-            "s" if n != 1 else "")
+        head = f"position {self.position} against the adversary: {counted(n, 'candidate')}"
         if self.status == "lower_bound":
             return (f"{head}\nno win within {self.limit} more guesses: at least "
                     f"{self.guesses} more needed (a proven lower bound; raise "
-                    f"--max-guesses to search deeper) [{self.nodes} nodes, "
+                    f"--max-guesses to search deeper) [{counted(self.nodes, 'node')}, "
                     f"{self.seconds:.2f} s]")
         if self.guesses == 0:
             return f"{head}\nwon"
         assert self.guesses is not None and self.line is not None  # a win was found
         lines = [head,
                  f"fewest guesses that beat it: {self.guesses} more (exact; the game ends at "
-                 f"guess {self.made + self.guesses}) [{self.nodes} nodes, "
+                 f"guess {self.made + self.guesses}) [{counted(self.nodes, 'node')}, "
                  f"{self.seconds:.2f} s]",
                  "winning line: " + " ".join(self.line.text())]
         if self.alternatives:
@@ -413,7 +413,7 @@ class AdversaryGame:
         if res.first is None:
             return None
         n = res.candidates
-        self.say(f"{n} answer{'s' if n != 1 else ''} still possible; the fastest win takes "
+        self.say(f"{counted(n, 'answer')} still possible; the fastest win takes "
                  f"{res.guesses} more guess{'es' if res.guesses != 1 else ''} (exact), "
                  f"starting with {res.first.upper()}")
         return res.first
@@ -447,7 +447,7 @@ class AdversaryGame:
             L = len(g)
             n = len(self.pos.members)
             self.say(f"guess {k}: {g.upper()}  {to_text(p, L)}  {to_squares(p, L)}  "
-                     f"({n} answer{'s' if n != 1 else ''} left)")
+                     f"({counted(n, 'answer')} left)")
             if self.pos.won:
                 self.say(f"won: {g.upper()} in {k} guess{'es' if k != 1 else ''}")
                 return k

@@ -42,6 +42,7 @@ import numpy as np
 from ..errors import PatternError, UsageError, WordListError, quote
 from ..feedback import parse as parse_pattern
 from ..feedback import score, to_squares, to_text
+from ..plural import counted
 from ..variant import Variant
 from ..words import WordLists
 from .measures import ENTROPY, HIT, PATTERNS, SUMSQ, WORST, scan
@@ -494,8 +495,8 @@ class BoardsSimulation:
     def describe(self) -> str:
         n = len(self.games)
         h = "  ".join(f"{k}:{v}" for k, v in self.histogram.items())
-        what = (f"a random sample of {n} of the {self.tuples} answer tuples (seed {self.seed})"
-                if self.sampled else f"all {n} answer tuples")
+        what = (f"a random sample of {n:,} of the {self.tuples:,} answer tuples (seed {self.seed})"
+                if self.sampled else f"all {counted(n, 'answer tuple')}")
         lines = [f"{self.strategy} on {self.boards} boards"
                  + (f" from {self.opener}" if self.opener else "") + f": {what}",
                  f"mean {self.mean:.4f} guesses to solve every board, stdev {self.stdev:.4f}, "
@@ -598,7 +599,7 @@ def board_lines(pos: BoardsPosition, words: int = 8) -> list[str]:
             continue
         c = pos.candidates(i)
         shown = " ".join(c[:words]) + (" ..." if len(c) > words else "")
-        out.append(f"  board {i + 1}: {len(c)} candidate{'s' if len(c) != 1 else ''}: {shown}")
+        out.append(f"  board {i + 1}: {counted(len(c), 'candidate')}: {shown}")
     return out
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..plural import counted
 from ..search.result import SolveResult
 
 OBJECTIVES = ("expected", "worst", "wins")  # wins: wins.py
@@ -130,7 +131,8 @@ class WorstResult(SolveResult):
             return super().describe() + " [objective worst]"
         return (f"{self.opener} {self.status}: every answer within {self.depth} guesses, "
                 f"total {self.total} ({self.average:.4f} avg) within that, over "
-                f"{self.answers} answers [{self.mode}, objective worst, {self.nodes} nodes, "
+                f"{counted(self.answers, 'answer')} [{self.mode}, objective worst, "
+                f"{counted(self.nodes, 'node')}, "
                 f"{self.seconds:.2f} s]")
 
 
