@@ -591,6 +591,8 @@ def test_boards_next_and_its_errors(client, problem):
     assert r_json["board"][0]["solved"] == 2 and r_json["board"][1]["solved"] is None
     want = BoardsPosition.parse(pos, lists, boards_variant(lists, 2))
     assert r_json["board"][1]["words"] == want.candidates(1)[:20]
+    # the count as text too: a page reads numbers as doubles, exact to 2^53 only (issue 50)
+    assert r_json["tuples"] == want.tuples and r_json["tuples_text"] == str(want.tuples)
     if len(want.members[1]) == 1:
         assert r_json["best"]["guess"] == b
     assert r_json["best"]["status"] in ("exact", "heuristic")

@@ -5,6 +5,7 @@ Skips cleanly when the browser, its driver or Selenium is missing."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import threading
@@ -724,7 +725,7 @@ def test_absurdle_played_to_a_win(server, browser, problem):
 
     value = analysed("-")
     assert value == adv.analyse(pos, len(pos.members)).guesses
-    assert int(drv.find_element(By.ID, "adv-cands").text) == len(lists.answers)
+    assert _int(drv.find_element(By.ID, "adv-cands").text) == len(lists.answers)
     for k in range(value):
         best = "".join(t.text for t in drv.find_elements(
             By.CSS_SELECTOR, "#analysis .best .word .tile")).lower()
@@ -740,7 +741,11 @@ def test_absurdle_played_to_a_win(server, browser, problem):
         tiles = _row_tiles(drv, k)
         assert "".join(t.text for t in tiles).lower() == best
         assert [_colour(t) for t in tiles] == colours_of(pos.history[-1][1], 5)
-        assert int(drv.find_element(By.ID, "adv-cands").text) == len(pos.members)
+        if pos.won:  # issue 50: no "1 answer still possible" above "Won in 5 guesses"
+            assert not drv.find_elements(By.ID, "adv-cands")
+            assert "still possible" not in drv.find_element(By.ID, "analysis-body").text
+        else:
+            assert _int(drv.find_element(By.ID, "adv-cands").text) == len(pos.members)
         if len(pos.members) <= 20 and not pos.won:
             chips = drv.find_elements(By.CSS_SELECTOR, "#adv-words .chip")
             assert [c.text.lower() for c in chips] == pos.candidates
@@ -752,12 +757,17 @@ def test_absurdle_played_to_a_win(server, browser, problem):
     msg = drv.find_element(By.ID, "play-msg").text
     assert msg.startswith(f"Won in {value} guess"), msg
     assert f"from the start: {value}" in drv.find_element(By.ID, "adv-won").text
+    shots = os.environ.get("WORDLE_DP_SHOTS")
+    if shots:
+        drv.save_screenshot(os.path.join(shots, "absurdle-won-1280.png"))
     size = drv.get_window_size()
     drv.set_window_size(*PHONE)
     try:
         inner, scroll = drv.execute_script(
             "return [window.innerWidth, document.documentElement.scrollWidth]")
         assert inner <= PHONE[0] and scroll <= inner, (inner, scroll)
+        if shots:
+            drv.save_screenshot(os.path.join(shots, "absurdle-won-phone.png"))
     finally:
         drv.set_window_size(size["width"], size["height"])
 
@@ -891,8 +901,8 @@ def test_boards_and_results_at_phone_width(server, browser, server8):
         assert header < play_header - 20, (header, play_header)  # a row less, no band
         cards = drv.find_elements(By.CSS_SELECTOR, ".bcard")
         assert len(cards) == 8 and len({c.location["x"] for c in cards}) == 2
-        for h in drv.find_elements(By.CSS_SELECTOR, ".bcard h3"):
-            assert h.size["height"] < 24, h.text  # one line: not "Board / 1"
+        for h in drv.find_elements(By.CSS_SELECTOR, ".bcard h3 > span"):
+            assert h.size["height"] < 24, h.text  # one line each: not "Board / 1"
         inner, scroll = drv.execute_script(
             "return [window.innerWidth, document.documentElement.scrollWidth]")
         assert scroll <= inner, (inner, scroll)
@@ -908,3 +918,101 @@ def test_boards_and_results_at_phone_width(server, browser, server8):
         assert not drv.find_element(By.ID, "store-picker").is_displayed()
     finally:
         drv.set_window_size(size["width"], size["height"])
+
+
+_CUT = """
+// the board header parts cut short or pushed out of their card: their text
+return [...document.querySelectorAll('.bcard')].flatMap((card) => {
+  const box = card.getBoundingClientRect();
+  return [...card.querySelectorAll('h3 > span')].filter((s) => {
+    const r = s.getBoundingClientRect();
+    return s.scrollWidth > s.clientWidth + 1 || r.left < box.left - 1 || r.right > box.right + 1;
+  }).map((s) => s.textContent);
+});
+"""
+
+
+@pytest.mark.parametrize("k", [4, 8])
+def test_boards_fit_their_count_and_count_exactly(big_server, browser, k):
+    """Issue 50 on the original lists (2,315 candidates a board): the cards cut their
+    headers ('solved at gues…', '2,315 candida…') at both widths, Quordle sat in a
+    grid of 5 columns with one empty, Octordle was laid out 5 + 3, and the Octordle's
+    count of answer tuples was a rounded float. Now: rows of 4 at 1280 px (4 + 4 for
+    eight boards), two by two at 390 px, every header whole, no sideways scrolling,
+    the count digit for digit, at the start and after a guess that solves board 1.
+    Screenshots for a person to look at: WORDLE_DP_SHOTS=DIR."""
+    from solver.game.boards import BoardsPosition, boards_variant
+    from solver.words import WordLists
+
+    lists = WordLists.load(lists="original", quiet=True)
+    variant = boards_variant(lists, k)
+    drv = browser
+    shots = os.environ.get("WORDLE_DP_SHOTS")
+    drv.get("about:blank")
+    drv.get(big_server.url + f"/#boards?k={k}")
+    _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take"), 180)
+    start = BoardsPosition.start(lists, variant)
+    advice = drv.find_element(By.ID, "boards-advice").text
+    assert f"{start.tuples:,} answer tuples; guess 1 of {k + 5}" in advice, advice
+    word = "crane"  # board 1's answer; every other board all grey
+    box = drv.find_element(By.ID, "boards-guess")
+    box.clear()
+    box.send_keys(word)
+    drv.execute_script(_SET_COLOURS, [[2] * 5] + [None] * (k - 1))
+    _click(drv, "#boards-enter")
+    pos = start.play(word, (242,) + (0,) * (k - 1))
+    _wait(drv, lambda d: d.execute_script("return wordleDP.bPosition()") == str(pos))
+    _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take"), 180)
+    advice = drv.find_element(By.ID, "boards-advice").text
+    assert f"{pos.tuples:,} answer tuples; guess 2 of {k + 5}" in advice, advice
+    heads = [h.text for h in drv.find_elements(By.CSS_SELECTOR, ".bcard h3")]
+    n = len(pos.members[1])
+    assert heads[0].replace("\n", " ") == "Board 1 solved at guess 1", heads
+    assert all(h.replace("\n", " ") == f"Board {i + 1} {n:,} candidates"
+               for i, h in enumerate(heads) if i), heads
+    size = drv.get_window_size()
+    try:
+        for width, cols in ((1280, min(k, 4)), (PHONE[0], 2)):
+            drv.set_window_size(width, 900 if width == 1280 else PHONE[1])
+            _wait(drv, lambda d, w=width: d.execute_script("return window.innerWidth") <= w)
+            cards = drv.find_elements(By.CSS_SELECTOR, ".bcard")
+            assert len({c.location["x"] for c in cards}) == cols, width
+            assert len({c.location["y"] for c in cards}) == k // cols, width
+            assert drv.execute_script(_CUT) == [], width
+            tops = drv.execute_script(  # each card's first row of tiles, from its top
+                "return [...document.querySelectorAll('.bcard')].map((c) => Math.round("
+                "c.querySelector('.row').getBoundingClientRect().top"
+                " - c.getBoundingClientRect().top))")
+            assert len(set(tops)) == 1, (width, tops)  # the rows of tiles line up
+            inner, scroll = drv.execute_script(
+                "return [window.innerWidth, document.documentElement.scrollWidth]")
+            assert scroll <= inner, (width, inner, scroll)
+            if shots:
+                drv.save_screenshot(os.path.join(shots, f"boards-{k}-{width}.png"))
+    finally:
+        drv.set_window_size(size["width"], size["height"])
+
+
+def test_boards_one_tuple_left_is_one_guess(server, browser, problem):
+    """Issue 50: 'exact: 1 guesses over 1 answer tuple'. A Dordle whose first guess
+    solves board 1 and leaves board 2 one candidate: one guess over one tuple."""
+    from solver.game.boards import BoardsPosition, boards_variant
+
+    _, lists, _table, _ = problem
+    drv = browser
+    start = BoardsPosition.start(lists, boards_variant(lists, 2))
+    guess, code, pos = next((a, score(a, b), p) for a in lists.answers for b in lists.answers
+                            if a != b and (p := start.play(a, (242, score(a, b)))).tuples == 1)
+    drv.get("about:blank")
+    drv.get(server + "/#boards?k=2")
+    _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take"))
+    box = drv.find_element(By.ID, "boards-guess")
+    box.clear()
+    box.send_keys(guess)
+    drv.execute_script(_SET_COLOURS, [[2] * 5, colours_of(code, 5)])
+    _click(drv, "#boards-enter")
+    _wait(drv, lambda d: d.execute_script("return wordleDP.bPosition()") == str(pos))
+    _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take"))
+    advice = drv.find_element(By.ID, "boards-advice").text
+    assert "exact: 1 guess over 1 answer tuple (1.0000 more on average, worst 1)" in advice
+    assert "1 answer tuple; guess 2 of 7" in advice and "1 guesses" not in advice

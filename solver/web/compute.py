@@ -110,7 +110,10 @@ class Engine:
             return {**out, "best": None, "alternatives": [], "status": "solved"}
         best, alts, how = advise(self.lists, self.table, pos, params["top"], "auto",
                                  fallback=True)
-        return {**out, "tuples": pos.tuples, "tuples_exact": len(pos.open) <= 8,
+        # tuples_text: the same count as text, exact on a page (a JSON number past
+        # 2^53, an Octordle's 9.8e27 tuples, loses its last digits in JavaScript)
+        return {**out, "tuples": pos.tuples, "tuples_text": str(pos.tuples),
+                "tuples_exact": len(pos.open) <= 8,
                 "best": best, "alternatives": alts, "status": how}
 
     def adversary(self):

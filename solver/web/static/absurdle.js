@@ -3,7 +3,7 @@
 // /api/adversary; the exact fewest guesses that still beat it is a search: a job
 // (kind "adversary") with progress and Cancel, while the player may go on typing.
 import { api } from "./api.js";
-import { $, el, plural } from "./dom.js";
+import { $, el, num, plural } from "./dom.js";
 import { playJob, renderBoard, say, setGuess } from "./play.js";
 import { S, colsOf, greys } from "./state.js";
 import { wordTiles } from "./tiles.js";
@@ -71,7 +71,8 @@ function advShow(st) {
 function renderAdversary(st, an) {
   const body = $("#analysis-body");
   const n = st.candidates;
-  const kids = [el("p", { class: "cands" }, el("b", { id: "adv-cands", text: `${n}` }),
+  // won: the one answer left is the one guessed, said by the win below, not counted
+  const kids = st.won ? [] : [el("p", { class: "cands" }, el("b", { id: "adv-cands", text: num(n) }),
     ` answer${n === 1 ? "" : "s"} still possible` + (st.guesses ? " (the adversary kept the largest class)" : ""))];
   if (st.words && !st.won) {
     const chips = el("div", { class: "chips", id: "adv-words" });

@@ -26,6 +26,9 @@ function renderBoards() {
   const grid = $("#boards-grid");
   grid.replaceChildren();
   grid.dataset.k = B.k;
+  // as many columns as fit the count: 2 and 4 boards in one row, 8 as 4 + 4, 16 and 32
+  // in rows of 4 (style.css narrows them to 2 on small screens)
+  grid.style.setProperty("--cols", Math.min(B.k, 4));
   const word = $("#boards-guess").value.trim().toLowerCase();
   for (let i = 0; i < B.k; i++) {
     const solved = bSolvedAt(i);
@@ -74,11 +77,13 @@ function renderBoardsAdvice() {
   }
   if (!r) { box.replaceChildren(el("p", { class: "muted", text: "…" })); return; }
   const b = r.best;
+  // the count exactly: past 2^53 a JSON number loses digits, so the server sends its text
+  const tuples = r.tuples_text != null ? BigInt(r.tuples_text) : r.tuples;
   const kids = [el("h2", { text: "Next guess" })];
   if (!b) kids.push(el("p", { class: "msg err", text: "no strategy solves every board within the cap" }));
   else {
     const why = b.status === "exact" ?
-      `exact: ${num(b.total)} guesses over ${plural(r.tuples, "answer tuple")} (${fmt(b.average)} more on average, worst ${b.worst})` :
+      `exact: ${plural(b.total, "guess", "guesses")} over ${plural(tuples, "answer tuple")} (${fmt(b.average)} more on average, worst ${b.worst})` :
       (b.why ? `${b.why} (heuristic)` : "heuristic (entropy of the joint feedback), not exact");
     kids.push(el("p", {}, el("button", { class: "primary", id: "boards-take", text: b.guess.toUpperCase(),
       onclick: () => { $("#boards-guess").value = b.guess; bTyped(); } }), " ", el("span", { class: "muted", text: why })));
@@ -86,7 +91,7 @@ function renderBoardsAdvice() {
       kids.push(el("p", { class: "muted small", text: "also: " + r.alternatives.map((a) => a.guess).join(", ") }));
     }
   }
-  kids.push(el("p", { class: "muted small", text: `${r.tuples_exact ? "" : "at most "}${plural(r.tuples, "answer tuple")}; guess ${B.rows.length + 1} of ${r.max_guesses}` }));
+  kids.push(el("p", { class: "muted small", text: `${r.tuples_exact ? "" : "at most "}${plural(tuples, "answer tuple")}; guess ${B.rows.length + 1} of ${r.max_guesses}` }));
   box.replaceChildren(...kids);
 }
 

@@ -25,10 +25,12 @@ export function svg(tag, attrs = {}, text) {
 
 // a number with d decimals, "–" when unknown
 export const fmt = (x, d = 4) => (x == null ? "–" : Number(x).toFixed(d));
-// an integer with its digits grouped: 28,646,911,902,960
-export const num = (x) => (x == null ? "–" : Number(x).toLocaleString("en-US"));
-// "1 guess", "2 guesses"; the count grouped
-export const plural = (n, one, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`;
+// an integer with its digits grouped: 28,646,911,902,960; a BigInt keeps every digit
+export const num = (x) => (x == null ? "–" :
+  (typeof x === "bigint" ? x : Number(x)).toLocaleString("en-US"));
+// "1 guess", "2 guesses"; the count grouped (a number or a BigInt)
+export const plural = (n, one, many = `${one}s`) =>
+  `${num(n)} ${n == 1 ? one : many}`;  // eslint-disable-line eqeqeq -- 1n == 1
 // seconds as "42 s", "3 min 07 s", "1 h 05 min"
 export function duration(s) {
   s = Math.max(0, Math.round(s));
