@@ -216,6 +216,16 @@ class CompiledKernels:
         spec.loader.exec_module(mod)
         return mod
 
+    def expected(self) -> float:
+        """Seconds of wall a build should take here: its CPU on an idle core, longer
+        on a busy machine (it gets about cores / load of one; at load 8 on the two
+        cores of the development machine, 84 s of CPU took 264 s)."""
+        try:
+            busy = os.getloadavg()[0] / (os.cpu_count() or 1)
+        except OSError:  # no load average on this platform
+            busy = 1.0
+        return self.seconds * max(1.0, busy)
+
     def find(self):
         """The module if one is already built (shipped, or in the cache), without
         building it; None otherwise, and while another thread builds it."""
@@ -277,9 +287,9 @@ class CompiledKernels:
                     f.seek(0)
                     try:  # the other build's start (wall clock), written below
                         started = float(f.read().split()[0])
-                        self._eta = time.monotonic() + self.seconds - (time.time() - started)
+                        self._eta = time.monotonic() + self.expected() - (time.time() - started)
                     except (ValueError, IndexError):
-                        self._eta = time.monotonic() + self.seconds
+                        self._eta = time.monotonic() + self.expected()
                     self._say_waiting()
                     fcntl.flock(f, fcntl.LOCK_EX)
                     if path.exists():
@@ -291,9 +301,10 @@ class CompiledKernels:
             f.truncate()
             f.write(f"{time.time()}\n")
             f.flush()
-            self._eta = time.monotonic() + self.seconds
+            expected = self.expected()
+            self._eta = time.monotonic() + expected
             _notice("build", f"compiling {self.title} (first run after install, about "
-                    f"{_about(self.seconds)}; later runs load them)...", self.seconds)
+                    f"{_about(expected)}; later runs load them)...", expected)
             try:
                 self.build(path)
             finally:
