@@ -161,14 +161,20 @@ def test_wins_match_brute_force(spec, mode, cap):
     assert lost and deep, "nothing is lost: the instance tests nothing"
 
 
-@pytest.mark.parametrize("mode,cap", [(m, c) for m in MODES for c in (3, 4)])
-def test_ranked_and_bounds_match_brute_force(mode, cap):
+RANKED = [((0, 7, 14), m, c) for m in MODES for c in (3, 4)] + [((1, 6, 20), "easy", 4)]
+
+
+@pytest.mark.parametrize("stem,mode,cap", RANKED)
+def test_ranked_and_bounds_match_brute_force(stem, mode, cap):
     """The K best first guesses, ties valued exactly; a bound only ever refuses
-    guesses that are no better than it. (Easy mode at cap 4 here needs the bound's
-    discount for the answers a guess must lose: without it a guess is refused that
-    ties the 4th best.)"""
+    guesses that are no better than it. (Easy mode at cap 4 on the first lists needs
+    the bound's discount for the answers a guess must lose: without it a guess is
+    refused that ties the 4th best; the last lists need the engine's cutoff on a
+    class that must be won outright to be exactly what the guess needs.)"""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    lists = stem_lists(0, 4, variants=7, n_guesses=14)
+    seed, variants, guesses = stem
+    lists = stem_lists(seed, 4, stems=3 if seed == 0 else 4, variants=variants,
+                       n_guesses=guesses)
     brute = WinsBrute(lists.answers, lists.guesses, mode)
     solver = Solver(lists, mode, cap)
     ws = WinsSearch(solver)

@@ -54,6 +54,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..search.layout import EXACT, INF
 from ..search.result import SolveResult
 from .measures import EST, HIT, PATTERNS, scan
 from .position import Constraint, constraint_after, legal_mask
@@ -82,6 +83,7 @@ class WinsValue:
 
 
 NONE = WinsValue(0, 0)
+CUT = WinsValue(-1, -1)  # quick under a cutoff: won outright at a total >= it, or not at all
 
 
 def _lb_total(w: int, left: int) -> int:
@@ -106,6 +108,7 @@ class WinsSearch:
         self.agid = solver.lists.answer_guess_ids  # the property builds it on every call
         self.memo: dict = {}
         self.infeasible: set = set()  # states the engine proved cannot be won outright
+        self.lower: dict = {}  # state -> a lower bound on its key, from cutoffs
         self._legal: dict = {}
 
     # ---- keys and legality -------------------------------------------------------
@@ -139,19 +142,25 @@ class WinsSearch:
         return constraint_after(cons, self.lists.guesses[gid], pattern)
 
     def _store(self, key, value: WinsValue) -> WinsValue:
-        if len(self.memo) >= MEMO_LIMIT:
+        if len(self.memo) + len(self.lower) >= MEMO_LIMIT:
             self.memo.clear()
             self.infeasible.clear()
+            self.lower.clear()
         self.memo[key] = value
         return value
 
     # ---- states ------------------------------------------------------------------
 
-    def quick(self, members: np.ndarray, left: int, cons) -> WinsValue | None:
+    def quick(self, members: np.ndarray, left: int, cons,
+              beta: int | None = None) -> WinsValue | None:
         """The value of a state when it needs no search of ours: memoised, trivial
         (empty, no guess left, one or two answers), or won outright (the engine's
         capped value); None when the engine proved it cannot be won outright.
-        `cons` may be a function that makes the constraint: called only when needed."""
+        `cons` may be a function that makes the constraint: called only when needed.
+        `beta`: a total at which winning the set outright no longer matters to the
+        caller; the engine then searches under that cutoff and CUT says that the set
+        is either won outright at a total >= beta or not at all (which one is left
+        open: cheaper to prove)."""
         n = len(members)
         if n == 0 or left <= 0:
             return NONE
@@ -170,7 +179,17 @@ class WinsSearch:
             return hit
         if key in self.infeasible:
             return None
-        total, g, status = self.solver.set_value(members, left, cons)
+        s = self.solver
+        if beta is not None and s.max_guesses:  # (uncapped values may be upper bounds)
+            v, flags, _h, g = s._solve_set(members, left, s._cons_for(cons), int(beta))
+            if flags & EXACT and v < INF and g >= 0:
+                return self._store(key, WinsValue(n, int(v), int(g)))
+            if flags & EXACT and v >= INF:
+                self.infeasible.add(key)
+                return None
+            if v >= beta:
+                return CUT
+        total, g, status = s.set_value(members, left, cons)
         if total is not None:
             return self._store(key, WinsValue(n, int(total), int(g), status))
         if status != "infeasible":  # pragma: no cover (a beam is refused)
@@ -185,16 +204,35 @@ class WinsSearch:
         `first`: no guess has been played (strict mode then allows every guess).
         `progress(done, of)` is called every PROGRESS_EVERY guesses of this set's
         own search (not of the classes below it)."""
+        v = self.bounded(members, left, cons, first, progress)
+        assert v is not None  # no bound: always valued
+        return v
+
+    def bounded(self, members: np.ndarray, left: int, cons=None, first: bool = False,
+                progress: Progress | None = None,
+                need: tuple[int, int] | None = None) -> WinsValue | None:
+        """`set_value`, or None once the set's key (-wins, total) is proven >= `need`
+        (what a guess above it needs of it: a cutoff). Such proofs are kept as lower
+        bounds on the key, so that a later search under a need no looser stops at
+        once."""
         members = np.ascontiguousarray(members, np.int32)
         if first and self.mode == "strict" and len(members) > 1 and left > 0:
             # strict mode's first guess is free: not the state the engine (or the
             # memo of later states) values, so every guess is valued
-            return self._search(members, left, cons, True, False, progress)
+            return self._search(members, left, cons, True, False, progress, need)
         v = self.quick(members, left, cons)
         if v is not None:
             return v
         key = self._key(members, left, cons)
-        return self._store(key, self._search(members, left, cons, first, True, progress))
+        low = self.lower.get(key)
+        if need is not None and low is not None and low >= need:
+            return None
+        v = self._search(members, left, cons, first, True, progress, need)
+        if v is None:
+            assert need is not None
+            self.lower[key] = need if low is None else max(low, need)
+            return None
+        return self._store(key, v)
 
     def _candidates(self, members: np.ndarray, cons, first: bool, infeasible: bool):
         """The legal guesses that split the set or hit a candidate, in the order
@@ -219,9 +257,11 @@ class WinsSearch:
         return gids, h, k, lb
 
     def _search(self, members: np.ndarray, left: int, cons, first: bool, infeasible: bool,
-                progress: Progress | None = None) -> WinsValue:
+                progress: Progress | None = None,
+                need: tuple[int, int] | None = None) -> WinsValue | None:
         """Branch and bound over the guesses of a set (`infeasible`: proven not to
-        be won outright, so it loses at least one answer)."""
+        be won outright, so it loses at least one answer): its exact value, or None
+        when no guess beats `need`."""
         n = len(members)
         gids, h, k, lb = self._candidates(members, cons, first, infeasible)
         if left == 2:  # exact from the counts: h + k wins at total h + 2k
@@ -232,13 +272,13 @@ class WinsSearch:
         for j in range(len(gids)):
             if progress is not None and j % PROGRESS_EVERY == 0:
                 progress(j, len(gids))
-            if best is not None and (-cap, int(lb[j])) >= best.key:
+            bound = need if best is None else best.key  # a best found beats need
+            if bound is not None and (-cap, int(lb[j])) >= bound:
                 continue
-            v = self.guess_value(int(gids[j]), members, left, cons,
-                                 None if best is None else best.key, cap)
+            v = self.guess_value(int(gids[j]), members, left, cons, bound, cap)
             if v is not None and (best is None or v.key < best.key):
                 best = v
-        assert best is not None  # n >= 2 and a candidate always splits or hits
+        assert best is not None or need is not None  # a candidate splits or hits
         return best
 
     # ---- guesses -----------------------------------------------------------------
@@ -285,14 +325,27 @@ class WinsSearch:
             return None
         status = "exact"
         # first what the engine (or the memo) knows of every class (the hard-mode
-        # constraint after the guess is made only where a class needs it)
+        # constraint after the guess is made only where a class needs it). Under a
+        # bound, where the guess needs a class won outright below some total to tie
+        # the bound on wins and beat it on total, the engine searches it under that
+        # cutoff: above it (CUT) the class is either won at a total that refutes the
+        # guess, or loses an answer, so the guess is refuted if losing one refutes it
         for x in parts:
             x.append(None)
             if self.mode == "hard":
                 x[4] = functools.partial(self._child_cons, cons, gid, x[0])
-            v = self.quick(x[1], c1, x[4])
+            beta = None
+            if bound is not None:
+                m = len(x[1])
+                w, t = ub, lbt - f(x[2]) + f(m)  # this class won outright
+                if cap is not None and w > cap:
+                    t -= 3 * (w - cap)
+                    w = cap
+                if -w == bound[0]:  # a tie on wins: the total decides
+                    beta = bound[1] - (t - f(m)) - m
+            v = self.quick(x[1], c1, x[4], beta)
             old = x[2]
-            if v is None:  # cannot be won outright: one answer lost at least
+            if v is None or v is CUT:  # cannot be won outright (or, CUT, too dear)
                 x[2] = old - 1
                 ub -= 1
                 lbt += f(old - 1) - f(old)
@@ -302,10 +355,17 @@ class WinsSearch:
                 lbt += v.total + v.wins - f(old)
             if pruned():
                 return None
-        # then the classes that cannot be won outright, searched
+        # then the classes that cannot be won outright, searched: under a bound, each
+        # for what the guess needs of it, the others at their best (their bounds)
         for x in parts:
             if x[3] is None:
-                v = self.set_value(x[1], c1, x[4]() if callable(x[4]) else x[4])
+                need = None
+                if bound is not None:
+                    w0 = -bound[0] - (ub - x[2])  # the wins it needs at least
+                    need = (-w0, bound[1] - (lbt - f(x[2])) - w0)
+                v = self.bounded(x[1], c1, x[4]() if callable(x[4]) else x[4], need=need)
+                if v is None:
+                    return None
                 old = x[2]
                 x[2], x[3] = v.wins, v
                 ub += v.wins - old
