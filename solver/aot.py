@@ -305,8 +305,11 @@ class CompiledKernels:
             self._eta = time.monotonic() + expected
             _notice("build", f"compiling {self.title} (first run after install, about "
                     f"{_about(expected)}; later runs load them)...", expected)
+            from .jitcache import quiet
+
             try:
-                self.build(path)
+                with quiet():  # its jit compiles: announced above
+                    self.build(path)
             finally:
                 self._eta = None
             return self.load(path)
@@ -330,9 +333,9 @@ def build_all(out: Path | None = None, names: list[str] | None = None) -> list[P
     with tempfile.TemporaryDirectory(prefix="wordle-dp-jit-") as jit:
         env = dict(os.environ, NUMBA_CACHE_DIR=jit,
                    PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
-        code = ("import sys; from pathlib import Path; from solver import aot; "
+        code = ("import sys; from pathlib import Path; from solver import aot, jitcache; "
                 "k = {m.name: m for m in aot.all_kernels()}[sys.argv[1]]; "
-                "k.build(Path(sys.argv[2]))")
+                "jitcache.quiet().__enter__(); k.build(Path(sys.argv[2]))")
         procs = [subprocess.Popen([sys.executable, "-c", code, k.name, str(d)], env=env)
                  for k, d in zip(kernels, dest, strict=True)]
         failed = [k.name for k, p in zip(kernels, procs, strict=True) if p.wait() != 0]

@@ -13,11 +13,23 @@ Each module with cached jitted functions calls `install()` before its first
 `@njit(cache=True)` (numba picks a function's cache locator when it is decorated).
 It wraps numba's locators of source-backed files, a private numba interface; if
 that interface changes, the cache keeps numba's own rule and nothing else breaks.
+
+`install()` also listens to numba's compile events (numba.core.event, public): a
+jit compile that has run for NOTICE_AFTER seconds says so in one line (through
+solver.aot's notice: stderr, or the web page's progress), so that a first use
+after install that has to compile (the adversary's kernels, the measures scan on
+6-letter words, the search when no compiled module can be built) is not silent
+for a minute. A cache load is no compile: numba loads before the event. The
+ahead-of-time builds, which say so themselves, run `quiet()`.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 _ROOT = Path(__file__).resolve().parent
@@ -30,6 +42,9 @@ JIT_SOURCES = tuple(_ROOT / p for p in (
     "game/scan_jit.py", "game/scan_columns.py", "game/adversary_jit.py",
     "run/costs.py",
 ))
+
+# seconds a jit compile runs before it says so ($WORDLE_DP_COMPILE_NOTICE_AFTER)
+NOTICE_AFTER = float(os.environ.get("WORDLE_DP_COMPILE_NOTICE_AFTER", "") or 1.0)
 
 _groups: dict[str, tuple[Path, ...]] = {}  # a source file -> the files of its group
 _stamps: dict[tuple[Path, ...], str] = {}  # a group -> the hash of its files' text
@@ -54,6 +69,7 @@ def install(files: tuple[Path, ...] = JIT_SOURCES) -> None:
         from numba.core import caching
     except ImportError:
         return
+    _listen()
     # CacheImpl (numba 0.68; _CacheImpl before): where numba looks for locators
     impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
     if impl is None or not hasattr(impl, "_locator_classes"):
@@ -74,3 +90,61 @@ def _stamped(base: type) -> type:
         return own if group is None else (own, fingerprint(group))
 
     return type(base)(base.__name__, (base,), {"get_source_stamp": get_source_stamp})
+
+
+_quiet = [0]  # > 0: compiles say nothing (an ahead-of-time build has said so)
+_listening: list = []
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """No compile notice within (solver.aot's builds announce themselves)."""
+    _quiet[0] += 1
+    try:
+        yield
+    finally:
+        _quiet[0] -= 1
+
+
+def _listen() -> None:
+    """Announce a slow compile (once per process; see the module docstring)."""
+    if _listening:
+        return
+    try:
+        from numba.core import event
+    except ImportError:
+        return
+
+    class CompileNotice(event.Listener):
+        """Times the outermost compile (a kernel compiles its callees inside it)."""
+
+        def __init__(self) -> None:
+            self.depth = 0
+            self.timer: threading.Timer | None = None
+
+        def on_start(self, ev) -> None:  # under numba's compiler lock
+            self.depth += 1
+            if self.depth == 1 and not _quiet[0]:
+                f = getattr(ev.data.get("dispatcher"), "py_func", None)
+                what = (f"{f.__qualname__} ({f.__module__})" if f is not None
+                        else "a kernel")
+                self.timer = threading.Timer(NOTICE_AFTER, _say, (what,))
+                self.timer.daemon = True
+                self.timer.start()
+
+        def on_end(self, ev) -> None:
+            self.depth -= 1
+            if self.depth == 0 and self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+
+    listener = CompileNotice()
+    event.register("numba:compile", listener)
+    _listening.append(listener)
+
+
+def _say(what: str) -> None:
+    from . import aot
+
+    aot._notice("jit", f"compiling {what} with numba (first use after install; cached "
+                "afterwards)...", None)
