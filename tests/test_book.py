@@ -303,3 +303,26 @@ def test_solve_reads_the_packaged_book(capsys, monkeypatch):
     r = json.loads(capsys.readouterr().out)
     assert (r["status"], r["total"], r["source"]) == ("exact", int(book.total[book.index_of(w)]),
                                                       "book")
+
+
+def test_play_announces_the_books_opener_without_a_search(built, capsys, monkeypatch):
+    """play's first line gives the book's opener with its exact average from the
+    book (it searched the opener's whole value before: 12 s on today's lists)."""
+    import io
+    import sys
+
+    mode, lists, a, g, cache, book_file, _store = built
+    common = ["--answers", a, "--guesses", g, "--cache-dir", cache, "--mode", mode]
+    book = Book.read(book_file, lists)
+    first = book.words[int(book.snapshot().order()[0])]
+    avg = int(book.total[book.index_of(first)]) / len(lists.answers)
+
+    def no_search(*_a, **_k):
+        raise AssertionError("the opener's value was searched")
+
+    monkeypatch.setattr(Solver, "guess_value", no_search)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert cli.main(["play", "--book", book_file, *common]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert f"suggested opener {first.upper()} (proven best, from the opening book): " \
+           f"{avg:.4f} guesses on average" in line

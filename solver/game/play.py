@@ -159,8 +159,13 @@ class Game:
         guess, how = self.suggest()
         pos = self.pos
         line = f"{len(pos.members)} possible answers; suggested opener {guess.upper()} ({how})"
-        total, _status = self.solver.guess_value(self.solver.lists.guess_index[guess],
-                                                 pos.members, pos.budget, pos.cons)
+        known = getattr(self.store, "result", None)  # a book holds its openers' values
+        stored = known(guess) if known is not None else None
+        if stored is not None:
+            total, _status = stored.total, stored.status
+        else:
+            total, _status = self.solver.guess_value(self.solver.lists.guess_index[guess],
+                                                     pos.members, pos.budget, pos.cons)
         if total is not None:
             line += f": {total / len(pos.members):.4f} guesses on average with best play (exact)"
         elif _status == "infeasible":
