@@ -68,7 +68,11 @@ Notice = Callable[[str, str, "float | None"], None]
 
 
 def to_stderr(kind: str, message: str, eta: float | None) -> None:
-    """The default notice: one line on stderr."""
+    """The default notice: one line on stderr (under mpiexec, from rank 0 alone:
+    every rank would say the same)."""
+    for var in ("PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "SLURM_PROCID"):
+        if os.environ.get(var, "0") not in ("", "0"):
+            return
     print(f"wordle-dp: {message}", file=sys.stderr, flush=True)
 
 

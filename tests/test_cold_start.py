@@ -220,6 +220,18 @@ def test_a_thread_that_needs_the_module_waits_for_the_build_under_way(monkeypatc
         aot.set_notice(before)
 
 
+def test_a_notice_is_one_line_on_stderr_from_rank_0_alone(monkeypatch, capsys):
+    for var in ("PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "SLURM_PROCID"):
+        monkeypatch.delenv(var, raising=False)
+    aot.to_stderr("build", "compiling the search kernels...", 75.0)
+    assert capsys.readouterr().err == "wordle-dp: compiling the search kernels...\n"
+    monkeypatch.setenv("PMI_RANK", "0")
+    aot.to_stderr("build", "rank 0", None)
+    monkeypatch.setenv("PMI_RANK", "1")
+    aot.to_stderr("build", "rank 1", None)
+    assert capsys.readouterr().err == "wordle-dp: rank 0\n"
+
+
 def test_the_estimate_grows_with_the_load(monkeypatch):
     k = aot.CompiledKernels("wordle_dp_fake3", [Path(aot.__file__)], list, seconds=70.0)
     aot._REGISTRY.remove(k)
