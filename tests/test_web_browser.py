@@ -1016,3 +1016,39 @@ def test_boards_one_tuple_left_is_one_guess(server, browser, problem):
     advice = drv.find_element(By.ID, "boards-advice").text
     assert "exact: 1 guess over 1 answer tuple (1.0000 more on average, worst 1)" in advice
     assert "1 answer tuple; guess 2 of 7" in advice and "1 guesses" not in advice
+
+
+def test_strict_and_uncapped_starts_show_the_best_known_opener(big_server, browser):
+    """Issue 50: in strict mode and with no cap the page refused the first move ('a
+    cluster job'); it now shows the best known opener with its exact value, labelled
+    NOT PROVEN BEST, the two badges apart (they touched). Screenshot: WORDLE_DP_SHOTS."""
+    from selenium.webdriver.support.ui import Select
+
+    from solver.game.known import known_openers
+    from solver.words import WordLists
+
+    lists = WordLists.load(lists="original", quiet=True)
+    drv = browser
+    shots = os.environ.get("WORDLE_DP_SHOTS")
+    drv.get("about:blank")
+    drv.get(big_server.url + "/#play")
+    _suggestion(drv)
+    try:
+        for mode, cap in (("strict", "6"), ("hard", "0")):
+            _click(drv, f'#mode button[data-mode="{mode}"]')
+            Select(drv.find_element(By.ID, "cap")).select_by_value(cap)
+            known = known_openers(lists, mode, int(cap))
+            assert known is not None
+            _wait(drv, lambda d, w=known.openers[0][0]: _suggestion(d, "-") == w, 120)
+            best = drv.find_element(By.CSS_SELECTOR, "#analysis .best")
+            assert f"total {known.openers[0][1]:,} over 2,315 answers" in best.text, best.text
+            assert "cluster job" not in drv.find_element(By.ID, "analysis-body").text
+            badges = best.find_elements(By.CSS_SELECTOR, ".badge")
+            assert [b.text for b in badges] == ["EXACT", "NOT PROVEN BEST"]
+            gap = badges[1].location["x"] - (badges[0].location["x"] + badges[0].size["width"])
+            assert gap >= 4, gap  # two labels, not one
+            if shots:
+                drv.save_screenshot(os.path.join(shots, f"known-{mode}-{cap}-1280.png"))
+    finally:
+        _click(drv, '#mode button[data-mode="easy"]')
+        Select(drv.find_element(By.ID, "cap")).select_by_value("6")

@@ -337,7 +337,7 @@ def best_known(pos: Position, top: int) -> Analysis:
                    f"guesses in {pos.mode} mode ({len(known.infeasible)} strong openers "
                    f"are proven unable to, {shown}); ")
         raise UsageError(
-            f"{why}choosing the opener over {n} answers is a cluster job (wordle-dp run "
+            f"{why}choosing the opener over {n:,} answers is a cluster job (wordle-dp run "
             "--store S); pass --store S with its results, or an opening book (wordle-dp "
             "book build, then --book FILE), or choose the first guess yourself (a "
             f"position like {example_position(pos.lists)}, or --opener)")
@@ -349,6 +349,9 @@ def best_known(pos: Position, top: int) -> Analysis:
             f"ha{'ve exact values' if many else 's an exact value'}, but no proof says "
             f"that no other opener beats {'them' if many else 'it'} (an opening book or a "
             "complete 'wordle-dp run' would prove it)")
+    if known.published:  # an independent solver's table of every opener ranks it first
+        note += (f"; Alex Selby's published exact values of every opener "
+                 f"({known.published}) rank {known.openers[0][0]} first too")
     return Analysis(pos, ch[0], ch[1:], note=note, source="known")
 
 

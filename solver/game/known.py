@@ -1,11 +1,14 @@
 """The best known openers where nothing is proven: exact values, not proven best.
 
 Where no opening book or result store proves the best opener (other word lengths,
-hard mode at 6 letters), the first move is answered from solver/data/
-known-openers.json: the exact values of the strong openers we measured, the best
-first, each labelled as what it is: an exact value, with no proof that no other
-opener beats it. Lists are matched by their sha256, so files with the same words
-as built-in lists find the same entry.
+hard mode at 6 letters, the NYT lists of August 2022, strict mode, no guess cap), the
+first move is answered from solver/data/known-openers.json: the exact values of the
+strong openers we measured, the best first, each labelled as what it is: an exact
+value, with no proof by this engine that no other opener beats it. An entry may name
+the published table it was taken from ('published': Alex Selby's exact values of
+every opener, checked by tests/test_known.py against that file and the engine).
+Lists are matched by their sha256, so files with the same words as built-in lists
+find the same entry.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ class Known:
     max_guesses: int
     openers: tuple[tuple[str, int], ...]
     infeasible: tuple[str, ...]
+    published: str = ""  # the published table of every opener the values come from
 
 
 @cache
@@ -50,7 +54,8 @@ def known_openers(lists, mode: str, max_guesses: int) -> Known | None:
         shas = shas or (lists.answers_sha256, lists.guesses_sha256)
         if (e["answers_sha256"], e["guesses_sha256"]) == shas:
             return Known(e["lists"], mode, max_guesses,
-                         tuple((w, int(t)) for w, t in e["openers"]), tuple(e["infeasible"]))
+                         tuple((w, int(t)) for w, t in e["openers"]), tuple(e["infeasible"]),
+                         e.get("published", ""))
     return None
 
 
