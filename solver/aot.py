@@ -58,7 +58,7 @@ except ImportError:  # not on Windows: builds there may overlap (each still atom
 # modules built with the wheel (setup.py), beside this file
 SHIPPED = Path(__file__).resolve().parent / "_kernels"
 # the modules that make the package's CompiledKernels: importing them registers
-# every one (tests/test_compiled_kernels.py checks that the list is complete)
+# every one (tests/test_cold_start.py checks that the list is complete)
 KERNEL_MODULES = ("solver.search.compiled", "solver.game.scan_kernel")
 _REGISTRY: list[CompiledKernels] = []
 
