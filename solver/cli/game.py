@@ -85,7 +85,7 @@ def _common(p, store: bool = False, player: bool = False) -> None:
 
 def _cmd_next(args) -> int:
     from ..game import analyse
-    from ..game.analysis import EMPTY_EXACT_LIMIT, best_known, opening
+    from ..game.analysis import EMPTY_EXACT_LIMIT, best_known, check_wins_start, opening
 
     if args.adversary:
         return variants.next_adversary(args)
@@ -117,6 +117,7 @@ def _cmd_next(args) -> int:
                 and pos.objective == "expected" and len(lists.answers) > EMPTY_EXACT_LIMIT:
             res = best_known(pos, args.top)  # what is known, or why not (no table needed)
         if res is None:
+            check_wins_start(pos)  # before the table is loaded
             # a search can take a minute (hard mode on today's lists): on a terminal
             # the shared progress line shows the guesses ranked so far and the time
             progress = _progress("next", "guesses")

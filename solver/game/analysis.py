@@ -506,6 +506,18 @@ def analyse_worst(solver, pos, top: int = 5, store=None, allow_empty: bool = Fal
     return res
 
 
+def check_wins_start(pos: Position, allow_empty: bool = False) -> None:
+    """UsageError where the objective wins is asked to choose the opener on lists too
+    big to search (no store or book holds its values yet)."""
+    n = len(pos.members)
+    if pos.objective == "wins" and not pos.history and n > EMPTY_EXACT_LIMIT \
+            and not allow_empty:
+        raise UsageError(
+            f"choosing the opener over {n} answers under the objective wins is a cluster "
+            "job that no command offers yet; choose the first guess yourself (a position "
+            "like salet:BBBBB)")
+
+
 def analyse_wins(solver, pos: Position, top: int = 5, store=None, allow_empty: bool = False,
                  progress: Progress | None = None,
                  fallback_from: str | None = None) -> Analysis:
@@ -520,12 +532,8 @@ def analyse_wins(solver, pos: Position, top: int = 5, store=None, allow_empty: b
     t0 = time.perf_counter()
     if store is not None:  # no store holds this objective yet
         _check_store(store, pos)
+    check_wins_start(pos, allow_empty)
     n = len(pos.members)
-    if not pos.history and n > EMPTY_EXACT_LIMIT and not allow_empty:
-        raise UsageError(
-            f"choosing the opener over {n} answers under the objective wins is a cluster "
-            "job that no command offers yet; choose the first guess yourself (a position "
-            "like salet:BBBBB)")
     ws = search_for(solver)
     first = not pos.history
     words = solver.lists.guesses
