@@ -397,6 +397,30 @@ def test_play_quit(capsys, small, monkeypatch):
     assert rc == 0 and out.rstrip().endswith("quit")
 
 
+def test_play_says_how_far_the_valuation_of_its_opener_is(capsys, small, monkeypatch):
+    """An opener no book holds is valued before the first prompt (crane in hard mode
+    on today's lists: minutes): stderr says how far it is, with an ETA by the work
+    done; the value is the engine's."""
+    import io
+
+    from solver import Solver
+    from solver.search import engine
+
+    lists = small[0]
+    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(engine, "PROGRESS_FIRST", 0.0)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    w = lists.guesses[3]
+    rc, out, err = run(capsys, small, "play", "--opener", w)
+    assert rc == 0
+    lines = [x for x in err.splitlines() if x.startswith(f"{w}: ")]
+    assert lines and all("feedback classes solved (about" in x for x in lines), err
+    assert "ETA about" in err and lines[-1].split(": ")[1].split()[0].split("/")[0] == \
+        lines[-1].split("/")[1].split()[0]  # the last line: every class solved
+    want = Solver(lists).solve(w).total / len(lists.answers)
+    assert f"(given opener): {want:.4f} guesses on average" in out
+
+
 def test_play_prompt_fits_a_terminal_and_says_why_once(capsys, small, monkeypatch):
     """The prompt stays under 80 characters (no wrapping on a standard terminal) and
     the reason for the suggestion is said once, in the line above it."""

@@ -205,7 +205,7 @@ def _cmd_play(args) -> int:
             return None
 
     game = Game(solver, say, ask, answer=answer, opener=args.opener, store=_store(args, lists),
-                reveal=not args.random)
+                reveal=not args.random, progress=sys.stderr)
     if answer is not None and not tty:
         game.run(auto=True)
     else:

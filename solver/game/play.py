@@ -15,6 +15,7 @@ with every allowed guess as a possible answer (`wider`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TextIO
 
 from ..errors import UsageError, WordleDPError, quote
 from ..feedback import parse as parse_pattern
@@ -38,7 +39,8 @@ class _Colours(Exception):
 
 class Game:
     def __init__(self, solver, say: Say, ask: Ask | None = None, answer: str | None = None,
-                 opener: str | None = None, store=None, reveal: bool = True):
+                 opener: str | None = None, store=None, reveal: bool = True,
+                 progress: TextIO | None = None):
         self.solver = solver
         self.say = say
         self.ask = ask
@@ -46,6 +48,7 @@ class Game:
         self.opener = opener
         self.store = store
         self.reveal = reveal  # False with --random: the answer stays hidden until the end
+        self.progress = progress  # where a long valuation of the opener says how far it is
         self.pos = Position.start(solver.lists, solver.mode, solver.max_guesses)
         if store is not None:  # a store for another problem is refused, not ignored
             _check_store(store, self.pos)
@@ -163,6 +166,9 @@ class Game:
         stored = known(guess) if known is not None else None
         if stored is not None:
             total, _status = stored.total, stored.status
+        elif not pos.history and self.progress is not None:  # the opener: say how far
+            r = self.solver.solve(guess, progress=self.progress)
+            total, _status = r.total, r.status
         else:
             total, _status = self.solver.guess_value(self.solver.lists.guess_index[guess],
                                                      pos.members, pos.budget, pos.cons)

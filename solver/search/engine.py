@@ -14,6 +14,7 @@ from typing import TextIO
 
 import numpy as np
 
+from ..progress import fmt_duration
 from ..shared_table import registered_transpose
 from ..table import get_table
 from ..variant import Variant
@@ -30,6 +31,7 @@ UNCAPPED_DEPTH = 30  # "no cap": deeper than any strategy the search can build h
 DEFAULT_MEMO_ENTRIES = 1 << 21  # 36 bytes each: 75 MB
 MEMO_ENTRY_BYTES = 36
 PROGRESS_EVERY = 10.0  # seconds between progress lines on long solves
+PROGRESS_FIRST = 2.0  # seconds before the first one
 # Sets of at least this many answers solved from the root get their guess pool cut
 # to the undominated guesses (kernels.root_pool; easy mode; smaller sets are cheap
 # to search as they are)
@@ -373,17 +375,24 @@ class Solver(ClassQueries, PositionQueries):
         beta = K.INF if cutoff is None else int(cutoff)
         all_answers = np.arange(n_a, dtype=np.int32)
 
-        last = [time.perf_counter()]
+        last = [t0 - PROGRESS_EVERY + PROGRESS_FIRST]
 
-        def report(i: int, n: int) -> None:
-            if time.perf_counter() - last[0] < PROGRESS_EVERY:
+        def report(i: int, n: int, work: float = 0.0) -> None:
+            now = time.perf_counter()
+            if now - last[0] < PROGRESS_EVERY:
                 return
-            last[0] = time.perf_counter()
-            print(f"{word}: {i}/{n} feedback classes solved, {time.perf_counter() - t0:.0f} s, "
-                  f"{self.stats['nodes'] - nodes0} nodes", file=progress, flush=True)
+            last[0] = now
+            el = now - t0
+            # the ETA by the work done, each class weighed by its size squared (the
+            # classes go smallest first: by their count the ETA would be far too low)
+            eta = f", ETA about {fmt_duration(el * (1 - work) / work)}" if work > 0.01 else ""
+            print(f"{word}: {i}/{n} feedback classes solved (about {100 * work:.0f} % of the "
+                  f"work), {fmt_duration(el)}{eta}, {self.stats['nodes'] - nodes0} nodes",
+                  file=progress, flush=True)
 
         status, total, depth, searched, tainted = self._guess_total(
-            gid, all_answers, self.depth_limit, None, beta, report if progress else None)
+            gid, all_answers, self.depth_limit, None, beta, report if progress else None,
+            weighted=True)
         status, note = self._label(status, searched, tainted)
         return SolveResult(
             opener=word,
@@ -400,15 +409,26 @@ class Solver(ClassQueries, PositionQueries):
         )
 
     def _guess_total(self, gid: int, members: np.ndarray, left: int, cons, beta: int,
-                     report=None) -> tuple[str, int, int, bool, bool]:
+                     report=None, weighted: bool = False) -> tuple[str, int, int, bool, bool]:
         """Guess gid on `members` with `left` guesses left, then optimal play: (status
         before labelling, total, depth, searched, tainted). Status: exact, infeasible,
         or lower_bound once the total is proven >= beta (the total is then the
         strongest bound found, often above beta). `searched`: the status came from
         the search or the memo, not from the partition bound alone; `tainted`: some
         class value depends on the depth limit. `report(i, n)` is called before each
-        class is searched (i classes done of n)."""
+        class is searched (i classes done of n); `weighted`: `report(i, n, work)`,
+        with the share of the work done, each class weighed by its size squared."""
         classes = list(self._child_sets(gid, members, cons))
+        weight = [float(len(m)) ** 2 for _, m, _ in classes]
+        all_work, work = sum(weight) or 1.0, 0.0
+
+        def tell(done: int) -> None:
+            if report is not None:
+                if weighted:
+                    report(done, len(classes), work / all_work)
+                else:
+                    report(done, len(classes))
+
         total = partition_bound(len(members), [len(m) for _, m, _ in classes])
         if left < 2 and classes:
             return "infeasible", total, 1, False, False
@@ -422,6 +442,7 @@ class Solver(ClassQueries, PositionQueries):
         # under the tightest budgets (largest first: 2.5x the time over 30 random
         # openers, easy, cutoff 7921).
         classes.reverse()
+        weight.reverse()
         if beta >= K.INF:
             facts = [(2 * len(m) - 1, 0, 0) for _, m, _ in classes]
         else:
@@ -446,8 +467,7 @@ class Solver(ClassQueries, PositionQueries):
             waiting: list[int] = []
             for i in todo:
                 (_p, m, child), (lbc, fl, h) = classes[i], facts[i]
-                if report is not None:
-                    report(done, len(classes))
+                tell(done)
                 v = lbc
                 if not fl & K.EXACT:
                     last = i == todo[-1] and not waiting
@@ -466,9 +486,10 @@ class Solver(ClassQueries, PositionQueries):
                     return "lower_bound", total, depth, True, tainted
                 depth = max(depth, int(h) + 1)
                 done += 1
+                work += weight[i]
             todo, limit = sorted(waiting, reverse=True), DEFER_GROWTH * limit
-        if report is not None:
-            report(len(classes), len(classes))
+        work = all_work
+        tell(len(classes))
         return "exact", total, depth, True, tainted
 
     def _root_facts(self, classes, left: int, n: int, beta: int) -> list[tuple[int, int, int]]:
