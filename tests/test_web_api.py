@@ -914,3 +914,126 @@ def test_serve_with_a_store_serves_the_stores_lists(monkeypatch, tmp_path):
     assert cli.main(["serve", "--port", "0", "--store", str(tmp_path / "0.zarr"),
                      "--lists", "nyt"]) == 2  # named lists win
     assert seen == ["original", "nyt-2022-08", PLAY_LISTS, "nyt"]
+
+
+# ---- no strategy wins every answer: the objective wins (issue 49) -----------------------
+
+@pytest.fixture(scope="module")
+def wins_client():
+    from tests.web_helpers import wins_problem
+
+    lists, table = wins_problem()
+    s = _service(lists, table, workers=1, quick_workers=1)
+    yield TestClient(create_app(s)), lists, table
+    s.close()
+
+
+def test_next_falls_back_to_wins_where_no_strategy_wins_every_answer(wins_client):
+    """Hard mode after MATCH BGGGG (web_helpers.wins_problem): 5 of the 6 -atch answers
+    at best, at 15 guesses, each hard-mode guess an -atch word; the page's answer says
+    so in new fields (objective wins, fallback_from, wins), the same as `next`'s.
+    Easy mode wins all six: its answer is unchanged, with no field of the fallback."""
+    from tests.web_helpers import ATCH
+
+    client, lists, table = wins_client
+    pos = game.Position.parse("match:BGGGG", lists, "hard", 6)
+    want = game.analyse(Solver(lists, "hard", 6, table=table), pos, top=3,
+                        fallback=True).to_dict()
+    for top in (0, 3):  # the page asks the bare next guess first, then the ranking
+        r = client.get("/api/next", params={"position": "match:BGGGG", "mode": "hard",
+                                            "top": top})
+        assert r.status_code == 200, r.text
+        res = r.json()
+        assert res["objective"] == "wins" and res["fallback_from"] == "expected"
+        assert res["candidates"] == 6 and sorted(res["words"]) == sorted(ATCH)
+        b = res["best"]
+        assert (b["wins"], b["total"], b["average"]) == (5, 15, 3.0)
+        assert b["guess"] in ATCH and b["status"] == "exact"
+        alts = res["alternatives"]
+        assert len(alts) == top
+        assert all(a["guess"].endswith("atch") and a["wins"] <= 5 for a in alts)
+        if top:
+            assert {k: res[k] for k in want} == want
+    r = client.get("/api/next", params={"position": "match:BGGGG", "mode": "easy", "top": 2})
+    res = r.json()
+    assert r.status_code == 200 and res["objective"] == "expected"
+    assert "fallback_from" not in res and "wins" not in res["best"]
+    easy = game.analyse(Solver(lists, "easy", 6, table=table),
+                        game.Position.parse("match:BGGGG", lists, "easy", 6), top=2)
+    assert res["best"]["total"] == easy.best.total and res["best"]["total"] is not None
+
+
+def test_start_falls_back_to_wins_where_no_opener_wins_every_answer(wins_client):
+    """At a cap of 2 in hard mode no opener wins all 30 answers: the opening move is
+    the best chance, equal to the brute force of tests/test_wins.py."""
+    import sys
+
+    from tests.brute import no_constraint as brute_no_constraint
+    from tests.test_wins import WinsBrute
+
+    client, lists, table = wins_client
+    assert Solver(lists, "hard", 2, table=table).best(1) == []  # the premise
+    r = client.get("/api/next", params={"position": "-", "mode": "hard", "max_guesses": 2,
+                                        "top": 2})
+    assert r.status_code == 200, r.text
+    res = r.json()
+    assert res["objective"] == "wins" and res["fallback_from"] == "expected"
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    brute = WinsBrute(lists.answers, lists.guesses, "hard")
+    want = brute.start(2)
+    b = res["best"]
+    assert (b["wins"], b["total"]) == want and want[0] < len(lists.answers)
+    assert b["average"] == round(want[1] / want[0], 6)
+    assert len(res["alternatives"]) == 2
+    s_all = frozenset(range(len(lists.answers)))
+    con = brute_no_constraint(lists.length)
+    for a in res["alternatives"]:  # each valued as the brute force values it, none better
+        got = (a["wins"], a["total"])
+        assert got == brute.wins_guess(brute.guesses.index(a["guess"]), s_all, 2, con)
+        assert (-got[0], got[1]) >= (-want[0], want[1])
+
+
+def test_strategy_of_an_opener_that_loses_answers_says_its_wins(wins_client):
+    """MATCH in hard mode: no strategy wins every answer (the class BGGGG loses one),
+    so the strategy is the objective wins' value of the opener, as the wins search
+    values it on its own; the classes won outright keep their optimal trees and true
+    games, the class that loses answers is a leaf with its best chance and null
+    games. An opener that wins every answer keeps the old answer."""
+    import numpy as np
+
+    from solver.game.position import no_constraint
+    from solver.game.wins import WinsSearch
+    from tests.web_helpers import ATCH
+
+    client, lists, table = wins_client
+    r = client.get("/api/strategy", params={"opener": "match", "mode": "hard"})
+    assert r.status_code == 200, r.text
+    res = r.json()
+    n = len(lists.answers)
+    v = WinsSearch(Solver(lists, "hard", 6, table=table)).guess_value(
+        lists.guess_index["match"], np.arange(n, dtype=np.int32), 6, no_constraint(5))
+    assert res["objective"] == "wins" and res["fallback_from"] == "expected"
+    assert (res["wins"], res["total"], res["answers"]) == (v.wins, v.total, n)
+    assert v.wins == n - 1  # one -atch answer lost, every other won
+    assert res["average"] == round(v.total / v.wins, 6)
+    assert res["lost_classes"] == [{"pattern": "BGGGG", "answers": 6, "wins": 5, "total": 15,
+                                    "guess": res["lost_classes"][0]["guess"]}]
+    assert res["lost_classes"][0]["guess"] in ATCH
+    tree = res["tree"]
+    assert (tree["guess"], tree["answers"], tree["wins"], tree["total"]) == (
+        "match", n, v.wins, v.total)
+    stub = next(c for c in tree["children"] if c["pattern"] == "BGGGG")
+    assert stub["not_built"] and stub["children"] == [] and stub["wins"] == 5
+    assert sorted(res["games"]) == sorted(lists.answers)
+    for a, steps in res["games"].items():
+        if a in ATCH:
+            assert steps is None
+            continue
+        assert steps[0].startswith("match:") and steps[-1] == f"{a}:GGGGG" and len(steps) <= 6
+        for s in steps:
+            g, p = s.split(":")
+            assert p == to_text(score(g, a), 5)
+    # the answers won pay their guesses: the games built and the lost class's 15
+    assert sum(len(s) for s in res["games"].values() if s) + 5 + 15 == v.total
+    ok = client.get("/api/strategy", params={"opener": "basil", "mode": "hard"}).json()
+    assert "wins" not in ok and "objective" not in ok and ok["histogram"]

@@ -51,3 +51,25 @@ def make_store(path: Path, lists: WordLists, table,
             wrote[w] = ("lower_bound", lb)
     st.write(recs, run_info={"state": "running", "updated_at": 0.0})
     return wrote
+
+
+ATCH = ("batch", "catch", "hatch", "latch", "patch", "watch")  # and match
+
+
+def wins_problem() -> tuple[WordLists, object]:
+    """Lists (30 answers, real words) where hard mode cannot win every answer: after
+    MATCH with feedback BGGGG the six -atch answers of ATCH are left with 5 guesses,
+    every guess hard mode then allows is an -atch word, and each tells one answer
+    apart: 5 of the 6 are won at best, at 1 + 2 + 3 + 4 + 5 = 15 guesses. The other
+    words end in no -atch, so that nothing else keeps the four letters."""
+    import random
+
+    from solver.table import build_numpy
+    from tests.game_helpers import ANSWERS, GUESSES
+
+    fam = [*ATCH, "match"]
+    rng = random.Random(49)
+    others = rng.sample([w for w in ANSWERS if not w.endswith("atch")], 23)
+    guesses = rng.sample([w for w in GUESSES if not w.endswith("atch") and w not in others], 30)
+    lists = WordLists.from_words(sorted(fam + others), sorted(guesses))
+    return lists, build_numpy(lists)

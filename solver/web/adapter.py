@@ -14,14 +14,13 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import game
-from ..errors import UsageError
 from ..feedback import score, to_text
 from ..game.analysis import EMPTY_EXACT_LIMIT
 
 __all__ = ["EMPTY_EXACT_LIMIT", "Cancelled", "adversary_analysis", "adversary_state", "analyse",
            "best_openers", "check_known_opening", "from_data", "known_openings",
            "parse_position",
-           "predicted_strategy_seconds", "strategy"]
+           "predicted_strategy_seconds", "strategy", "wins_start"]
 
 WORDS_SHOWN = 20  # the candidates are listed when at most this many are left
 
@@ -64,8 +63,28 @@ def analyse(solver, pos, top: int = 5, store=None,
             progress: Callable[[int, int], None] | None = None) -> dict:
     """The next-guess analysis of a position, in `wordle-dp next --json` form plus
     `source` (engine or store) and `note` when the game layer adds one. `progress`
-    (guesses ranked, of) may raise Cancelled to stop between guesses."""
-    res = game.analyse(solver, pos, top=top, store=store, progress=progress)
+    (guesses ranked, of) may raise Cancelled to stop between guesses.
+
+    Where no strategy wins every candidate within the guesses left, the answer falls
+    back to the objective wins, as `next` does (game/wins.py): `objective` is then
+    "wins", `fallback_from` the objective that has no value here, and `best` and each
+    alternative gain `wins` (candidates won), `total` and `average` being over the
+    candidates won. Everywhere else the answer is unchanged."""
+    res = game.analyse(solver, pos, top=top, store=store, progress=progress, fallback=True)
+    return _with_source(res)
+
+
+def wins_start(solver, pos, top: int, progress: Callable[[int, int], None] | None = None) -> dict:
+    """The opening move under the objective wins, where no opener wins every answer
+    within the cap (small lists only: the caller refuses big ones), in `analyse`'s
+    form with `fallback_from`."""
+    from ..game.analysis import analyse_wins
+
+    res = analyse_wins(solver, pos, top, None, True, progress, fallback_from=pos.objective)
+    return _with_source(res)
+
+
+def _with_source(res) -> dict:
     out = res.to_dict()
     out["source"] = res.source
     if res.note:
@@ -80,13 +99,7 @@ def from_data(pos, top: int, store) -> dict | None:
     from ..game.analysis import opening
 
     res = opening(pos, top, store)
-    if res is None:
-        return None
-    out = res.to_dict()
-    out["source"] = res.source
-    if res.note:
-        out["note"] = res.note
-    return out
+    return None if res is None else _with_source(res)
 
 
 def best_openers(solver, top: int, check: Check = _noop,
@@ -140,7 +153,8 @@ def predicted_strategy_seconds(lists, table, opener: str, mode: str) -> float:
 def strategy(solver, opener: str, check: Check = _noop,
              progress: Callable[..., None] | None = None) -> dict:
     """The optimal strategy after `opener`: nested tree, histogram of guesses
-    needed, and every answer's game as 'guess:PATTERN' steps. Built one
+    needed, and every answer's game as 'guess:PATTERN' steps (where no strategy wins
+    every answer within the cap: the objective wins, `_strategy_wins`). Built one
     first-feedback class at a time (the biggest first), so a job can report
     progress and stop; `progress(done, total, what, eta)` also gets an estimate of
     the seconds left (the first class can take minutes: its count says nothing)."""
@@ -159,23 +173,26 @@ def strategy(solver, opener: str, check: Check = _noop,
     t0 = time.monotonic()
     if progress is not None:
         progress(0, len(codes), "feedback classes", _eta(predicted, 0, 0.0))
+    lost: list[tuple[int, object, object]] = []  # (pattern, position, WinsValue)
     for k, code in enumerate(codes):
         check()
         if code != solver.variant.all_green:
             pos = start.play(word, code)
             total, g, _status = solver.set_value(pos.members, pos.budget, pos.cons)
-            if total is None:
-                raise UsageError(f"{word}: no strategy solves every answer within "
-                                 f"{solver.max_guesses} guesses ({solver.mode} mode)")
-            child = solver.subtree(g, pos.members, pos.budget, pos.cons)
-            root.children[code] = child
-            root.total += child.total
+            if total is None:  # no strategy wins this class: its best chance
+                lost.append((code, pos, _class_wins(solver, pos, check)))
+            else:
+                child = solver.subtree(g, pos.members, pos.budget, pos.cons)
+                root.children[code] = child
+                root.total += child.total
         if progress is not None:
             progress(k + 1, len(codes), "feedback classes",
                      _eta(predicted, k + 1, time.monotonic() - t0))
-    games = {}
+    games: dict[str, list[str]] = {}
     for answer, seq in sorted(root.paths().items()):
         games[answer] = [f"{g}:{to_text(score(g, answer), len(g))}" for g in seq]
+    if lost:
+        return _strategy_wins(solver, word, root, lost, dict(games))
     hist: dict[int, int] = {}
     for steps in games.values():
         hist[len(steps)] = hist.get(len(steps), 0) + 1
@@ -190,6 +207,61 @@ def strategy(solver, opener: str, check: Check = _noop,
         "depth": max(hist),
         "histogram": {str(k): hist[k] for k in sorted(hist)},
         "tree": _node_dict(root),
+        "games": games,
+    }
+
+
+def _class_wins(solver, pos, check: Check):
+    """The best chance of a first-feedback class that no strategy wins outright
+    (game/wins.py: the most answers won within the guesses left, then the fewest
+    guesses summed over those); `check` may stop it between guesses."""
+    from ..game.wins import search_for
+
+    return search_for(solver).set_value(pos.members, pos.budget, pos.cons,
+                                        progress=lambda _done, _of: check())
+
+
+def _strategy_wins(solver, word: str, root, lost: list,
+                   games: dict[str, list[str] | None]) -> dict:
+    """An opener after which no strategy wins every answer within the cap: its value
+    under the objective wins (answers won, guesses summed over those, the opener
+    included), the tree of the classes won outright (their strategies are the
+    capped optimum, as under wins) and, for each class that loses answers, a leaf
+    with its best first guess and what it wins: no tree is built below it, and its
+    answers' games are null."""
+    n = len(solver.lists.answers)
+    tree = _node_dict(root)
+    won_total = root.total  # the opener counted for every answer, classes won outright
+    wins = n
+    for code, pos, v in lost:
+        m = len(pos.members)
+        wins -= m - v.wins
+        won_total += v.total + v.wins - m  # its answers won pay the opener, the lost none
+        for a in pos.candidates:
+            games[a] = None
+        tree["children"].append({
+            "pattern": to_text(code, len(word)), "guess": solver.lists.guesses[v.guess],
+            "answers": m, "wins": v.wins, "total": v.total, "solved_here": False,
+            "children": [], "not_built": True})
+    tree["children"].sort(key=lambda c: (-c["answers"], c["pattern"]))
+    tree["total"], tree["wins"] = won_total, wins
+    return {
+        "opener": word,
+        "mode": solver.mode,
+        "max_guesses": solver.max_guesses,
+        "objective": "wins",
+        "fallback_from": "expected",
+        "wins": wins,
+        "total": won_total,
+        "average": round(won_total / wins, 6) if wins else None,
+        "answers": n,
+        "depth": None,  # of the answers whose games are not built: unknown
+        "histogram": None,
+        "lost_classes": [{"pattern": to_text(code, len(word)), "answers": len(pos.members),
+                          "wins": v.wins, "total": v.total,
+                          "guess": solver.lists.guesses[v.guess]}
+                         for code, pos, v in lost],
+        "tree": tree,
         "games": games,
     }
 

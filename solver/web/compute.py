@@ -151,8 +151,15 @@ class Engine:
         ones)."""
         n = len(self.lists.answers)
         picks = adapter.best_openers(solver, top + 1, check, report)
-        best = picks[0] if picks else {"guess": None, "total": None, "average": None,
-                                       "status": "infeasible"}
+        if not picks:  # no opener wins every answer: the best chance instead
+
+            def step(done: int, total: int) -> None:
+                check()
+                if report is not None:
+                    report(done, total, "guesses ranked for the most wins")
+
+            return adapter.wins_start(solver, pos, top, step)
+        best = picks[0]
         return {"position": "-", "candidates": n,
                 "words": list(self.lists.answers) if n <= 20 else None,
                 "best": best, "alternatives": [{k: p[k] for k in ("guess", "total", "status")}
