@@ -208,8 +208,8 @@ def build(lists, mode: str, max_guesses: int, openers: list[str], out: str | Pat
     without its moves): its stored second guesses are the ones kept, as `next` keeps
     them. Under MPI (`comm`) every rank calls it: `batch` openers at a time (default:
     one a rank), their classes dealt to the ranks dearest first, rank 0 gathers and
-    writes after each batch. Stops cleanly after the batch in flight when `time_limit` seconds have
-    passed (the same call resumes). `say(line)`: progress with an ETA (rank 0).
+    writes after each batch. Stops cleanly after the batch in flight when `time_limit`
+    seconds have passed (the same call resumes). `say(line)`: progress with an ETA (rank 0).
     Returns the file's info on rank 0 when every opener is done, else None."""
     from . import __version__
     from .game.position import Position
@@ -251,14 +251,12 @@ def build(lists, mode: str, max_guesses: int, openers: list[str], out: str | Pat
     cpu_before = float(info.get("cpu_seconds", 0.0))
     cpu_run = 0.0
     n_done0 = len(done)
+    # classes whose best guess is among their alternatives were written before the
+    # alternatives left out the tie-broken best (analysis.py): valued again first
+    again = [(o, p, int((table[o, start.members] == p).sum())) for (o, p), r in rows.items()
+             if r[2] >= 0 and r[2] in [g for g, _ in r[5]]]
+    batches: list[tuple[list[str], list[tuple[int, int, int]]]] = [([], again)] if again else []
     for b0 in range(0, len(todo), batch):
-        stop = time_limit is not None and time.perf_counter() - t0 > time_limit
-        if comm is not None and size > 1:  # rank 0's clock decides for every rank
-            from .run.mpi import quiet_bcast
-
-            stop = quiet_bcast(comm, stop)
-        if stop:
-            break
         units = []
         for w in todo[b0:b0 + batch]:
             g = lists.guess_index[w]
@@ -266,6 +264,15 @@ def build(lists, mode: str, max_guesses: int, openers: list[str], out: str | Pat
             for p, count in zip(*np.unique(pats, return_counts=True), strict=True):
                 if int(p) != variant.all_green:
                     units.append((g, int(p), int(count)))
+        batches.append((todo[b0:b0 + batch], units))
+    for these, units in batches:
+        stop = time_limit is not None and time.perf_counter() - t0 > time_limit
+        if comm is not None and size > 1:  # rank 0's clock decides for every rank
+            from .run.mpi import quiet_bcast
+
+            stop = quiet_bcast(comm, stop)
+        if stop:
+            break
         owner = _assign([float(c) ** 1.5 for _g, _p, c in units], size)
         mine = []
         c1 = time.process_time()
@@ -286,7 +293,7 @@ def build(lists, mode: str, max_guesses: int, openers: list[str], out: str | Pat
                 cpu_run += c
                 for r in part:
                     rows[(r[0], r[1])] = r
-            done += [lists.guess_index[w] for w in todo[b0:b0 + batch]]
+            done += [lists.guess_index[w] for w in these]
             info = {
                 "format": FORMAT, "answers_sha256": lists.answers_sha256,
                 "guesses_sha256": lists.guesses_sha256, "n_answers": len(lists.answers),
@@ -304,9 +311,11 @@ def build(lists, mode: str, max_guesses: int, openers: list[str], out: str | Pat
                 n = len(done) - n_done0
                 wall = time.perf_counter() - t0
                 left = len(todo) - n
-                eta = wall / n * left if n else 0.0
-                say(f"moves: {len(done)}/{len(done) + left} openers ({len(rows)} classes) "
-                    f"in {out.name}; {wall:.0f} s so far, ETA {eta:.0f} s")
+                eta = f", ETA {wall / n * left:.0f} s" if n else ""
+                what = f"{len(units)} classes valued again" if not these else (
+                    f"{len(done)}/{len(done) + left} openers")
+                say(f"moves: {what} ({len(rows)} classes) in {out.name}; {wall:.0f} s so "
+                    f"far{eta}")
     if rank != 0:
         return None
     info["run_cpu_seconds"] = time.process_time() - c0

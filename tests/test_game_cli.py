@@ -674,3 +674,19 @@ def test_next_shows_progress_on_a_terminal(tmp_path):
     assert plain.returncode == 0 and plain.stderr == ""
     best = next(x for x in plain.stdout.splitlines() if x.startswith("best: "))
     assert best in text  # the same answer, after the line was erased
+
+
+def test_next_never_lists_its_best_guess_among_the_alternatives(capsys):
+    """Issue 50, item 12: under hard crane:BBYBB (today's lists) the tie-break picks
+    balot among equal totals while the engine's own choice was another guess, which
+    the alternatives then left out instead of balot: balot came again, +0. The
+    alternatives are the next guesses by total, the shown best excluded."""
+    rc = cli.main(["next", "crane:BBYBB", "--mode", "hard", "--top", "3", "--lists", "nyt",
+                   "--json"])
+    d = json.loads(capsys.readouterr().out)
+    assert rc == 0
+    alts = [a["guess"] for a in d["alternatives"]]
+    assert d["best"]["guess"] not in alts and len(set(alts)) == 3
+    assert [a["total"] for a in d["alternatives"]] == sorted(a["total"] for a in
+                                                             d["alternatives"])
+    assert d["alternatives"][0]["total"] >= d["best"]["total"]

@@ -150,7 +150,7 @@ def test_building_resumes_and_skips_what_is_done(tmp_path, capsys):
     assert "keeps 2 alternatives per class" in capsys.readouterr().err
     # an unknown opener: one line
     assert cli.main(["book", "moves", *common, "--openers", "zzzzz"]) == 2
-    assert "wordle-dp: error: opener 'zzzzz' is not in the guess list" in \
+    assert "wordle-dp: error: 'zzzzz' is not in the guess list" in \
         capsys.readouterr().err
 
 
@@ -193,3 +193,29 @@ def test_two_ranks_write_what_one_rank_writes(tmp_path):
         assert files[n].info["ranks"] == n
     for k in ("opener", "pattern", "best", "total", "worst", "alt_guess", "alt_total"):
         assert np.array_equal(files[1].arrays[k], files[2].arrays[k]), k
+
+
+def test_a_class_whose_best_is_among_its_alternatives_is_valued_again(tmp_path, capsys):
+    """Files written before the alternatives left out the tie-broken best (issue 50,
+    item 12) may list the best again: resuming values those classes again, only
+    those, and they come out as the analysis gives them."""
+    lists = small_lists(47, n_answers=30, n_guesses=60)
+    a, g = write_lists(tmp_path, lists)
+    out = tmp_path / "m.moves.npz"
+    common = ["--answers", a, "--guesses", g, "--cache-dir", str(tmp_path / "c"),
+              "--mode", "hard", "--out", str(out), "--alternatives", "2", "--quiet"]
+    w = lists.guesses[0]
+    assert cli.main(["book", "moves", *common, "--openers", w]) == 0
+    good = Moves.read(out, lists, "hard", 6)
+    rows = [i for i in range(len(good)) if good.arrays["alt_guess"][i, 0] >= 0]
+    i = rows[0]
+    arrays = {k: v.copy() for k, v in good.arrays.items()}
+    arrays["alt_guess"][i, 0] = arrays["best"][i]  # the old fault, planted
+    import json as _json
+
+    np.savez_compressed(out, info=np.array(_json.dumps(good.info)), **arrays)
+    assert cli.main(["book", "moves", *common[:-1], "--openers", w]) == 0
+    assert "1 classes valued again" in capsys.readouterr().err
+    fixed = Moves.read(out, lists, "hard", 6)
+    for k in good.arrays:
+        assert np.array_equal(fixed.arrays[k], good.arrays[k]), k

@@ -314,7 +314,10 @@ def analyse(solver, position: Position, top: int = 5, store=None,
     if total is None:
         return fall_back(Analysis(pos, Choice(None, None, status), []))
     best = _smallest_worst(solver, pos, total, status)
-    alts = ranked_guesses(solver, pos, top, exclude=g, progress=progress) if top else []
+    # the alternatives leave out the guess shown as best (the tie-break's, which may
+    # not be the engine's g: it was listed again, +0, under hard crane:BBYBB)
+    shown = solver.lists.guess_index[best.guess]
+    alts = ranked_guesses(solver, pos, top, exclude=shown, progress=progress) if top else []
     res = Analysis(pos, best, alts)
     res.seconds = time.perf_counter() - t0
     return res
@@ -465,8 +468,12 @@ def _from_store(solver, pos: Position, top: int, store) -> Analysis | None:
         status = "exact"
         if total is None:
             total, status = solver.guess_value(gid, pos.members, pos.budget, pos.cons)
+        best = Choice(second, total, status)
+        if total is not None:  # the tie-break first: the alternatives leave out its guess
+            best = _stored_tie_break(solver, pos, best)
+            gid = solver.lists.guess_index[best.guess]
         alts = ranked_guesses(solver, pos, top, exclude=gid) if top else []
-        return Analysis(pos, Choice(second, total, status), alts, source=source)
+        return Analysis(pos, best, alts, source=source)
     return None
 
 
