@@ -1052,3 +1052,100 @@ def test_strict_and_uncapped_starts_show_the_best_known_opener(big_server, brows
     finally:
         _click(drv, '#mode button[data-mode="easy"]')
         Select(drv.find_element(By.ID, "cap")).select_by_value("6")
+
+
+@pytest.fixture(scope="module")
+def wins_server():
+    """A server on lists where hard mode cannot win every answer (issue 49:
+    web_helpers.wins_problem, MATCH BGGGG leaves six -atch answers)."""
+    import uvicorn
+
+    from tests.web_helpers import wins_problem
+
+    lists, table = wins_problem()
+    svc = Service(lists, table=table, workers=1, quick_workers=1, request_seconds=TEST_BUDGET)
+    config = uvicorn.Config(create_app(svc), host="127.0.0.1", port=0, log_level="warning")
+    srv = uvicorn.Server(config)
+    t = threading.Thread(target=srv.run, daemon=True)
+    t.start()
+    t0 = time.monotonic()
+    while not srv.started:
+        assert time.monotonic() - t0 < 60 and t.is_alive(), "server did not start"
+        time.sleep(0.05)
+    port = srv.servers[0].sockets[0].getsockname()[1]
+    _warm(f"http://127.0.0.1:{port}", lists)
+    yield f"http://127.0.0.1:{port}", lists
+    srv.should_exit = True
+    t.join(10)
+    svc.close()
+
+
+def test_wins_fallback_said_in_a_players_words(wins_server, browser):
+    """Hard mode, MATCH then BGGGG: no strategy wins all six -atch answers (each guess
+    hard mode allows tells one apart, 5 guesses left), and the page says so with the
+    chance, 5 of the 6 at 15 guesses, and the chance of each alternative. The Strategy
+    view of MATCH says what the opener wins, that no tree is built below BGGGG, and
+    offers the Play view. Screenshots at 1280 x 900 and 390 x 844 for a person to look
+    at: WORDLE_DP_SHOTS=DIR."""
+    url, lists = wins_server
+    drv = browser
+    shots = os.environ.get("WORDLE_DP_SHOTS")
+    size = drv.get_window_size()
+    try:
+        for w, h in ((1280, 900), PHONE):
+            drv.set_window_size(w, h)
+            drv.get("about:blank")
+            drv.get(url + "/#play")
+            _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+            _click(drv, '#mode button[data-mode="hard"]')
+            _suggestion(drv)
+            _type(drv, "match", [0, 2, 2, 2, 2])
+            _click(drv, "#btn-submit")
+            sel = '#analysis-body[data-alternatives="match:BGGGG"] #wins-msg'
+            msg = _wait(drv, lambda d, sel=sel: d.find_element(By.CSS_SELECTOR, sel).text)
+            assert msg == ("No strategy wins every answer from here; this guess wins 5 of the 6 "
+                           "(83 %), then 3.0 more guesses on average over those."), msg
+            assert drv.find_element(By.ID, "best-chance").text == "83 %"
+            assert drv.find_element(By.ID, "best-avg").text == "3.000"
+            best = _suggestion(drv, "match:BGGGG")
+            assert best.endswith("atch") and best != "match"
+            rows = drv.find_elements(By.CSS_SELECTOR, "#analysis-body table.alts tbody tr")
+            assert rows
+            for r in rows:  # every guess hard mode allows wins at most 5 of the 6
+                cells = [c.text.lower() for c in r.find_elements(By.TAG_NAME, "td")]
+                assert cells[0].endswith("atch"), cells
+                wins = int(r.find_element(By.CLASS_NAME, "chance").get_attribute("title")
+                           .removeprefix("wins ").removesuffix(" of 6"))
+                assert wins <= 5 and cells[1] == f"{round(100 * wins / 6)} %", cells
+            inner, scroll = drv.execute_script(
+                "return [window.innerWidth, document.documentElement.scrollWidth]")
+            assert scroll <= inner, (w, inner, scroll)
+            if shots:
+                if w == PHONE[0]:  # the panel is below the board on a phone
+                    drv.execute_script("document.getElementById('analysis-title')"
+                                       ".scrollIntoView()")
+                drv.save_screenshot(os.path.join(shots, f"wins-play-{w}x{h}.png"))
+        drv.set_window_size(1280, 900)
+        drv.get(url + "/#strategy?opener=match&mode=hard")
+        n = len(lists.answers)
+        text = _wait(drv, lambda d: d.find_element(By.ID, "st-wins-msg").text, timeout=120)
+        # only the class BGGGG loses an answer: every other answer is won
+        assert text == (f"No strategy after MATCH wins every answer within 6 guesses in hard "
+                        f"mode. Its best chance: MATCH wins {n - 1} of the {n} answers "
+                        f"({round(100 * (n - 1) / n)} %), then "
+                        f"{float(drv.find_element(By.ID, 'st-avg').text):.2f} guesses on average "
+                        "over those."), text
+        assert drv.find_element(By.ID, "st-depth-k").text.lower() == "chance to win"
+        assert "not built below" in drv.find_element(By.ID, "st-wins").text
+        tree = drv.find_element(By.ID, "tree").text
+        assert "wins 5 of 6 answers (83 %)" in tree and "not built" in tree, tree
+        drv.find_element(By.ID, "path-answer").send_keys("hatch")
+        out = _wait(drv, lambda d: d.find_element(By.ID, "path-out").text)
+        assert out == ("HATCH gives MATCH BGGGG, a class that no strategy wins whole: its "
+                       "game is not built here. Play it in the Play view."), out
+        if shots:
+            drv.save_screenshot(os.path.join(shots, "wins-strategy-1280x900.png"))
+        _click(drv, "#st-play")
+        _wait(drv, lambda d: d.current_url.endswith("#play"))
+    finally:
+        drv.set_window_size(size["width"], size["height"])

@@ -31,6 +31,16 @@ export const num = (x) => (x == null ? "–" :
 // "1 guess", "2 guesses"; the count grouped (a number or a BigInt)
 export const plural = (n, one, many = `${one}s`) =>
   `${num(n)} ${n == 1 ? one : many}`;  // eslint-disable-line eqeqeq -- 1n == 1
+// k of n as a share a player reads: "83 %" (a no-break space); never "100 %" or "0 %" unless it is
+// (3,157 of 3,158 is "99.97 %"), as the terminal says it (game/analysis.py, percent)
+export function pct(k, n) {
+  const p = 100 * k / n;
+  let text = p.toFixed(0);
+  if ((text === "100" && k < n) || (text === "0" && k > 0)) {
+    text = p >= 0.01 && p <= 99.99 ? p.toFixed(2) : p.toFixed(4);
+  }
+  return `${text}\u00a0%`;  // never "83" at a line's end and "%" on the next
+}
 // seconds as "42 s", "3 min 07 s", "1 h 05 min"
 export function duration(s) {
   s = Math.max(0, Math.round(s));

@@ -1,7 +1,7 @@
 // The Play view: one board in Assist mode (the player enters the real game's
 // colours), Play mode (a hidden answer colours the tiles) or Absurdle (absurdle.js),
 // and the next guess with its exact value and alternatives.
-import { $, $$, el, fmt, num, plural } from "./dom.js";
+import { $, $$, el, fmt, num, pct, plural } from "./dom.js";
 import { JobRunner } from "./jobs.js";
 import { L, S, feedback, greys, patText } from "./state.js";
 import { tile, wordTiles } from "./tiles.js";
@@ -217,6 +217,7 @@ export function renderAnalysis(res, more = false) {
     return;
   }
   const b = res.best;
+  if (b.wins != null) { renderWins(res, kids, more); return; }
   const known = res.source === "known";  // an exact value, not a proven best
   kids.push(el("div", { class: "best big" },
     wordTiles(b.guess),
@@ -241,6 +242,52 @@ export function renderAnalysis(res, more = false) {
     kids.push(el("h2", { text: "Alternatives" }), el("table", { class: "alts" },
       el("thead", {}, el("tr", {}, el("th", { text: "guess" }), el("th", { class: "num", text: "total" }),
         el("th", { class: "num", text: "avg" }), el("th", { class: "num", text: "vs best" }), el("th"))), tb));
+  } else if (more) {
+    kids.push(el("p", { class: "muted small", id: "alts-wait", text: "Ranking the alternatives…" }));
+  }
+  if (res.note) kids.push(el("p", { class: "muted small note", text: `Note: ${res.note}` }));
+  body.replaceChildren(...kids);
+}
+
+// No strategy wins every answer from here (the server fell back to the objective
+// wins): the best chance, in a player's words, then the guesses over the answers won
+function renderWins(res, kids, more) {
+  const body = $("#analysis-body");
+  const b = res.best, n = res.candidates;
+  const start = S.rows.length === 0;
+  const all = b.wins >= n;
+  const sentence = all ? `This guess wins every answer, ${fmt(b.average, 1)} guesses on average.` :
+    (start ? `No strategy wins every answer within ${plural(S.cap, "guess", "guesses")}; this opener ` :
+      "No strategy wins every answer from here; this guess ") +
+    `wins ${num(b.wins)} of the ${num(n)} (${pct(b.wins, n)}), then ${fmt(b.average, 1)} more ` +
+    "guesses on average over those.";
+  kids.push(el("p", { class: "msg wins", id: "wins-msg", text: sentence }));
+  kids.push(el("div", { class: "best big" },
+    wordTiles(b.guess),
+    el("div", { class: "value" },
+      el("div", {}, el("b", { id: "best-chance", text: pct(b.wins, n) }), " chance to win ",
+        el("span", { class: `badge ${b.status}`, text: b.status.replace("_", " ") }),
+        el("span", { class: "badge pending", text: "best chance" })),
+      el("div", { text: `wins ${num(b.wins)} of ${plural(n, "answer")} · ` }, el("b", { id: "best-avg",
+        class: "inline", text: fmt(b.average, 3) }), ` guesses per answer won · total ${num(b.total)}` +
+        (res.source ? ` · ${res.source}` : ""))),
+    el("button", { class: "primary", id: "take", text: "Use this guess", onclick: () => setGuess(b.guess) })));
+  const alts = res.alternatives || [];
+  if (alts.length) {
+    const tb = el("tbody");
+    for (const a of alts) {
+      const lost = b.wins - a.wins, d = a.total - b.total;
+      const vs = lost ? `−${plural(lost, "win")}` : (d ? `+${num(d)}` : "=");
+      tb.append(el("tr", { class: "pick", onclick: () => setGuess(a.guess), title: "play this guess" },
+        el("td", { class: "w", text: a.guess }),
+        el("td", { class: "num chance", text: pct(a.wins, n), title: `wins ${num(a.wins)} of ${num(n)}` }),
+        el("td", { class: "num", text: a.wins ? fmt(a.total / a.wins, 3) : "–" }),
+        el("td", { class: "num", text: vs }),
+        el("td", {}, el("span", { class: `badge ${a.status}`, text: a.status.replace("_", " ") }))));
+    }
+    kids.push(el("h2", { text: "Alternatives" }), el("table", { class: "alts" },
+      el("thead", {}, el("tr", {}, el("th", { text: "guess" }), el("th", { class: "num", text: "chance" }), el("th", { class: "num", text: "avg won" }),
+        el("th", { class: "num", text: "vs best" }), el("th"))), tb));
   } else if (more) {
     kids.push(el("p", { class: "muted small", id: "alts-wait", text: "Ranking the alternatives…" }));
   }

@@ -1,8 +1,9 @@
 // The Strategy view: an opener's optimal decision tree, the histogram of guesses
 // needed and the path of any answer, computed as a job (minutes for bad openers).
-import { $, el, fmt, num, plural, svg } from "./dom.js";
+import { $, el, fmt, num, pct, plural, svg } from "./dom.js";
 import { JobRunner } from "./jobs.js";
-import { L, S, colsOf } from "./state.js";
+import { setGuess } from "./play.js";
+import { L, S, colsOf, feedback, patText } from "./state.js";
 import { patIcon, wordTiles } from "./tiles.js";
 
 export const stratJob = new JobRunner($("#job-strategy"));
@@ -53,14 +54,49 @@ function renderStrategy(res) {
   $("#strategy-out").hidden = false;
   $("#strategy-msg").textContent = "";
   $("#strategy-problem").textContent = `${res.opener.toUpperCase()}: ${res.mode}, cap ${res.max_guesses || "none"}`;
+  const wins = res.wins != null;  // no strategy wins every answer: the best chance
+  $("#st-total-k").textContent = wins ? "total over answers won" : "total";
+  $("#st-avg-k").textContent = wins ? "average over answers won" : "average";
+  $("#st-depth-k").textContent = wins ? "chance to win" : "worst case";
   $("#st-total").textContent = num(res.total);
   $("#st-avg").textContent = fmt(res.average, 4);
-  $("#st-depth").textContent = plural(res.depth, "guess", "guesses");
-  $("#st-n").textContent = num(res.answers);
-  $("#st-hist").replaceChildren(histogram(res.histogram, res.answers));
+  $("#st-depth").textContent = wins ? pct(res.wins, res.answers) : plural(res.depth, "guess", "guesses");
+  $("#st-n").textContent = wins ? `${num(res.wins)} of ${num(res.answers)} won` : num(res.answers);
+  $("#st-wins").hidden = !wins;
+  if (wins) {
+    renderWins(res);
+    $("#st-hist").replaceChildren(el("p", { class: "muted", text: "Not shown: the answers of " +
+      `${lostText(res)} have no strategy built here, so the guesses they need are not known.` }));
+  } else {
+    $("#st-hist").replaceChildren(histogram(res.histogram, res.answers));
+  }
   $("#tree").replaceChildren(treeNode(res.tree, null, true));
   $("#path-answer").value = "";
   $("#path-out").replaceChildren();
+}
+
+// the classes after the opener that lose answers, as the tree shows them
+const lostText = (res) => res.lost_classes.map((c) =>
+  `${res.opener.toUpperCase()} ${c.pattern} (${plural(c.answers, "answer")})`).join(", ");
+
+// An opener after which no strategy wins every answer within the cap: what the best
+// chance is (the objective wins), what is not built, and where to play it
+function renderWins(res) {
+  const O = res.opener.toUpperCase();
+  const lost = res.lost_classes.map((c) =>
+    `after ${c.pattern}, ${plural(c.answers, "answer")}: ${c.guess.toUpperCase()} wins ${num(c.wins)}`);
+  $("#st-wins").replaceChildren(
+    el("p", { class: "msg wins", id: "st-wins-msg", text: `No strategy after ${O} wins every answer within ` +
+      `${plural(res.max_guesses, "guess", "guesses")} in ${res.mode} mode. Its best chance: ${O} wins ` +
+      `${num(res.wins)} of the ${num(res.answers)} answers (${pct(res.wins, res.answers)}), then ` +
+      `${fmt(res.average, 2)} guesses on average over those.` }),
+    el("p", { class: "muted", text: `The tree below is the optimal one wherever every answer can be won; ` +
+      `it is not built below the classes that lose answers (${lost.join("; ")}). The Play view plays ` +
+      "for the most wins wherever it must, one guess at a time." }),
+    el("button", { class: "primary", id: "st-play", text: `Play ${O} in the Play view`, onclick: () => {
+      location.hash = "#play";
+      if (S.rows.length === 0 && !S.absurd) setGuess(res.opener);
+    } }));
 }
 
 function histogram(hist, n) {
@@ -90,8 +126,11 @@ function treeNode(node, pattern, open) {
   const n = node.answers;
   const head = el("summary", {}, el("span", { class: "tw", text: "▶" }));
   if (pattern) head.append(patIcon(pattern));
-  head.append(el("span", { class: "g", text: node.guess }),
-    el("span", { class: "n", text: `${plural(n, "answer")} · ${fmt(node.total / n, 3)} avg` }));
+  const won = node.wins == null ? `${plural(n, "answer")} · ${fmt(node.total / n, 3)} avg` :
+    `wins ${num(node.wins)} of ${plural(n, "answer")} (${pct(node.wins, n)}) · ` +
+    `${fmt(node.wins ? node.total / node.wins : null, 3)} avg won` +
+    (node.not_built ? " · not built: play it in the Play view" : "");
+  head.append(el("span", { class: "g", text: node.guess }), el("span", { class: "n", text: won }));
   const d = el("details", { class: node.children.length ? "" : "leaf" }, head);
   let filled = false;
   const fill = () => {
@@ -110,6 +149,13 @@ function showPath() {
   out.replaceChildren();
   if (!S.strategy || a.length < L()) return;
   const steps = S.strategy.games[a];
+  if (steps === null) {  // in a class that loses answers: no tree built below it
+    const O = S.strategy.opener.toUpperCase();
+    out.append(el("p", { class: "msg wins", text: `${a.toUpperCase()} gives ${O} ` +
+      `${patText(feedback(S.strategy.opener, a))}, a class that no strategy wins whole: its game ` +
+      "is not built here. Play it in the Play view." }));
+    return;
+  }
   if (!steps) { out.append(el("p", { class: "msg err", text: `${a.toUpperCase()} is not an answer.` })); return; }
   const p = el("div", { class: "path" });
   steps.forEach((st, i) => {
