@@ -219,3 +219,38 @@ def test_a_class_whose_best_is_among_its_alternatives_is_valued_again(tmp_path, 
     fixed = Moves.read(out, lists, "hard", 6)
     for k in good.arrays:
         assert np.array_equal(fixed.arrays[k], good.arrays[k]), k
+
+
+@pytest.mark.parametrize("name,mode", [("original", "easy"), ("original", "hard"),
+                                       ("nyt", "easy"), ("nyt", "hard")])
+def test_the_shipped_moves_files(name, mode):
+    """Each packaged moves file: for its problem, well formed (the best never among
+    the alternatives, alternatives by total and no better than the best), and a
+    seeded sample of its small classes valued again by a fresh engine."""
+    import random
+
+    from solver.words import WordLists
+
+    lists = WordLists.load(lists=name, quiet=True)
+    book = Book.find(lists, mode, 6)
+    if book is None or book.moves is None:
+        pytest.skip(f"no packaged moves for {name} {mode}")
+    m = book.moves
+    a = m.arrays
+    ok = a["best"] >= 0
+    assert not (a["alt_guess"] == a["best"][:, None]).any()
+    alt_t = np.where(a["alt_guess"] >= 0, a["alt_total"], np.iinfo(np.int32).max)
+    assert (np.diff(alt_t.astype(np.int64), axis=1) >= 0).all()
+    assert (a["alt_total"][ok][:, 0][a["alt_guess"][ok][:, 0] >= 0] >=
+            a["total"][ok][a["alt_guess"][ok][:, 0] >= 0]).all()
+    assert set(int(g) for g in a["opener"]) == set(m.info["openers"])
+    start = Position.start(lists, mode, 6)
+    ref = Solver(lists, mode=mode, max_guesses=6)
+    small = [i for i in range(len(m)) if ok[i] and
+             (ref.table[int(a["opener"][i]), start.members] == a["pattern"][i]).sum() <= 30]
+    for i in random.Random(f"{name}-{mode}").sample(small, min(4, len(small))):
+        w, p = lists.guesses[int(a["opener"][i])], int(a["pattern"][i])
+        move = m.lookup(int(a["opener"][i]), p)
+        truth = analyse(ref, start.play(w, p), top=m.alternatives)
+        assert (move.total, move.worst) == (truth.best.total, truth.best.worst), (w, p)
+        assert [t for _, t in move.alternatives] == [c.total for c in truth.alternatives]
