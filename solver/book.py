@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import StoreError, UsageError, quote
-from .moves import Moves, moves_path
+from .moves import Moves, moves_path, read_archive
 from .search.result import SolveResult
 from .store import (
     _FIELDS,
@@ -125,16 +125,7 @@ class Book:
         """Read a book file for `lists`; StoreError (one line) when it is not a book,
         is damaged, or belongs to other lists."""
         path = Path(path)
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                info = json.loads(str(z["info"]))
-                arrays = {k: np.asarray(z[k]) for k in _ARRAYS}
-        except FileNotFoundError:
-            raise StoreError(f"no opening book at {path}") from None
-        except (OSError, ValueError, KeyError) as exc:
-            raise StoreError(f"{path} is not a readable opening book ({exc})") from None
-        if not isinstance(info, dict) or info.get("format") != FORMAT:
-            raise StoreError(f"{path} is not a wordle-dp opening book")
+        info, arrays = read_archive(path, _ARRAYS, FORMAT, "opening book")
         prob = Problem(info["answers_sha256"], info["guesses_sha256"], int(info["n_answers"]),
                        int(info["n_guesses"]), info["mode"], int(info["max_guesses"]),
                        int(info.get("word_length", 5)))

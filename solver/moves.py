@@ -106,16 +106,7 @@ class Moves:
         """Read a moves file for `lists`, `mode` and cap; StoreError (one line) when it
         is not one, is damaged, or belongs to another problem."""
         path = Path(path)
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                info = json.loads(str(z["info"]))
-                arrays = {k: np.asarray(z[k]) for k in _ARRAYS}
-        except FileNotFoundError:
-            raise StoreError(f"no moves file at {path}") from None
-        except (OSError, ValueError, KeyError) as exc:
-            raise StoreError(f"{path} is not a readable moves file ({exc})") from None
-        if not isinstance(info, dict) or info.get("format") != FORMAT:
-            raise StoreError(f"{path} is not a wordle-dp moves file")
+        info, arrays = read_archive(path, _ARRAYS, FORMAT, "moves file")
         diff = _differences(info, lists, mode, max_guesses)
         if diff:
             raise StoreError(f"the moves file {path} is for another problem ({diff})")
@@ -154,6 +145,24 @@ class Moves:
                 worst=col[4].astype(np.int8), alt_guess=alt_g.astype(gid),
                 alt_total=alt_t.astype(tot))
         tmp.replace(out)
+
+
+def read_archive(path: Path, names: tuple[str, ...], fmt: str,
+                 what: str) -> tuple[dict, dict[str, np.ndarray]]:
+    """(info, arrays) of a compressed archive of ours (a book, a moves file): its JSON
+    `info` of format `fmt` and the arrays `names`; StoreError (one line, naming
+    `what` it should be) when it is missing, damaged or something else."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            info = json.loads(str(z["info"]))
+            arrays = {k: np.asarray(z[k]) for k in names}
+    except FileNotFoundError:
+        raise StoreError(f"no {what} at {path}") from None
+    except (OSError, ValueError, KeyError) as exc:
+        raise StoreError(f"{path} is not a readable {what} ({exc})") from None
+    if not isinstance(info, dict) or info.get("format") != fmt:
+        raise StoreError(f"{path} is not a wordle-dp {what}")
+    return info, arrays
 
 
 def _differences(info: dict, lists, mode: str, max_guesses: int) -> str:
