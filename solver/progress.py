@@ -32,20 +32,59 @@ def fmt_duration(s: float) -> str:
 
 
 _open_line: Progress | None = None  # the line drawn last on a terminal, not yet ended
+_prompt_open = False  # a prompt is waiting for the player's line (see `ask`)
 
 
-def end_open_line() -> None:
-    """End a progress line still drawn on a terminal, so that what is printed next
-    (an interrupted command's last word) starts on a line of its own."""
-    global _open_line
+def ask(prompt: str) -> str:
+    """input(prompt), remembering while it waits that the prompt's line is open: an
+    interrupt there then starts its message on a line of its own (end_open_line).
+    EOFError as input() raises it."""
+    global _prompt_open
+    _prompt_open = True
+    line = input(prompt)  # a KeyboardInterrupt leaves the line open, as it is
+    _prompt_open = False
+    return line
+
+
+def _ctrl_c_echoed() -> bool:
+    """Whether the terminal on stdin echoes a Ctrl-C as '^C' where the cursor is
+    (ECHO and ECHOCTL, the default of a Linux terminal)."""
+    import sys
+
+    try:
+        import termios
+
+        if not sys.stdin.isatty():
+            return False
+        lflag = termios.tcgetattr(sys.stdin.fileno())[3]
+        return bool(lflag & termios.ECHO and lflag & termios.ECHOCTL)
+    except (ImportError, AttributeError, OSError, ValueError):
+        return False
+
+
+def end_open_line(interrupted: bool = False) -> None:
+    """End a progress line still drawn on a terminal, or a prompt still waiting
+    ('guess 2 (Enter = ...): '), so that what is printed next (an interrupted
+    command's last word) starts on a line of its own. `interrupted`: the command
+    was stopped by Ctrl-C, which the terminal may have echoed as '^C' on the
+    cursor's line: that line is ended too."""
+    import sys
+
+    global _open_line, _prompt_open
     p, _open_line = _open_line, None
+    prompt, _prompt_open = _prompt_open, False
+    stream = None
     if p is not None and p.shown and p.stream is not None:
+        stream = p.stream
+        p.shown = False
+    elif prompt or (interrupted and _ctrl_c_echoed()):
+        stream = sys.stderr
+    if stream is not None:
         try:
-            p.stream.write("\n")
-            p.stream.flush()
+            stream.write("\n")
+            stream.flush()
         except (OSError, ValueError):
             pass
-        p.shown = False
 
 
 class Progress:

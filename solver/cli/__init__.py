@@ -82,9 +82,15 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         from ..progress import end_open_line
+        from .interrupt import abandoned
 
-        end_open_line()  # not '...salet 7920^Cwordle-dp: interrupted' on one line
+        # not '...salet 7920^Cwordle-dp: interrupted' or 'q quits): ^Cwordle-dp: ...'
+        end_open_line(interrupted=True)
         print("wordle-dp: interrupted", file=sys.stderr)
+        if abandoned():  # a kernel with no stop flag still runs: do not wait for it,
+            sys.stdout.flush()  # nor tear the interpreter down under it
+            sys.stderr.flush()
+            os._exit(130)
         return 130
     except BrokenPipeError:  # e.g. piped into head
         return 0

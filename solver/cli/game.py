@@ -25,6 +25,7 @@ from .common import (
     player_lists,
     write_simulations,
 )
+from .interrupt import interruptible
 
 DEFAULT_OPENERS = ("salet", "crane", "trace")
 SCORE_KEYS = ("guess", "expected", "entropy", "worst", "patterns", "candidate",
@@ -121,9 +122,11 @@ def _cmd_next(args) -> int:
             # a search can take a minute (hard mode on today's lists): on a terminal
             # the shared progress line shows the guesses ranked so far and the time
             progress = _progress("next", "guesses")
-            try:
-                res = analyse(make_solver(args, lists), pos, top=args.top, store=store,
-                              progress=progress, fallback=True)
+            solver = make_solver(args, lists)
+            try:  # Ctrl-C stops the search within a second (cli/interrupt.py)
+                res = interruptible(lambda: analyse(solver, pos, top=args.top, store=store,
+                                                    progress=progress, fallback=True),
+                                    stop=solver.request_stop)
             finally:  # an error's one line starts on a line of its own
                 progress.clear()
     if args.json:
@@ -175,6 +178,7 @@ def _cmd_play(args) -> int:
     import random
 
     from ..game.play import Game
+    from ..progress import ask as read_line
 
     if args.adversary:
         return variants.play_adversary(args)
@@ -195,7 +199,7 @@ def _cmd_play(args) -> int:
 
     def ask(prompt: str):
         try:
-            return input(prompt)
+            return read_line(prompt)
         except EOFError:
             print()
             if not tty:  # a script's input ran out: not a player's quit
@@ -204,8 +208,11 @@ def _cmd_play(args) -> int:
                                  "out)") from None
             return None
 
+    def compute(fn):  # Ctrl-C stops the search within a second (cli/interrupt.py)
+        return interruptible(fn, stop=lambda: game.solver.request_stop())
+
     game = Game(solver, say, ask, answer=answer, opener=args.opener, store=_store(args, lists),
-                reveal=not args.random, progress=sys.stderr)
+                reveal=not args.random, progress=sys.stderr, compute=compute)
     if answer is not None and not tty:
         game.run(auto=True)
     else:

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import partial
 
 from ..errors import UsageError
 from ..plural import counted
+from ..progress import ask as read_line
 from ..table import get_table
 from .common import load_lists, player_lists
+from .interrupt import interruptible
 
 
 def add_adversary(p, what: str) -> None:
@@ -57,7 +60,8 @@ def solve_adversary(args) -> int:
     lists, adv = _adversary(args)
     start = AdversaryPosition.start(adv)
     for w in args.words:
-        r = adv.analyse(start, _limit(args, lists), first=w)
+        r = interruptible(partial(adv.analyse, start, _limit(args, lists), first=w),
+                          stop=adv.request_stop)
         word = lists.guesses[lists.guess_id(w)]
         if args.json:
             d = {"opener": word, "answers": len(lists.answers), "adversary": True,
@@ -87,7 +91,7 @@ def next_adversary(args) -> int:
         if limit < 1 and not pos.won:
             raise UsageError(f"{pos}: {len(pos.history)} guesses made, the search bound "
                              f"--max-guesses {args.max_guesses} leaves none")
-    r = adv.analyse(pos, limit, top=args.top)
+    r = interruptible(lambda: adv.analyse(pos, limit, top=args.top), stop=adv.request_stop)
     if args.json:
         print(json.dumps(r.to_dict()))
     else:
@@ -114,7 +118,7 @@ def play_adversary(args) -> int:
 
     def ask(prompt: str):
         try:
-            return input(prompt)
+            return read_line(prompt)
         except EOFError:
             print()
             if not tty:
@@ -122,5 +126,6 @@ def play_adversary(args) -> int:
                                  "to quit)") from None
             return None
 
-    AdversaryGame(adv, say, ask, limit=_limit(args, lists)).run()
+    AdversaryGame(adv, say, ask, limit=_limit(args, lists),
+                  compute=lambda fn: interruptible(fn, stop=adv.request_stop)).run()
     return 0

@@ -168,6 +168,7 @@ class Adversary:
         self.n_patterns = n_p
         self.failed: set[tuple[bytes, int]] = set()
         self.nodes = 0
+        self._stop = False
 
     # ---- the rules ------------------------------------------------------------
 
@@ -188,6 +189,23 @@ class Adversary:
             d += 1
         return d
 
+    # ---- stopping -------------------------------------------------------------
+
+    def request_stop(self) -> None:
+        """Cut the search in progress short, from another thread: it raises Stopped
+        at its next node (a three-guess kernel call runs to its end first), and so
+        does every later search until clear_stop. The memo keeps only proofs."""
+        self._stop = True
+
+    def clear_stop(self) -> None:
+        self._stop = False
+
+    def _check_stop(self) -> None:
+        if self._stop:
+            from ..search.engine import Stopped
+
+            raise Stopped("the adversary search was asked to stop")
+
     # ---- the search -----------------------------------------------------------
 
     def win(self, members: np.ndarray, d: int) -> list[int] | None:
@@ -202,6 +220,7 @@ class Adversary:
         key = (members.tobytes(), d)
         if key in self.failed:
             return None
+        self._check_stop()
         self.nodes += 1
         if d == 2:
             if n <= self.kmax:
@@ -395,11 +414,13 @@ class AdversaryPosition:
 class AdversaryGame:
     """A terminal game against the adversary, written against two callables (ask
     for a line, say a line) like play.Game. Each turn suggests the guess of a
-    fastest win (exact, searched to `limit` guesses); Enter takes it, q quits."""
+    fastest win (exact, searched to `limit` guesses); Enter takes it, q quits.
+    `compute(fn)` runs each search and returns fn() (as play.Game's)."""
 
     def __init__(self, adversary: Adversary, say, ask=None, limit: int = DEFAULT_DEPTH,
-                 hints: bool = True):
+                 hints: bool = True, compute=None):
         self.adv = adversary
+        self.compute = compute or (lambda fn: fn())
         self.say = say
         self.ask = ask
         self.limit = limit
@@ -409,7 +430,8 @@ class AdversaryGame:
     def hint(self) -> str | None:
         if not self.hints:
             return None
-        res = self.adv.analyse(self.pos, self.limit)
+        pos = self.pos
+        res = self.compute(lambda: self.adv.analyse(pos, self.limit))
         if res.first is None:
             return None
         n = res.candidates
