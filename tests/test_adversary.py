@@ -224,3 +224,55 @@ def test_the_terminal_groups_the_adversarys_counts(capsys):
     out = capsys.readouterr().out
     assert rc == 0 and f"against the adversary: {n:,} candidates\n" in out, out
     assert re.search(r"\[(1 node|[\d,]+ nodes), ", out), out
+
+
+def test_shipped_lines_win_and_the_start_of_today_s_lists_is_exact():
+    """solver/data/adversary-lines.json (issue 50 item 7): every line wins on its
+    lists under the tie rule, replayed by the engine; on today's lists no win within
+    3 guesses exists (the engine proves it, as the search does before it uses a
+    line), so the shipped length is the exact value, and next - --adversary answers
+    from the lines at once, its alternatives included."""
+    import json
+    from importlib import resources
+
+    data = json.loads(resources.files("solver").joinpath("data", "adversary-lines.json")
+                      .read_text())
+    by_lists: dict[str, list[list[str]]] = {}
+    for entry in data["lines"]:
+        by_lists.setdefault(entry["lists"], []).append(entry["guesses"])
+    assert set(by_lists) == {"nyt"}
+    lists = WordLists.load(lists="nyt", quiet=True)
+    adv = Adversary(lists)
+    start = AdversaryPosition.start(adv)
+    for words in by_lists["nyt"]:
+        steps = adv.line_steps(start.members, [lists.guess_index[w] for w in words])
+        assert [g for g, _p in steps] == words and len(steps) == 4  # ends all green
+    fresh = Adversary(lists, adv.table)
+    fresh._known = {}  # the engine alone: no line known
+    assert fresh.win(start.members, 3) is None  # no win within 3: 4 is exact
+    res = adv.analyse(start, limit=8, top=5)
+    assert res.status == "exact" and res.guesses == 4
+    assert res.line is not None and res.line.text()[-1].endswith(":GGGGG")
+    assert len(res.alternatives) == 5
+    for g, v in res.alternatives:  # each alternative wins in 4 too
+        assert v == 4
+        assert any(words[0] == g for words in by_lists["nyt"])
+    # after the line's first guess the tail is used, and 2 more guesses ruled out
+    after = start.play(by_lists["nyt"][0][0])
+    res2 = adv.analyse(after, limit=8)
+    assert res2.status == "exact" and res2.guesses == 3
+
+
+def test_lines_that_do_not_win_on_the_lists_in_use_are_ignored(monkeypatch):
+    """A line is used only where it replays to a win: on lists that lack its words,
+    or where the adversary answers otherwise, the search finds its own."""
+    lists = small_lists(3, n_answers=40, n_guesses=30)
+    table, _ = get_table(lists, "numpy", None, use_cache=False)
+    adv = Adversary(lists, table)
+    start = AdversaryPosition.start(adv)
+    assert adv.known_lines(start.members) == []
+    bogus = [lists.guesses[0], lists.guesses[1]]  # does not end all green
+    adv2 = Adversary(lists, table)
+    monkeypatch.setattr("solver.game.adversary.shipped_lines", lambda: [bogus])
+    assert adv2.known_lines(start.members) == []
+    assert adv2.analyse(start, limit=12).guesses == adv.analyse(start, limit=12).guesses

@@ -26,6 +26,13 @@ feedback), possible only when |S| <= K; three guesses run in one compiled kernel
 (adversary_jit.win3); deeper levels try guesses in Python, those whose kept class
 is smallest first, and remember the (set, depth) pairs that failed.
 
+Known lines. On today's lists (3,158 answers, 14,855 guesses) the search rules
+out a win within 3 guesses in half a second, but a win within 4 was found only
+after 27 first guesses of 15 to 30 s each (about 10 minutes). solver/data/
+adversary-lines.json ships winning lines found once; `known_lines` replays them
+on the lists in use, and a line spares the search at its own length only, so every
+shorter depth is still proved impossible here and the value stays exact.
+
 Easy mode only (the guesses are every word of the guess list).
 """
 
@@ -44,6 +51,7 @@ from ..plural import counted
 from ..variant import Variant
 from ..words import WordLists
 
+LINES_FILE = "adversary-lines.json"  # known winning lines, in solver/data
 TIE_RULE = ("the largest class; ties: the fewest greens, then the fewest yellows, then "
             "the lowest pattern code")
 DEFAULT_DEPTH = 8  # guesses searched at most unless told otherwise
@@ -69,6 +77,19 @@ def reply(table: np.ndarray, prio: np.ndarray, gid: int, members: np.ndarray) ->
     replies(table, np.ascontiguousarray(members, np.int32), np.array([gid], np.int64), prio,
             size, pat)
     return int(pat[0])
+
+
+def shipped_lines() -> list[list[str]]:
+    """The winning lines of solver/data/adversary-lines.json, as words (none when
+    the file is missing or unreadable)."""
+    import json
+    from importlib import resources
+
+    try:
+        text = resources.files("solver").joinpath("data", LINES_FILE).read_text()
+        return [list(entry["guesses"]) for entry in json.loads(text)["lines"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
 
 
 @dataclass
@@ -169,6 +190,7 @@ class Adversary:
         self.failed: set[tuple[bytes, int]] = set()
         self.nodes = 0
         self._stop = False
+        self._known: dict[bytes, list[list[int]]] | None = None  # see known_lines
 
     # ---- the rules ------------------------------------------------------------
 
@@ -206,6 +228,39 @@ class Adversary:
 
             raise Stopped("the adversary search was asked to stop")
 
+    # ---- known lines -----------------------------------------------------------
+
+    def known_lines(self, members: np.ndarray) -> list[list[int]]:
+        """Winning lines known from `members` (guess ids, shortest first): the
+        shipped lines of solver/data/adversary-lines.json that win on these lists,
+        replayed here under the tie rule, and every tail of them from the set it
+        reaches. A line only saves searching for a win of its length: the search
+        still proves each shorter one impossible."""
+        if self._known is None:
+            self._known = self._load_known()
+        return self._known.get(np.ascontiguousarray(members, np.int32).tobytes(), [])
+
+    def _load_known(self) -> dict[bytes, list[list[int]]]:
+        lines = shipped_lines()
+        index = self.lists.guess_index
+        start = np.arange(len(self.lists.answers), dtype=np.int32)
+        known: dict[bytes, list[list[int]]] = {}
+        for words in lines:
+            if not words or not all(w in index for w in words):
+                continue  # another problem's line
+            gids = [index[w] for w in words]
+            members, sets = start, []
+            for g in gids:
+                sets.append(members)
+                p, members = self.play(g, members)
+            if p != self.green or len(members) != 1:
+                continue  # it does not win on these lists
+            for k, m in enumerate(sets):
+                known.setdefault(m.tobytes(), []).append(gids[k:])
+        for v in known.values():
+            v.sort(key=len)
+        return known
+
     # ---- the search -----------------------------------------------------------
 
     def win(self, members: np.ndarray, d: int) -> list[int] | None:
@@ -217,6 +272,9 @@ class Adversary:
             return [int(self.lists.answer_guess_ids[members[0]])] if d >= 1 else None
         if d <= 1 or self.min_guesses(n) > d:
             return None
+        for known in self.known_lines(members):
+            if len(known) <= d:
+                return list(known)
         key = (members.tobytes(), d)
         if key in self.failed:
             return None
@@ -319,10 +377,15 @@ class Adversary:
         d, line = self.value(members, limit, fid, progress)
         alts: list[tuple[str, int]] = []
         if line is not None and top and fid is None:
-            for g in self.ordered(members):
+            taken = {line[0]}
+            for known in self.known_lines(members):  # other first guesses known to win
+                if len(alts) < top and len(known) == d and known[0] not in taken:
+                    taken.add(known[0])
+                    alts.append((self.lists.guesses[known[0]], d))
+            for g in self.ordered(members) if len(alts) < top else []:
                 if len(alts) >= top:
                     break
-                if g == line[0]:
+                if g in taken:
                     continue
                 _p, rest = self.play(g, members)
                 if self.win(rest, d - 1) is not None:
