@@ -2,7 +2,7 @@
 // codes: [per board colours, or null once the board was solved]}; the server's
 // /api/boards reads `word:F1/F2/...` per guess ('-' for a solved board).
 import { api } from "./api.js";
-import { $, $$, el, fmt, num, plural } from "./dom.js";
+import { $, $$, el, fmt, num, plural, press } from "./dom.js";
 import { JobRunner } from "./jobs.js";
 import { L, S, feedback, greys, patText } from "./state.js";
 import { tile } from "./tiles.js";
@@ -159,7 +159,7 @@ export function bindBoards() {
   $("#boards-undo").addEventListener("click", () => { B.rows.pop(); bTyped(); boardsAnalyse(); });
   $$("#boards-kind button").forEach((b) => b.addEventListener("click", () => {
     B.kind = b.dataset.kind;
-    $$("#boards-kind button").forEach((x) => x.classList.toggle("on", x === b));
+    $$("#boards-kind button").forEach((x) => press(x, x === b));
     boardsNew();
   }));
 }

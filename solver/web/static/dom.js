@@ -48,3 +48,8 @@ export function duration(s) {
   if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
   return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
 }
+// a toggle button's state: shown (class "on") and said (aria-pressed) alike
+export function press(button, on) {
+  button.classList.toggle("on", on);
+  button.setAttribute("aria-pressed", on ? "true" : "false");
+}

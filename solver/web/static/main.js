@@ -2,7 +2,7 @@
 // no CDN). This module routes between the views, holds the header's switches (word
 // lists, mode, cap) and starts the page; each view is its own module.
 import { api, listsId, setLists } from "./api.js";
-import { $, $$, el, num } from "./dom.js";
+import { $, $$, el, num, press } from "./dom.js";
 import { B, bPosition, bindBoards, boardsJob, boardsNew } from "./boards.js";
 import { analyse, bindPlay, key, newGame, playJob, renderBoard, say, setKind } from "./play.js";
 import { bindResults, loadStores, refreshResults } from "./results.js";
@@ -16,7 +16,7 @@ function currentView() { return (location.hash.slice(1).split("?")[0]) || "play"
 function setProblem(mode, cap, replay = true) {
   const changed = mode !== S.mode || cap !== S.cap;
   S.mode = mode; S.cap = cap;
-  $$("#mode button").forEach((b) => b.classList.toggle("on", b.dataset.mode === mode));
+  $$("#mode button").forEach((b) => press(b, b.dataset.mode === mode));
   if (![...$("#cap").options].some((o) => o.value === String(cap))) {
     $("#cap").append(el("option", { value: cap, text: cap }));
   }
@@ -130,8 +130,22 @@ function fillListsPicker(chosen) {
   $("#lists-picker").hidden = S.lists.length < 2;
 }
 
+// the high-contrast palette (orange and blue), remembered on this browser
+const PALETTE = "wordle-dp.contrast";
+function setContrast(on, keep = true) {
+  if (on) document.documentElement.dataset.palette = "contrast";
+  else delete document.documentElement.dataset.palette;
+  press($("#btn-contrast"), on);
+  if (keep) try { localStorage.setItem(PALETTE, on ? "1" : "0"); } catch (_) { /* private mode */ }
+}
+
 // ------------------------------------------------------------------ start
 function bind() {
+  let contrast = false;
+  try { contrast = localStorage.getItem(PALETTE) === "1"; } catch (_) { /* no storage */ }
+  setContrast(contrast, false);
+  $("#btn-contrast").addEventListener("click", () =>
+    setContrast(document.documentElement.dataset.palette !== "contrast"));
   bindPlay(currentView);
   bindStrategy();
   bindResults(currentView);

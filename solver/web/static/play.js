@@ -1,11 +1,12 @@
 // The Play view: one board in Assist mode (the player enters the real game's
 // colours), Play mode (a hidden answer colours the tiles) or Absurdle (absurdle.js),
 // and the next guess with its exact value and alternatives.
-import { $, $$, el, fmt, num, pct, plural } from "./dom.js";
+import { $, $$, el, fmt, num, pct, plural, press } from "./dom.js";
 import { JobRunner } from "./jobs.js";
 import { L, S, feedback, greys, patText } from "./state.js";
 import { tile, wordTiles } from "./tiles.js";
 import { advAnalyse, advSubmit } from "./absurdle.js";
+import { remember, renderAfter, seenKey } from "./after.js";
 
 export const playJob = new JobRunner($("#job-play"));
 
@@ -45,6 +46,8 @@ export function renderBoard() {
   $("#btn-submit").disabled = S.solved || S.cur.letters.length !== L() || S.blocked != null;
 }
 
+const KEY_STATE = ["not in the word", "in the word", "placed"];
+
 // Each letter's best colour so far (green over yellow over grey): rows are
 // consistent (a row no answer fits is refused before another is taken)
 function renderKeyboard() {
@@ -57,9 +60,10 @@ function renderKeyboard() {
   for (const line of ["qwertyuiop", "asdfghjkl", "<zxcvbnm>"]) {
     const row = el("div", { class: "krow" });
     for (const ch of line) {
-      if (ch === "<") row.append(el("button", { class: "wide", text: "⌫", onclick: () => key("Backspace") }));
-      else if (ch === ">") row.append(el("button", { class: "wide", text: "enter", onclick: () => key("Enter") }));
+      if (ch === "<") row.append(el("button", { class: "wide", text: "⌫", "aria-label": "backspace", onclick: () => key("Backspace") }));
+      else if (ch === ">") row.append(el("button", { class: "wide", text: "enter", "aria-label": "enter", onclick: () => key("Enter") }));
       else row.append(el("button", { class: known[ch] != null ? `k${known[ch]}` : "", text: ch,
+        "aria-label": ch.toUpperCase() + (known[ch] != null ? `, ${KEY_STATE[known[ch]]}` : ""),
         onclick: () => key(ch) }));
     }
     kb.append(row);
@@ -120,6 +124,7 @@ function submitRow() {
     say(`Solved in ${plural(S.rows.length, "guess", "guesses")}!`, "ok");
     renderBoard();
     $("#analysis-body").replaceChildren(el("p", { class: "solved", text: "All green. New game?" }));
+    finish(true);
     return;
   }
   say("");
@@ -149,6 +154,7 @@ export function analyse() {
     playJob.cancel(false);
     const reveal = S.secret ? ` The answer was ${S.secret.toUpperCase()}.` : "";
     body.replaceChildren(el("p", { class: "msg err", text: `No guesses left (cap ${S.cap}).${reveal}` }));
+    finish(false);
     return;
   }
   const pos = position();
@@ -162,6 +168,7 @@ export function analyse() {
     return;
   }
   body.classList.add("stale");
+  bar(null);
   body.dataset.position = "";  // what the panel shows (scripts and tests wait on it)
   body.dataset.alternatives = "";
   const failed = (msg) => {
@@ -179,6 +186,7 @@ export function analyse() {
   };
   const full = (onError) => playJob.ask("/api/next", nextParams(pos, S.top), (res) => {
     if (seq !== analysisSeq) return;
+    remember(pos, res, true);
     body.classList.remove("stale"); S.analysis = res; renderAnalysis(res);
     body.dataset.position = pos; body.dataset.alternatives = pos;
   }, onError, () => {
@@ -191,6 +199,7 @@ export function analyse() {
   // the next guess first (cheap, the quick lane), then the ranked alternatives
   playJob.ask("/api/next", nextParams(pos, 0), (res) => {
     if (seq !== analysisSeq) return;
+    remember(pos, res, false);
     body.classList.remove("stale"); S.analysis = res; renderAnalysis(res, true);
     body.dataset.position = pos;
     full((msg) => {  // the next guess stands; only the ranking failed
@@ -219,14 +228,16 @@ export function renderAnalysis(res, more = false) {
   const b = res.best;
   if (b.wins != null) { renderWins(res, kids, more); return; }
   const known = res.source === "known";  // an exact value, not a proven best
+  bar(res);
+  // where the value came from (a store, a book, a search) is for analysts: a tooltip
   kids.push(el("div", { class: "best big" },
     wordTiles(b.guess),
-    el("div", { class: "value" },
+    el("div", { class: "value", title: res.source ? `from: ${res.source}` : "" },
       el("div", {}, el("b", { id: "best-avg", text: fmt(b.average, 3) }), " guesses per answer from here ",
         el("span", { class: `badge ${b.status}`, text: b.status.replace("_", " ") }),
         known ? el("span", { class: "badge pending", text: "not proven best" }) : null),
       el("div", { text: `total ${num(b.total)} over ${plural(n, "answer")}` +
-        (res.source ? ` · ${known ? "best known opener" : res.source}` : "") })),
+        (known ? " · best known opener" : "") })),
     el("button", { class: "primary", id: "take", text: "Use this guess", onclick: () => setGuess(b.guess) })));
   const alts = res.alternatives || [];
   if (alts.length) {
@@ -239,6 +250,8 @@ export function renderAnalysis(res, more = false) {
         el("td", { class: "num", text: d ? `+${num(d)}` : "=" }),
         el("td", {}, el("span", { class: `badge ${a.status}`, text: a.status.replace("_", " ") }))));
     }
+    const why = tieReason(b, alts);
+    if (why) kids.push(el("p", { class: "small why", id: "tie-reason", text: why }));
     kids.push(el("h2", { text: "Alternatives" }), el("table", { class: "alts" },
       el("thead", {}, el("tr", {}, el("th", { text: "guess" }), el("th", { class: "num", text: "total" }),
         el("th", { class: "num", text: "avg" }), el("th", { class: "num", text: "vs best" }), el("th"))), tb));
@@ -249,12 +262,86 @@ export function renderAnalysis(res, more = false) {
   body.replaceChildren(...kids);
 }
 
+// Why this guess of several with the same total: the server breaks the tie by the
+// fewest further guesses any answer needs (best.worst), as the terminal says it
+export function tieReason(b, alts) {
+  const ties = alts.filter((a) => a.total === b.total && a.guess !== b.guess);
+  if (!ties.length) return "";
+  const others = ties.length === 1 ? `${ties[0].guess.toUpperCase()} has the same total` :
+    `${num(ties.length)} other guesses have the same total`;
+  if (b.worst == null) return `${others}: as good as ${b.guess.toUpperCase()} on average.`;
+  return `${others}; ${b.guess.toUpperCase()} is suggested because with it every candidate is ` +
+    `solved within ${plural(b.worst, "more guess", "more guesses")}.`;
+}
+
+// The phone's bar above the keyboard: the next guess in one line, always in view
+// (the panel itself is below the board and the keyboard there); null: on its way
+function bar(res) {
+  const nb = $("#next-bar");
+  if (res === undefined || S.absurd) { nb.replaceChildren(); return; }
+  if (res == null) { nb.replaceChildren(el("span", { class: "muted", text: "Next guess: …" })); return; }
+  const b = res.best;
+  if (!b || !b.guess) { nb.replaceChildren(el("span", { class: "muted", text: "No strategy from here." })); return; }
+  const value = b.wins != null ? `${pct(b.wins, res.candidates)} to win` : `${fmt(b.average, 2)} guesses on average`;
+  nb.replaceChildren(el("span", { class: "lead", text: "Next:" }), wordTiles(b.guess),
+    el("span", { class: "v", id: "bar-value", text: value }),
+    el("button", { class: "primary", id: "bar-take", text: "Use", "aria-label": `use ${b.guess}`,
+      onclick: () => setGuess(b.guess) }));
+  nb.dataset.position = position();
+}
+
+// Hide the suggestions while playing (remembered): the panel, its job box and the
+// phone's bar; they come back, with the comparison, when the game ends
+const HIDE = "wordle-dp.hide-hints";
+export function applyHints() {
+  const over = !$("#after").hidden;
+  const off = S.hideHints && !over && !S.absurd;
+  document.body.classList.toggle("hints-off", off);
+  $("#hints-off").hidden = !off;
+}
+
+// The game is over (all green, or no guesses left): share, statistics, comparison.
+// Positions the page has no full analysis of (the player typed ahead of it) are
+// asked now, one after another, and the comparison drawn again after each.
+function finish(won) {
+  const game = S.gameId;
+  const recordIt = S.secret != null && S.secret !== "" && !S.recorded;
+  if (recordIt) S.recorded = true;
+  const rows = S.rows.slice();
+  const wanted = [];
+  for (let i = 0; i <= rows.length; i++) {
+    if (i === rows.length && (won || (S.cap > 0 && i >= S.cap))) break;  // no move after the end
+    const pos = rows.slice(0, i).map((r) => `${r.word}:${patText(r.colours)}`).join(",") || "-";
+    const x = S.seen.get(seenKey(pos));
+    if (!x || !x.full) wanted.push(pos);
+  }
+  renderAfter(won, { recordIt, missing: wanted.length > 0 });
+  $("#analysis-title").textContent = "How you played";
+  bar(undefined);
+  $("#next-bar").replaceChildren(el("span", { text: won ? "Solved!" : "Game over." }),
+    el("button", { id: "bar-after", text: "See how you played", onclick: () => $("#after").scrollIntoView() }));
+  applyHints();
+  const next = () => {
+    if (game !== S.gameId) return;
+    const pos = wanted.shift();
+    if (pos === undefined) { renderAfter(won, { recordIt: false, missing: false }); return; }
+    playJob.ask("/api/next", nextParams(pos, S.top), (res) => {
+      if (game !== S.gameId) return;
+      remember(pos, res, true);
+      renderAfter(won, { recordIt: false, missing: wanted.length > 0 });
+      next();
+    }, () => next());
+  };
+  next();
+}
+
 // No strategy wins every answer from here (the server fell back to the objective
 // wins): the best chance, in a player's words, then the guesses over the answers won
 function renderWins(res, kids, more) {
   const body = $("#analysis-body");
   const b = res.best, n = res.candidates;
   const start = S.rows.length === 0;
+  bar(res);
   const all = b.wins >= n;
   const sentence = all ? `This guess wins every answer, ${fmt(b.average, 1)} guesses on average.` :
     (start ? `No strategy wins every answer within ${plural(S.cap, "guess", "guesses")}; this opener ` :
@@ -264,13 +351,12 @@ function renderWins(res, kids, more) {
   kids.push(el("p", { class: "msg wins", id: "wins-msg", text: sentence }));
   kids.push(el("div", { class: "best big" },
     wordTiles(b.guess),
-    el("div", { class: "value" },
+    el("div", { class: "value", title: res.source ? `from: ${res.source}` : "" },
       el("div", {}, el("b", { id: "best-chance", text: pct(b.wins, n) }), " chance to win ",
         el("span", { class: `badge ${b.status}`, text: b.status.replace("_", " ") }),
         el("span", { class: "badge pending", text: "best chance" })),
       el("div", { text: `wins ${num(b.wins)} of ${plural(n, "answer")} · ` }, el("b", { id: "best-avg",
-        class: "inline", text: fmt(b.average, 3) }), ` guesses per answer won · total ${num(b.total)}` +
-        (res.source ? ` · ${res.source}` : ""))),
+        class: "inline", text: fmt(b.average, 3) }), ` guesses per answer won · total ${num(b.total)}`)),
     el("button", { class: "primary", id: "take", text: "Use this guess", onclick: () => setGuess(b.guess) })));
   const alts = res.alternatives || [];
   if (alts.length) {
@@ -295,8 +381,18 @@ function renderWins(res, kids, more) {
   body.replaceChildren(...kids);
 }
 
+function resume() {  // the game goes on: no after-game panel
+  S.gameId++;
+  bar(undefined);
+  $("#analysis-title").textContent = S.absurd ? "Against the adversary" : "Next guess";
+  $("#after").hidden = true;
+  $("#after").replaceChildren();
+  applyHints();
+}
+
 export function newGame() {
   S.rows = []; S.solved = false; S.blocked = null; S.cur = { letters: "", colours: greys() };
+  S.recorded = false; S.seen.clear(); resume();
   S.advGame++;  // an adversary's reply still on its way belongs to the old game
   if (S.secret !== null) S.secret = S.fixedSecret || S.answers[Math.floor(Math.random() * S.answers.length)];
   say(S.secret ? "Guess the hidden answer." : (S.absurd ? "Beat the adversary: type a guess." : ""));
@@ -307,7 +403,7 @@ export function newGame() {
 // or fixed by #play?answer=WORD) colours the tiles.
 // Absurdle: no hidden answer; the server's adversary answers every guess.
 export function setKind(kind, secret = null) {
-  $$("#game-kind button").forEach((b) => b.classList.toggle("on", b.dataset.kind === kind));
+  $$("#game-kind button").forEach((b) => press(b, b.dataset.kind === kind));
   $("#hint-assist").hidden = kind !== "assist";
   $("#hint-play").hidden = kind !== "play";
   $("#hint-absurdle").hidden = kind !== "absurdle";
@@ -326,6 +422,7 @@ export function undoRow() {
   S.blocked = null;
   S.advGame++;  // Absurdle: a reply still on its way was for the row undone
   S.cur = { letters: r.word, colours: r.colours.slice() };
+  resume();
   say(""); renderBoard(); analyse();
 }
 
@@ -346,4 +443,12 @@ export function bindPlay(currentView) {
   $("#btn-submit").addEventListener("click", () => key("Enter"));
   $("#btn-new").addEventListener("click", () => newGame());
   $("#btn-undo").addEventListener("click", undoRow);
+  try { S.hideHints = localStorage.getItem(HIDE) === "1"; } catch (_) { /* no storage */ }
+  $("#hide-hints").checked = S.hideHints;
+  $("#hide-hints").addEventListener("change", (ev) => {
+    S.hideHints = ev.target.checked;
+    try { localStorage.setItem(HIDE, S.hideHints ? "1" : "0"); } catch (_) { /* private mode */ }
+    applyHints();
+  });
+  applyHints();
 }
