@@ -151,3 +151,65 @@ class Progress:
             self.stream.write("\n")
             self.stream.flush()
             self.shown = False
+
+
+WIDTH = 120  # the widest line a command prints to a player (issue 50: a 120-column terminal)
+
+
+def width() -> int:
+    """The columns a line may take: the terminal's, at most WIDTH (and at least 60);
+    WIDTH when the output is not a terminal."""
+    import shutil
+
+    return max(60, min(WIDTH, shutil.get_terminal_size((WIDTH, 24)).columns))
+
+
+def columns(text: str) -> int:
+    """The columns `text` takes on a terminal: wide characters (the squares
+    🟩🟨⬛, CJK) take two."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def fit(text: str, limit: int | None = None) -> list[str]:
+    """`text` as lines of at most `limit` columns (default: width()), broken
+    between phrases rather than where a terminal would wrap it (inside a word):
+    after the last '; ' or ': ' that fits outside parentheses, else after a ', ',
+    else at a space (outside parentheses first). A word longer than a line gets a
+    line of its own, whole."""
+    limit = limit or width()
+    out: list[str] = []
+    rest = text
+    while columns(rest) > limit:
+        cut = _break(rest, limit)
+        if cut <= 0:
+            break
+        out.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    out.append(rest)
+    return out
+
+
+def _break(text: str, limit: int) -> int:
+    """Where to end the first line of `text` (an index after a separator), or 0."""
+    import unicodedata
+
+    depth = 0
+    cols = 0
+    best: dict[tuple[int, str], int] = {}
+    for i, c in enumerate(text):
+        cols += 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth = max(0, depth - 1)
+        elif c == " " and i > 0:
+            kind = {";": ";", ":": ";", ",": ","}.get(text[i - 1], " ")
+            best[(min(depth, 1), kind)] = i + 1
+        if cols > limit + 1:
+            break
+    for key in ((0, ";"), (0, ","), (0, " "), (1, ";"), (1, ","), (1, " ")):
+        if key in best:
+            return best[key]
+    return text.find(" ") + 1  # a word longer than the line: it ends the line

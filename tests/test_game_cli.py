@@ -690,3 +690,60 @@ def test_next_never_lists_its_best_guess_among_the_alternatives(capsys):
     assert [a["total"] for a in d["alternatives"]] == sorted(a["total"] for a in
                                                              d["alternatives"])
     assert d["alternatives"][0]["total"] >= d["best"]["total"]
+
+
+def test_fit_breaks_lines_between_phrases():
+    """progress.fit (issue 50 item 10): at most the limit in terminal columns (the
+    squares take two), broken after '; ' or ': ' outside parentheses first, never
+    inside a word."""
+    from solver.progress import columns, fit
+
+    line = ("3158 possible answers; suggested opener TARSE (proven best, from the opening "
+            "book): 3.5526 guesses on average with best play (exact)")
+    assert fit(line, 120) == [line[:83], line[84:]]
+    assert fit(line, 200) == [line]
+    text = ("the adversary keeps the largest class (the largest class; ties: the fewest "
+            "greens, then the fewest yellows, then the lowest code); you win at the end")
+    for limit in (40, 60, 80):
+        lines = fit(text, limit)
+        assert all(columns(ln) <= limit for ln in lines), lines
+        assert " ".join(lines) == text  # only spaces were broken
+    assert columns("🟩🟨⬛ ab") == 9
+    assert fit(" ".join(["🟩🟨⬛⬛⬛"] * 3), 12) == ["🟩🟨⬛⬛⬛"] * 3
+
+
+@pytest.mark.parametrize("args,stdin", [
+    (["play"], "q\n"),
+    (["play", "--lists", "original", "--opener", "salet"], "BBBBB\nq\n"),
+    (["play", "--boards", "4"], "q\n"),
+    (["play", "--boards", "16", "--random", "--seed", "1"], ""),
+    (["play", "--adversary"], "q\n"),
+])
+def test_play_lines_fit_a_120_column_terminal(capsys, monkeypatch, args, stdin):
+    """Every line the terminal games print is at most 120 columns (issue 50 item 10:
+    the first play line was 129 characters, the Quordle header wrapped inside
+    'GUESS'), broken between phrases: the phrases are all there."""
+    import io
+
+    from solver.progress import columns
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    monkeypatch.delenv("COLUMNS", raising=False)
+    rc = cli.main(args)
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    lines = out.splitlines()
+    assert all(columns(ln) <= 120 for ln in lines), [ln for ln in lines if columns(ln) > 120]
+    text = " ".join(out.split())
+    if args == ["play"]:
+        assert re.search(r"3158 possible answers; suggested opener [A-Z]{5} \(proven best, "
+                         r"from the opening book\): \d\.\d{4} guesses on average with best "
+                         r"play \(exact\)", text), out
+    if "--boards" in args and "--random" not in args:
+        assert "or GUESS F1/F2/... for your own guess; q quits" in text
+    if "--random" in args:
+        assert "guess 1: " in out and "every board solved" in out
+    if "--adversary" in args:
+        assert ("(the largest class; ties: the fewest greens, then the fewest yellows, then "
+                "the lowest pattern code); you win when your guess is the only answer "
+                "left") in text

@@ -166,6 +166,7 @@ def play_boards(args) -> int:
     from ..game.boards import board_lines, tiles
     from ..game.boards_next import advise
     from ..progress import ask as read_line
+    from ..progress import fit
     from .interrupt import interruptible
 
     player_lists(args)  # as next --boards
@@ -193,10 +194,11 @@ def play_boards(args) -> int:
     tty = sys.stdin.isatty()
     auto = answers is not None and not tty
     cap = variant.max_guesses
-    print(f"{k} boards, {len(lists.answers)} answers, max {cap or 'no cap'} guesses; "
-          + ("the feedback is computed" if answers else
-             f"type the {k} feedbacks the game showed (F1/F2/..., '-' for a solved board), "
-             "or GUESS F1/F2/... for your own guess") + "; q quits", flush=True)
+    print("\n".join(fit(  # broken between phrases: 'GUES / S' at 120 columns before
+        f"{k} boards, {len(lists.answers):,} answers, max {cap or 'no cap'} guesses; "
+        + ("the feedback is computed" if answers else
+           f"type the {k} feedbacks the game showed (F1/F2/..., '-' for a solved board), "
+           "or GUESS F1/F2/... for your own guess") + "; q quits")), flush=True)
     while not pos.done:
         if pos.guesses_made == 0 and args.opener:
             suggestion = lists.guesses[lists.guess_id(args.opener)]
@@ -247,13 +249,29 @@ def play_boards(args) -> int:
         except UsageError as exc:
             print(exc)
             continue
-        print(f"guess {n}: {pos.history[-1][0].upper()}  {tiles(pos, n)}", flush=True)
+        print("\n".join(_tile_rows(f"guess {n}: {pos.history[-1][0].upper()}  ",
+                                   tiles(pos, n))), flush=True)
         if not pos.done:
             print("\n".join(board_lines(pos)), flush=True)
     over = cap and pos.guesses_made > cap
     print(f"every board solved in {pos.guesses_made} guesses"
           + (f", {pos.guesses_made - cap} over the cap of {cap}" if over else ""))
     return 0
+
+
+def _tile_rows(head: str, squares: str) -> list[str]:
+    """'guess 3: CRANE  ' and the boards' squares on one line when they fit the
+    terminal, else the squares in rows of as many boards as fit, under the head
+    (16 and 32 boards take 200 and 400 columns)."""
+    from ..progress import columns, width
+
+    limit = width()
+    if columns(head + squares) <= limit:
+        return [head + squares]
+    cells = squares.split("  ")
+    per = max(1, limit // (max(columns(c) for c in cells) + 2))  # the widest board
+    return [head.rstrip()] + ["  " + "  ".join(cells[i:i + per])
+                              for i in range(0, len(cells), per)]
 
 
 # ---- simulate and compare -----------------------------------------------------------

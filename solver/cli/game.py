@@ -179,6 +179,7 @@ def _cmd_play(args) -> int:
 
     from ..game.play import Game
     from ..progress import ask as read_line
+    from ..progress import fit
 
     if args.adversary:
         return variants.play_adversary(args)
@@ -194,8 +195,9 @@ def _cmd_play(args) -> int:
         answer = random.Random(args.seed).choice(lists.answers)
     tty = sys.stdin.isatty()
 
-    def say(line: str) -> None:
-        print(line, flush=True)
+    def say(line: str) -> None:  # broken between phrases, not wrapped inside a word;
+        # a bad input's reason ('! ...') stays the one line it is (issue 7)
+        print(line if line.startswith("! ") else "\n".join(fit(line)), flush=True)
 
     def ask(prompt: str):
         try:

@@ -11,6 +11,7 @@ from functools import partial
 from ..errors import UsageError
 from ..plural import counted
 from ..progress import ask as read_line
+from ..progress import fit
 from ..table import get_table
 from .common import load_lists, player_lists
 from .interrupt import interruptible
@@ -111,8 +112,9 @@ def play_adversary(args) -> int:
     player_lists(args)  # as next --adversary
     lists, adv = _adversary(args)
 
-    def say(line: str) -> None:
-        print(line, flush=True)
+    def say(line: str) -> None:  # broken between phrases, not wrapped inside a word;
+        # a bad input's reason ('! ...') stays the one line it is (issue 7)
+        print(line if line.startswith("! ") else "\n".join(fit(line)), flush=True)
 
     tty = sys.stdin.isatty()
 
