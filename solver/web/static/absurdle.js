@@ -93,7 +93,9 @@ function renderAdversary(st, an) {
         el("div", {}, el("b", { id: "adv-value", text: `${more}` }),
           ` more guess${more === 1 ? " beats" : "es beat"} it from here `,
           el("span", { class: `badge ${an.status}`, text: an.status.replace("_", " ") })),
-        el("div", { text: `the game ends at guess ${an.total_guesses}; proof ${an.seconds.toFixed(2)} s, ${plural(an.nodes, "node")}` })),
+        // the proof's cost is for analysts: a tooltip
+        el("div", { text: `the game ends at guess ${an.total_guesses}`,
+          title: `proof ${an.seconds.toFixed(2)} s, ${plural(an.nodes, "node")}` })),
       el("button", { class: "primary", id: "take", text: "Use this guess", onclick: () => setGuess(an.best) })));
     const line = el("div", { class: "path adv-line" });
     for (const step of an.line) {

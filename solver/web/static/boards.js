@@ -83,7 +83,7 @@ function renderBoardsAdvice() {
   if (!b) kids.push(el("p", { class: "msg err", text: "no strategy solves every board within the cap" }));
   else {
     const why = b.status === "exact" ?
-      `exact: ${plural(b.total, "guess", "guesses")} over ${plural(tuples, "answer tuple")} (${fmt(b.average)} more on average, worst ${b.worst})` :
+      `exact: ${plural(b.total, "guess", "guesses")} over ${plural(tuples, "answer combination")} (${fmt(b.average)} more on average, worst ${b.worst})` :
       (b.why ? `${b.why} (heuristic)` : "heuristic (entropy of the joint feedback), not exact");
     kids.push(el("p", {}, el("button", { class: "primary", id: "boards-take", text: b.guess.toUpperCase(),
       onclick: () => { $("#boards-guess").value = b.guess; bTyped(); } }), " ", el("span", { class: "muted", text: why })));
@@ -91,7 +91,7 @@ function renderBoardsAdvice() {
       kids.push(el("p", { class: "muted small", text: "also: " + r.alternatives.map((a) => a.guess).join(", ") }));
     }
   }
-  kids.push(el("p", { class: "muted small", text: `${r.tuples_exact ? "" : "at most "}${plural(tuples, "answer tuple")}; guess ${B.rows.length + 1} of ${r.max_guesses}` }));
+  kids.push(el("p", { class: "muted small", text: `${r.tuples_exact ? "" : "at most "}${plural(tuples, "answer combination")}; guess ${B.rows.length + 1} of ${r.max_guesses}` }));
   box.replaceChildren(...kids);
 }
 
