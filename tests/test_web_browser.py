@@ -726,6 +726,8 @@ def test_absurdle_played_to_a_win(server, browser, problem):
     value = analysed("-")
     assert value == adv.analyse(pos, len(pos.members)).guesses
     assert _int(drv.find_element(By.ID, "adv-cands").text) == len(lists.answers)
+    panel = drv.find_element(By.ID, "analysis-body").text  # issue 50, item 11: no jargon
+    assert "proof" not in panel and "node" not in panel, panel
     for k in range(value):
         best = "".join(t.text for t in drv.find_elements(
             By.CSS_SELECTOR, "#analysis .best .word .tile")).lower()
@@ -953,7 +955,7 @@ def test_boards_fit_their_count_and_count_exactly(big_server, browser, k):
     _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take"), 180)
     start = BoardsPosition.start(lists, variant)
     advice = drv.find_element(By.ID, "boards-advice").text
-    assert f"{start.tuples:,} answer tuples; guess 1 of {k + 5}" in advice, advice
+    assert f"{start.tuples:,} answer combinations; guess 1 of {k + 5}" in advice, advice
     word = "crane"  # board 1's answer; every other board all grey
     box = drv.find_element(By.ID, "boards-guess")
     box.clear()
@@ -964,7 +966,7 @@ def test_boards_fit_their_count_and_count_exactly(big_server, browser, k):
     _wait(drv, lambda d: d.execute_script("return wordleDP.bPosition()") == str(pos))
     _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take"), 180)
     advice = drv.find_element(By.ID, "boards-advice").text
-    assert f"{pos.tuples:,} answer tuples; guess 2 of {k + 5}" in advice, advice
+    assert f"{pos.tuples:,} answer combinations; guess 2 of {k + 5}" in advice, advice
     heads = [h.text for h in drv.find_elements(By.CSS_SELECTOR, ".bcard h3")]
     n = len(pos.members[1])
     assert heads[0].replace("\n", " ") == "Board 1 solved at guess 1", heads
@@ -1014,8 +1016,9 @@ def test_boards_one_tuple_left_is_one_guess(server, browser, problem):
     _wait(drv, lambda d: d.execute_script("return wordleDP.bPosition()") == str(pos))
     _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take"))
     advice = drv.find_element(By.ID, "boards-advice").text
-    assert "exact: 1 guess over 1 answer tuple (1.0000 more on average, worst 1)" in advice
-    assert "1 answer tuple; guess 2 of 7" in advice and "1 guesses" not in advice
+    assert "exact: 1 guess over 1 answer combination (1.0000 more on average, worst 1)" in advice
+    assert "1 answer combination; guess 2 of 7" in advice and "1 guesses" not in advice
+    assert "tuple" not in advice  # issue 50, item 11: a word players do not use
 
 
 def test_strict_and_uncapped_starts_show_the_best_known_opener(big_server, browser):
@@ -1149,3 +1152,372 @@ def test_wins_fallback_said_in_a_players_words(wins_server, browser):
         _wait(drv, lambda d: d.current_url.endswith("#play"))
     finally:
         drv.set_window_size(size["width"], size["height"])
+
+
+# ---------------------------------------------------------------- issue 50, items 11 and 13-17
+SQUARES = "⬛🟨🟩"
+
+
+def _fresh(drv, url: str) -> None:
+    """The page with nothing remembered (statistics, switches, lists)."""
+    drv.get(url + "/#results")
+    drv.execute_script("localStorage.clear()")
+
+
+def _in_view(drv, css: str) -> bool:
+    """Whether the element is wholly inside the window as it is scrolled now."""
+    return drv.execute_script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;", css)
+
+
+def _bar_word(drv, position: str) -> str:
+    """The phone bar's suggestion for `position`, read without scrolling."""
+    sel = f'#next-bar[data-position="{position}"] .word'
+    return _wait(drv, lambda d: "".join(
+        t.text for t in d.find_element(By.CSS_SELECTOR, sel).find_elements(By.CLASS_NAME, "tile")
+    ).lower())
+
+
+def _compare_rows(drv) -> list[list[str]]:
+    sel = "#after:not([hidden]) #compare tbody tr"
+    _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, sel)
+          and not d.find_elements(By.ID, "compare-wait"))
+    return [[c.text for c in r.find_elements(By.TAG_NAME, "td")][1:]
+            for r in drv.find_elements(By.CSS_SELECTOR, sel)]
+
+
+def _luck(text: str) -> float:
+    return 0.0 if text == "none" else float(text.replace("−", "-"))
+
+
+def test_a_phone_game_keeps_the_next_guess_in_view_then_shares_and_compares(
+        server, browser, problem):
+    """At 390 x 844, the next guess (the bar above the keyboard) is on screen after
+    every row without scrolling; the finished game gives the grid to share, the
+    player's statistics and each guess against the best. Taking the best guess every
+    time, each row says "best", the first row's value is the proven opener's
+    (total − n) / n, and the luck of the rows adds up to the expected guesses after
+    the first against those taken (each row's luck is its expectation less the next
+    position's value). WORDLE_DP_SHOTS=DIR keeps the screenshots."""
+    _, lists, table, _ = problem
+    drv = browser
+    shots = os.environ.get("WORDLE_DP_SHOTS")
+    n = len(lists.answers)
+    answer = lists.answers[11]
+    opener = Solver(lists, table=table).best(1)[0]
+    size = drv.get_window_size()
+    drv.set_window_size(*PHONE)
+    try:
+        _fresh(drv, server)
+        drv.get(server + f"/#play?answer={answer}")
+        drv.refresh()
+        history, rows = [], 0
+        while True:
+            pos = ",".join(history) or "-"
+            guess = _bar_word(drv, pos)
+            assert _in_view(drv, "#next-bar") and _in_view(drv, "#kbd"), rows
+            # and the row to type next is on screen, not under the bar and keyboard
+            assert drv.execute_script(
+                "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+                "return r.top >= 0 && r.bottom <= document.querySelector('.dock')"
+                ".getBoundingClientRect().top;", f'#board .row[data-row="{rows}"]'), rows
+            if rows == 1 and shots:
+                drv.save_screenshot(os.path.join(shots, "phone-mid-game-390x844.png"))
+            drv.execute_script("document.getElementById('bar-take').click()")  # no scrolling
+            drv.find_element(By.TAG_NAME, "body").send_keys("\n")
+            pat = score(guess, answer)
+            history.append(f"{guess}:{to_text(pat, 5)}")
+            rows += 1
+            if guess == answer:
+                break
+            assert rows < 6
+        assert _in_view(drv, "#next-bar")  # now the way to the summary
+        share = drv.find_element(By.ID, "share-text").text
+        grid = [
+            "".join(SQUARES[c] for c in colours_of(score(h.split(":")[0], answer), 5))
+            for h in history]
+        assert share.split("\n") == [f"wordle-dp {rows}/6", *grid], share
+        assert drv.find_element(By.ID, "st-played").text == "1"
+        assert drv.find_element(By.ID, "st-winpct").text == "100 %"  # a no-break space, read as one
+        assert drv.find_element(By.ID, "st-streak").text == "1"
+        dist = drv.find_element(By.ID, "st-dist").find_elements(By.CLASS_NAME, "drow")
+        assert dist[rows - 1].find_element(By.TAG_NAME, "i").text == "1"
+        assert "now" in dist[rows - 1].find_element(By.TAG_NAME, "i").get_attribute("class")
+        table_rows = _compare_rows(drv)
+        assert len(table_rows) == rows
+        assert all(r[2] == "best" for r in table_rows), table_rows
+        left0 = (opener.total - n) / n
+        assert float(table_rows[0][0]) == pytest.approx(left0, abs=5e-4)
+        assert table_rows[0][1].split() == [opener.opener.upper(), f"{left0:.3f}"]
+        luck = sum(_luck(r[3]) for r in table_rows)
+        assert luck == pytest.approx(left0 - (rows - 1), abs=5e-4 * rows), table_rows
+        inner, scroll = drv.execute_script(
+            "return [window.innerWidth, document.documentElement.scrollWidth]")
+        assert scroll <= inner
+        if shots:
+            drv.execute_script("document.getElementById('after').scrollIntoView()")
+            drv.save_screenshot(os.path.join(shots, "phone-after-game-390x844.png"))
+    finally:
+        drv.set_window_size(size["width"], size["height"])
+
+
+def test_a_worse_guess_is_valued_and_the_statistics_add_up(server, browser, problem):
+    """At 1280 x 900: the second-best opener, then the suggestions. Its row says how
+    much worse it is than the best ((its total − the best's) / n, or "as good as the
+    best" on a tie), the luck still adds up to its expectation against the guesses
+    taken, and the statistics add this game to those the browser kept."""
+    _, lists, table, _ = problem
+    drv = browser
+    shots = os.environ.get("WORDLE_DP_SHOTS")
+    n = len(lists.answers)
+    answer = lists.answers[23]
+    best, second = Solver(lists, table=table).best(2)
+    _fresh(drv, server)
+    drv.execute_script("localStorage.setItem('wordle-dp.stats', JSON.stringify("
+                       "{played: 3, won: 2, streak: 0, best: 2, dist: {3: 2}}))")
+    drv.get(server + f"/#play?answer={answer}")
+    drv.refresh()
+    _suggestion(drv)
+    _wait(drv, lambda d: d.find_element(By.CSS_SELECTOR, '#analysis-body[data-alternatives="-"]'))
+    _click(drv, "#analysis-body table.alts tbody tr:first-child")  # the second best
+    assert "".join(t.text for t in _row_tiles(drv, 0)).lower() == second.opener
+    drv.find_element(By.TAG_NAME, "body").send_keys("\n")
+    guess, rows = second.opener, 1
+    history = [f"{guess}:{to_text(score(guess, answer), 5)}"]
+    while guess != answer:
+        guess = _suggestion(drv, ",".join(history))
+        _click(drv, "#take")
+        drv.find_element(By.TAG_NAME, "body").send_keys("\n")
+        history.append(f"{guess}:{to_text(score(guess, answer), 5)}")
+        rows += 1
+        assert rows <= 6
+    table_rows = _compare_rows(drv)
+    left0 = (second.total - n) / n
+    assert float(table_rows[0][0]) == pytest.approx(left0, abs=5e-4)
+    assert table_rows[0][1].split() == [best.opener.upper(), f"{(best.total - n) / n:.3f}"]
+    d = (second.total - best.total) / n
+    assert table_rows[0][2] == ("as good as the best" if d == 0 else f"+{d:.3f}"), table_rows
+    assert all(r[2] == "best" for r in table_rows[1:]), table_rows
+    luck = sum(_luck(r[3]) for r in table_rows)
+    assert luck == pytest.approx(left0 - (rows - 1), abs=5e-4 * rows), table_rows
+    assert drv.find_element(By.ID, "st-played").text == "4"
+    assert drv.find_element(By.ID, "st-winpct").text == "75 %"
+    assert drv.find_element(By.ID, "st-streak").text == "1"
+    assert drv.find_element(By.ID, "st-best").text == "2"
+    bars = [r.find_element(By.TAG_NAME, "i").text
+            for r in drv.find_elements(By.CSS_SELECTOR, "#st-dist .drow")]
+    assert bars[2] == str(2 + (rows == 3)) and bars[rows - 1] == str(1 + 2 * (rows == 3))
+    stored = drv.execute_script("return JSON.parse(localStorage.getItem('wordle-dp.stats'))")
+    assert stored["played"] == 4 and stored["won"] == 3
+    drv.find_element(By.ID, "btn-undo").click()  # and again: a game is counted once
+    drv.find_element(By.TAG_NAME, "body").send_keys(answer + "\n")
+    _compare_rows(drv)
+    assert drv.find_element(By.ID, "st-played").text == "4"
+    if shots:
+        drv.save_screenshot(os.path.join(shots, "after-game-1280x900.png"))
+
+
+def test_suggestions_can_be_hidden_and_the_switch_is_remembered(server, browser, problem):
+    _, lists, _, _ = problem
+    drv = browser
+    answer = lists.answers[5]
+    _fresh(drv, server)
+    drv.get(server + f"/#play?answer={answer}")
+    drv.refresh()
+    _suggestion(drv)
+    drv.find_element(By.ID, "hide-hints").click()
+    assert not drv.find_element(By.ID, "analysis-body").is_displayed()
+    assert drv.find_element(By.ID, "hints-off").is_displayed()
+    drv.refresh()
+    _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+    _wait(drv, lambda d: d.find_element(By.CSS_SELECTOR, '#analysis-body[data-position="-"]'))
+    assert drv.find_element(By.ID, "hide-hints").is_selected()
+    assert not drv.find_element(By.ID, "analysis-body").is_displayed()
+    assert not _suggestion_visible(drv)
+    drv.find_element(By.TAG_NAME, "body").send_keys(answer + "\n")
+    _compare_rows(drv)  # the game is over: the comparison shows, the switch stays on
+    assert drv.find_element(By.ID, "after").is_displayed()
+    assert not drv.find_element(By.ID, "hints-off").is_displayed()
+    drv.find_element(By.ID, "btn-new").click()
+    assert drv.find_element(By.ID, "hints-off").is_displayed()
+    drv.find_element(By.ID, "hide-hints").click()
+    assert drv.find_element(By.ID, "analysis-body").is_displayed()
+    assert drv.execute_script("return localStorage.getItem('wordle-dp.hide-hints')") == "0"
+
+
+def _suggestion_visible(drv) -> bool:
+    return any(e.is_displayed() for e in drv.find_elements(By.CSS_SELECTOR, "#take, #bar-take"))
+
+
+def _rgb(drv, css: str, prop: str) -> tuple[int, ...]:
+    val = drv.execute_script(
+        "return getComputedStyle(document.querySelector(arguments[0]))[arguments[1]]", css, prop)
+    return tuple(int(x) for x in re.findall(r"\d+", val)[:3])
+
+
+def test_dark_mode_and_the_high_contrast_palette(server, browser, problem):
+    """The system's dark setting darkens the page (the tiles keep their colours);
+    the high-contrast switch turns green and yellow to orange and blue, is pressed
+    (aria-pressed) and remembered. WORDLE_DP_SHOTS=DIR: a dark screenshot per width."""
+    _, lists, _, _ = problem
+    drv = browser
+    shots = os.environ.get("WORDLE_DP_SHOTS")
+    answer = lists.answers[8]
+    size = drv.get_window_size()
+    _fresh(drv, server)
+    try:
+        drv.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        for w, h in ((1280, 900), PHONE):
+            drv.set_window_size(w, h)
+            drv.get(server + f"/#play?answer={answer}")
+            drv.refresh()
+            guess = _suggestion(drv)
+            drv.find_element(By.TAG_NAME, "body").send_keys(guess + "\n")
+            _suggestion(drv, f"{guess}:{to_text(score(guess, answer), 5)}")
+            bg = _rgb(drv, "body", "backgroundColor")
+            if bg == (0, 0, 0):  # body itself is transparent: the root's colour
+                bg = _rgb(drv, "html", "backgroundColor")
+            assert sum(bg) < 3 * 60, bg
+            assert sum(_rgb(drv, "#analysis-body", "color")) > 3 * 180
+            if shots:
+                drv.save_screenshot(os.path.join(shots, f"dark-{w}x{h}.png"))
+        drv.set_window_size(1280, 900)
+        drv.find_element(By.TAG_NAME, "body").send_keys(answer + "\n")
+        _compare_rows(drv)
+        green = '#board .row[data-row="1"] .tile.c2'
+        assert _rgb(drv, green, "backgroundColor") != (245, 121, 58)
+        drv.find_element(By.ID, "btn-contrast").click()
+        assert drv.find_element(By.ID, "btn-contrast").get_attribute("aria-pressed") == "true"
+        assert _rgb(drv, green, "backgroundColor") == (245, 121, 58)  # orange
+        if shots:
+            drv.save_screenshot(os.path.join(shots, "dark-contrast-1280x900.png"))
+        drv.refresh()
+        _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+        assert drv.find_element(By.ID, "btn-contrast").get_attribute("aria-pressed") == "true"
+        drv.find_element(By.ID, "btn-contrast").click()
+        assert drv.find_element(By.ID, "btn-contrast").get_attribute("aria-pressed") == "false"
+    finally:
+        drv.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        drv.set_window_size(size["width"], size["height"])
+
+
+def _api(url: str, path: str, **params) -> dict:
+    import json
+    import urllib.parse
+    import urllib.request
+
+    with urllib.request.urlopen(f"{url}{path}?{urllib.parse.urlencode(params)}", timeout=300) as r:
+        return json.load(r)
+
+
+def test_a_tie_is_explained_and_the_jargon_is_gone(server, browser, problem):
+    """Issue 50, item 11: where guesses share the best total, the page says why it
+    suggests its one (every candidate solved within `worst` more guesses, the
+    server's tie-break), and the Play panel says nothing of books or engines."""
+    _, lists, table, _ = problem
+    drv = browser
+    opener = Solver(lists, table=table).best(1)[0].opener
+    found = None
+    for pat in sorted({score(opener, a) for a in lists.answers}):
+        pos = f"{opener}:{to_text(pat, 5)}"
+        res = _api(server, "/api/next", position=pos, top=8)
+        b = res["best"]
+        ties = [a for a in res["alternatives"] if a["total"] == b["total"]]
+        if ties and b.get("worst") is not None:
+            found = pos, pat, b, ties
+            break
+    assert found, "the small lists have a position with a tie after the best opener"
+    pos, pat, b, ties = found
+    _fresh(drv, server)
+    drv.get(server + "/#play")
+    drv.refresh()
+    _suggestion(drv)
+    _type(drv, opener, colours_of(pat, 5))
+    _click(drv, "#btn-submit")
+    _wait(drv, lambda d: d.find_element(By.CSS_SELECTOR,
+                                         f'#analysis-body[data-alternatives="{pos}"]'))
+    why = drv.find_element(By.ID, "tie-reason").text
+    who = (f"{ties[0]['guess'].upper()} has the same total" if len(ties) == 1
+           else f"{len(ties)} other guesses have the same total")
+    more = f"{b['worst']} more guess" + ("es" if b["worst"] != 1 else "")
+    assert why == (f"{who}; {b['guess'].upper()} is suggested because with it every candidate "
+                   f"is solved within {more}."), why
+    panel = drv.find_element(By.ID, "analysis-body").text
+    for word in ("book", "engine", "store", "nodes", "proof"):
+        assert word not in panel.lower(), (word, panel)
+
+
+def _axe_source(tmp_path) -> str | None:
+    """axe-core's script, for the test only: WORDLE_DP_AXE (a path to axe.min.js), or
+    installed by npm into a temporary folder; None when neither works (offline)."""
+    import subprocess
+
+    given = os.environ.get("WORDLE_DP_AXE")
+    if given:
+        return open(given, encoding="utf-8").read()
+    npm = shutil.which("npm")
+    if not npm:
+        return None
+    try:
+        subprocess.run([npm, "install", "--no-save", "--no-package-lock", "--prefix", str(tmp_path),
+                        "axe-core@4"], check=True, capture_output=True, timeout=180)
+    except (subprocess.SubprocessError, OSError):
+        return None
+    path = tmp_path / "node_modules" / "axe-core" / "axe.min.js"
+    return path.read_text(encoding="utf-8") if path.exists() else None
+
+
+def test_the_play_view_is_accessible(server, browser, problem, tmp_path):
+    """Issue 50, item 16: colour is never the only signal (each tile's label names
+    its letter and colour), every button has a name, the page has one h1, the
+    toggles say whether they are pressed, and the keys have labels. Then axe-core's
+    WCAG A rules where npm can fetch it (never kept in the repository)."""
+    _, lists, _, _ = problem
+    drv = browser
+    answer = lists.answers[3]
+    _fresh(drv, server)
+    drv.get(server + f"/#play?answer={answer}")
+    drv.refresh()
+    guess = _suggestion(drv)
+    drv.find_element(By.TAG_NAME, "body").send_keys(guess + "\n")
+    _suggestion(drv, f"{guess}:{to_text(score(guess, answer), 5)}")
+    names = ["grey", "yellow", "green"]
+    tiles = drv.find_elements(By.CSS_SELECTOR, ".tile")
+    assert tiles
+    for t in tiles:
+        label = t.get_attribute("aria-label")
+        assert label and t.get_attribute("role") == "img", t.get_attribute("outerHTML")
+        c = _colour(t)
+        if t.text:
+            assert label.startswith(t.text.upper() + ",")
+        if c is not None:
+            assert names[c] in label, label
+    row0 = [t.get_attribute("aria-label") for t in _row_tiles(drv, 0)]
+    assert [lab.split(":")[0] for lab in row0] == [
+        f"{ch.upper()}, {names[c]}"
+        for ch, c in zip(guess, colours_of(score(guess, answer), 5), strict=True)]
+    unnamed = drv.execute_script(
+        "return [...document.querySelectorAll('button')].filter((b) => b.offsetParent !== null"
+        " && !(b.getAttribute('aria-label') || b.textContent).trim()).map((b) => b.outerHTML)")
+    assert unnamed == []
+    assert len(drv.find_elements(By.TAG_NAME, "h1")) == 1
+    for b in drv.find_elements(By.CSS_SELECTOR, "#mode button, #game-kind button, #btn-contrast"):
+        on = "on" in b.get_attribute("class").split()
+        assert b.get_attribute("aria-pressed") == ("true" if on else "false"), b.text
+    keys = drv.find_elements(By.CSS_SELECTOR, "#kbd button")
+    assert len(keys) == 28 and all(k.get_attribute("aria-label") for k in keys)
+    first = guess[0]
+    key = next(k for k in keys if k.text.lower() == first)
+    assert key.get_attribute("aria-label").startswith(f"{first.upper()}, ")
+    axe = _axe_source(tmp_path)
+    if axe is None:
+        pytest.skip("axe-core not available (no npm or offline); the checks above ran")
+    drv.execute_script(axe)
+    result = drv.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a']}})"
+        ".then((r) => done(r.violations.map((v) => [v.id, v.nodes.map((n) => n.html)])),"
+        " (e) => done([['error', String(e)]]));")
+    assert result == [], result
