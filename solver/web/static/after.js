@@ -153,7 +153,7 @@ function compareTable(judged) {
   return el("table", { class: "compare", id: "compare" },
     el("thead", {}, el("tr", {}, el("th", { text: "guess" }),
       el("th", { class: "num", text: "left after", title: "expected guesses still needed after this guess, with best play" }),
-      el("th", { text: "best guess, left after" }), el("th", { text: "vs best" }),
+      el("th", { text: "best guess", title: "the best guess here, and the guesses left after it" }), el("th", { text: "vs best" }),
       el("th", { class: "num", text: "luck", title: "guesses the feedback saved (+) or cost (−) against this guess's expectation" }))),
     tb);
 }

@@ -322,15 +322,17 @@ function finish(won) {
     el("button", { id: "bar-after", text: "See how you played", onclick: () => $("#after").scrollIntoView() }));
   applyHints();
   const next = () => {
-    if (game !== S.gameId) return;
     const pos = wanted.shift();
-    if (pos === undefined) { renderAfter(won, { recordIt: false, missing: false }); return; }
-    playJob.ask("/api/next", nextParams(pos, S.top), (res) => {
+    if (pos === undefined || game !== S.gameId) return;
+    const drawn = () => {  // valued, or refused: drawn again, then the next one
       if (game !== S.gameId) return;
-      remember(pos, res, true);
       renderAfter(won, { recordIt: false, missing: wanted.length > 0 });
       next();
-    }, () => next());
+    };
+    playJob.ask("/api/next", nextParams(pos, S.top), (res) => {
+      if (game === S.gameId) remember(pos, res, true);
+      drawn();
+    }, drawn);
   };
   next();
 }
