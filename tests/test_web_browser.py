@@ -1183,8 +1183,8 @@ def _compare_rows(drv) -> list[list[str]]:
     sel = "#after:not([hidden]) #compare tbody tr"
     _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, sel)
           and not d.find_elements(By.ID, "compare-wait"))
-    return [[c.text for c in r.find_elements(By.TAG_NAME, "td")][1:]
-            for r in drv.find_elements(By.CSS_SELECTOR, sel)]
+    return _wait(drv, lambda d: [[c.text for c in r.find_elements(By.TAG_NAME, "td")][1:]
+                                 for r in d.find_elements(By.CSS_SELECTOR, sel)])
 
 
 def _luck(text: str) -> float:
@@ -1238,6 +1238,16 @@ def test_a_phone_game_keeps_the_next_guess_in_view_then_shares_and_compares(
             "".join(SQUARES[c] for c in colours_of(score(h.split(":")[0], answer), 5))
             for h in history]
         assert share.split("\n") == [f"wordle-dp {rows}/6", *grid], share
+        # Share copies that grid (the test lets the page use the clipboard)
+        drv.execute_cdp_cmd("Browser.grantPermissions", {
+            "origin": server, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+        drv.execute_script("document.getElementById('btn-share').click()")
+        said = _wait(drv, lambda d: d.find_element(By.ID, "share-said").text)
+        assert said == "Copied: paste it where you post.", said
+        copied = drv.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "navigator.clipboard.readText().then(done, (e) => done('error: ' + e));")
+        assert copied == share, copied
         assert drv.find_element(By.ID, "st-played").text == "1"
         assert drv.find_element(By.ID, "st-winpct").text == "100 %"  # a no-break space, read as one
         assert drv.find_element(By.ID, "st-streak").text == "1"
@@ -1473,7 +1483,8 @@ def test_the_play_view_is_accessible(server, browser, problem, tmp_path):
     """Issue 50, item 16: colour is never the only signal (each tile's label names
     its letter and colour), every button has a name, the page has one h1, the
     toggles say whether they are pressed, and the keys have labels. Then axe-core's
-    WCAG A rules where npm can fetch it (never kept in the repository)."""
+    WCAG A and AA rules (colour contrast included) mid-game, after it and in dark mode,
+    where npm can fetch axe-core (never kept in the repository)."""
     _, lists, _, _ = problem
     drv = browser
     answer = lists.answers[3]
@@ -1482,7 +1493,10 @@ def test_the_play_view_is_accessible(server, browser, problem, tmp_path):
     drv.refresh()
     guess = _suggestion(drv)
     drv.find_element(By.TAG_NAME, "body").send_keys(guess + "\n")
-    _suggestion(drv, f"{guess}:{to_text(score(guess, answer), 5)}")
+    pos = f"{guess}:{to_text(score(guess, answer), 5)}"
+    # the panel is drawn twice (the next guess, then its alternatives): read the last
+    _wait(drv, lambda d: d.find_element(By.CSS_SELECTOR,
+                                         f'#analysis-body[data-alternatives="{pos}"]'))
     names = ["grey", "yellow", "green"]
     tiles = drv.find_elements(By.CSS_SELECTOR, ".tile")
     assert tiles
@@ -1514,10 +1528,22 @@ def test_the_play_view_is_accessible(server, browser, problem, tmp_path):
     axe = _axe_source(tmp_path)
     if axe is None:
         pytest.skip("axe-core not available (no npm or offline); the checks above ran")
-    drv.execute_script(axe)
-    result = drv.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a']}})"
-        ".then((r) => done(r.violations.map((v) => [v.id, v.nodes.map((n) => n.html)])),"
-        " (e) => done([['error', String(e)]]));")
-    assert result == [], result
+
+    def violations():
+        drv.execute_script(axe)
+        return drv.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})"
+            ".then((r) => done(r.violations.map((v) => [v.id, v.nodes.map((n) => n.html)])),"
+            " (e) => done([['error', String(e)]]));")
+
+    assert violations() == []  # mid-game
+    drv.find_element(By.TAG_NAME, "body").send_keys(answer + "\n")
+    _compare_rows(drv)
+    assert violations() == []  # the panel after the game
+    try:
+        drv.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        assert violations() == []
+    finally:
+        drv.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
