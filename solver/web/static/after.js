@@ -2,7 +2,7 @@
 // statistics (kept in this browser), and each guess against the best one, with the
 // exact values /api/next gave during the game.
 import { $, el, fmt, num, pct, plural } from "./dom.js";
-import { S, patText } from "./state.js";
+import { L, S, feedback, patText } from "./state.js";
 import { wordTiles } from "./tiles.js";
 
 const STATS = "wordle-dp.stats";  // localStorage: { played, won, streak, best, dist, lost }
@@ -90,13 +90,42 @@ function statsBox(s, won) {
 
 // ------------------------------------------------------------------ against best play
 // A guess's value: the exact total of guesses over the candidates, this one included,
-// when /api/next gave it (the best guess, or one of the alternatives it ranked).
-function valueOf(res, word) {
+// when /api/next gave it (the best guess, or one of the alternatives it ranked), or
+// when the page valued it from its feedbacks (valueAt: no endpoint values a guess)
+const valKey = (pos, word) => `${seenKey(pos)}|${word}`;
+function valueOf(res, word, pos) {
   if (!res || !res.best || res.best.wins != null || res.best.total == null) return null;
   if (res.best.guess === word) return { total: res.best.total, status: res.best.status, best: true };
   const a = (res.alternatives || []).find((x) => x.guess === word);
-  return a && a.total != null && a.wins == null ? { total: a.total, status: a.status, best: false } : null;
+  if (a && a.total != null && a.wins == null) return { total: a.total, status: a.status, best: false };
+  const v = S.valued.get(valKey(pos, word));
+  return v ? { ...v, best: false, derived: true } : null;
 }
+
+const MAX_CLASSES = 150;  // feedbacks asked about to value one guess, at most
+// the answers every row's feedback fits
+const candidates = (rows) => S.answers.filter((a) => rows.every((r) =>
+  feedback(r.word, a).every((c, i) => c === r.colours[i])));
+
+// The rows whose guess /api/next did not rank, and how to value each: a guess's total
+// is n plus, over each of its feedbacks but all green, the best total of the position
+// that feedback leaves (what /api/next says of it). `classes`: those positions.
+export function toValue(rows) {
+  const out = [];
+  rows.forEach((r, i) => {
+    const before = rows.slice(0, i), pos = positionOf(before), res = seen(pos);
+    if (!res || !res.best || res.best.wins != null || res.best.total == null) return;
+    if (valueOf(res, r.word, pos)) return;
+    const left = candidates(before);
+    if (left.length !== res.candidates) return;  // not the server's answers: no value
+    const green = "G".repeat(L()), pats = new Set(left.map((a) => patText(feedback(r.word, a))));
+    const classes = [...pats].filter((p) => p !== green).sort()
+      .map((p) => `${pos === "-" ? "" : `${pos},`}${r.word}:${p}`);
+    if (classes.length <= MAX_CLASSES) out.push({ key: valKey(pos, r.word), word: r.word, n: left.length, classes });
+  });
+  return out;
+}
+export const setValue = (key, total, status) => S.valued.set(key, { total, status });
 
 // Each row: the expected guesses left after the player's guess against after the
 // best guess (total − n) / n, exact; and the luck of the feedback: the guesses the
@@ -113,7 +142,7 @@ export function judge(rows) {
       row.n = n;
       row.bestWord = res.best.guess;
       row.bestLeft = (res.best.total - n) / n;
-      row.mine = valueOf(res, r.word);
+      row.mine = valueOf(res, r.word, positionOf(rows.slice(0, i)));
       if (row.mine) {
         row.left = (row.mine.total - n) / n;
         const solved = r.colours.every((c) => c === 2);
@@ -138,6 +167,7 @@ function compareTable(judged) {
     else if (j.bestLeft == null) vs = "no value (no strategy wins every answer)";
     else if (j.mine) {
       yours = fmt(j.left, 3);
+      if (j.mine.derived) yours += "*";
       const d = j.left - j.bestLeft;
       vs = j.mine.best ? "best" : (Math.abs(d) < 1e-9 ? "as good as the best" : `+${fmt(d, 3)}`);
     } else vs = `not among the ${plural(1 + (j.res.alternatives || []).length, "best guess", "best guesses")}`;
@@ -161,7 +191,7 @@ function compareTable(judged) {
 // The panel after the game: `won` (all green), `afterFetch` a function that asks
 // /api/next for the positions of the game the page has no full analysis of yet
 // (the player typed ahead of it), calling back to draw the panel again.
-export function renderAfter(won, { recordIt, missing }) {
+export function renderAfter(won, { recordIt, waiting }) {
   const box = $("#after");
   const s = recordIt ? record(won) : (S.secret ? loadStats() : null);
   const kids = [];
@@ -186,9 +216,9 @@ export function renderAfter(won, { recordIt, missing }) {
   kids.push(compareTable(judged));
   kids.push(el("p", { class: "muted small", text: "Left after: the exact expected number of guesses " +
     "still needed after a guess, playing best from then on. Luck: what the colours you got saved " +
-    "(+) or cost (−) against that expectation. A guess the page did not rank among the best has no " +
-    "value here: the server values only its best guesses." }));
-  if (missing) kids.push(el("p", { class: "muted small", id: "compare-wait", text: "Valuing the guesses…" }));
+    "(+) or cost (−) against that expectation. A guess the server did not rank among its best is " +
+    "valued from the best play after each of its feedbacks." }));
+  if (waiting) kids.push(el("p", { class: "muted small", id: "compare-wait", text: waiting }));
   box.replaceChildren(...kids);
   box.hidden = false;
 }

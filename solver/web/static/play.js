@@ -6,7 +6,7 @@ import { JobRunner } from "./jobs.js";
 import { L, S, feedback, greys, patText } from "./state.js";
 import { tile, wordTiles } from "./tiles.js";
 import { advAnalyse, advSubmit } from "./absurdle.js";
-import { remember, renderAfter, seenKey } from "./after.js";
+import { remember, renderAfter, seenKey, setValue, toValue } from "./after.js";
 
 export const playJob = new JobRunner($("#job-play"));
 
@@ -315,18 +315,42 @@ function finish(won) {
     const x = S.seen.get(seenKey(pos));
     if (!x || !x.full) wanted.push(pos);
   }
-  renderAfter(won, { recordIt, missing: wanted.length > 0 });
+  const VALUING = "Valuing the guesses…";
+  renderAfter(won, { recordIt, waiting: VALUING });
   $("#analysis-title").textContent = "How you played";
   bar(undefined);
   $("#next-bar").replaceChildren(el("span", { text: won ? "Solved!" : "Game over." }),
     el("button", { id: "bar-after", text: "See how you played", onclick: () => $("#after").scrollIntoView() }));
   applyHints();
+  // then the guesses the server did not rank: each from the positions its feedbacks leave
+  const value = (items) => {
+    const it = items.shift();
+    if (game !== S.gameId) return;
+    if (!it) { renderAfter(won, { recordIt: false, waiting: null }); return; }
+    let total = it.n, status = "exact", k = 0;
+    const step = () => {
+      if (game !== S.gameId) return;
+      if (k === it.classes.length) { setValue(it.key, total, status); value(items); return; }
+      renderAfter(won, { recordIt: false, waiting: `Valuing ${it.word.toUpperCase()}: ` +
+        `${k} of ${plural(it.classes.length, "feedback")}…` });
+      playJob.ask("/api/next", nextParams(it.classes[k], 0), (res) => {
+        const b = res && res.best;
+        if (!b || b.total == null || b.wins != null) { value(items); return; }  // no value
+        total += b.total;
+        if (b.status !== "exact") status = b.status;
+        k++;
+        step();
+      }, () => value(items));
+    };
+    step();
+  };
   const next = () => {
     const pos = wanted.shift();
-    if (pos === undefined || game !== S.gameId) return;
+    if (game !== S.gameId) return;
+    if (pos === undefined) { value(toValue(rows)); return; }
     const drawn = () => {  // valued, or refused: drawn again, then the next one
       if (game !== S.gameId) return;
-      renderAfter(won, { recordIt: false, missing: wanted.length > 0 });
+      renderAfter(won, { recordIt: false, waiting: VALUING });
       next();
     };
     playJob.ask("/api/next", nextParams(pos, S.top), (res) => {
@@ -394,7 +418,7 @@ function resume() {  // the game goes on: no after-game panel
 
 export function newGame() {
   S.rows = []; S.solved = false; S.blocked = null; S.cur = { letters: "", colours: greys() };
-  S.recorded = false; S.seen.clear(); resume();
+  S.recorded = false; S.seen.clear(); S.valued.clear(); resume();
   S.advGame++;  // an adversary's reply still on its way belongs to the old game
   if (S.secret !== null) S.secret = S.fixedSecret || S.answers[Math.floor(Math.random() * S.answers.length)];
   say(S.secret ? "Guess the hidden answer." : (S.absurd ? "Beat the adversary: type a guess." : ""));

@@ -5,7 +5,7 @@ export const S = {
   rows: [], cur: { letters: "", colours: [] }, analysis: null, solved: false,
   blocked: null,  // the last row's problem, from the server: { kind: "word"|"colours", message }
   secret: null, fixedSecret: null,  // Play: the hidden answer; Assist: null
-  seen: new Map(), gameId: 0, recorded: false, hideHints: false,  // the game's analyses (after.js)
+  seen: new Map(), valued: new Map(), gameId: 0, recorded: false, hideHints: false,  // the game's analyses (after.js)
   absurd: false, advBusy: false, advGame: 0, advStart: null,  // Absurdle (the adversary)
   strategy: null, store: null, storeInfo: null, sort: "total", desc: false, offset: 0, limit: 100,
 };
