@@ -1547,3 +1547,38 @@ def test_the_play_view_is_accessible(server, browser, problem, tmp_path):
         assert violations() == []
     finally:
         drv.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_an_unranked_guess_is_valued_from_its_feedbacks(server, browser, problem):
+    """No endpoint values a given guess: an opener outside the ranked best is valued
+    by the page as n plus the best totals /api/next gives after each of its
+    feedbacks, which is the engine's own value of that opener (Solver.solve)."""
+    _, lists, table, _ = problem
+    drv = browser
+    n = len(lists.answers)
+    ref = Solver(lists, table=table)
+    ranked = ref.best(9)  # the best guess and the 8 alternatives the page asks for
+    names = {r.opener for r in ranked}
+    answer = lists.answers[31]
+    guess = next(w for w in lists.guesses if w not in names and w != answer)
+    total = ref.solve(guess).total
+    _fresh(drv, server)
+    drv.get(server + f"/#play?answer={answer}")
+    drv.refresh()
+    _wait(drv, lambda d: d.find_element(By.CSS_SELECTOR, '#analysis-body[data-alternatives="-"]'))
+    drv.find_element(By.TAG_NAME, "body").send_keys(guess + "\n")
+    history, rows, g = [f"{guess}:{to_text(score(guess, answer), 5)}"], 1, guess
+    while g != answer:
+        g = _suggestion(drv, ",".join(history))
+        _click(drv, "#take")
+        drv.find_element(By.TAG_NAME, "body").send_keys("\n")
+        history.append(f"{g}:{to_text(score(g, answer), 5)}")
+        rows += 1
+        assert rows <= 6
+    table_rows = _wait(drv, lambda d: (r := _compare_rows(d)) and r[0][0].endswith("*") and r,
+                       timeout=120)
+    left0 = (total - n) / n
+    assert table_rows[0][0] == f"{left0:.3f}*", table_rows
+    assert table_rows[0][2] == f"+{(total - ranked[0].total) / n:.3f}", table_rows
+    luck = sum(_luck(r[3]) for r in table_rows)
+    assert luck == pytest.approx(left0 - (rows - 1), abs=5e-4 * rows), table_rows
