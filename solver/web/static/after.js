@@ -217,7 +217,7 @@ export function renderAfter(won, { recordIt, waiting }) {
   kids.push(el("p", { class: "muted small", text: "Left after: the exact expected number of guesses " +
     "still needed after a guess, playing best from then on. Luck: what the colours you got saved " +
     "(+) or cost (−) against that expectation. A guess the server did not rank among its best is " +
-    "valued from the best play after each of its feedbacks." }));
+    "valued (marked *) from the best play after each of its feedbacks." }));
   if (waiting) kids.push(el("p", { class: "muted small", id: "compare-wait", text: waiting }));
   box.replaceChildren(...kids);
   box.hidden = false;
