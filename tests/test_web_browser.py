@@ -726,7 +726,7 @@ def test_absurdle_played_to_a_win(server, browser, problem):
     value = analysed("-")
     assert value == adv.analyse(pos, len(pos.members)).guesses
     assert _int(drv.find_element(By.ID, "adv-cands").text) == len(lists.answers)
-    panel = drv.find_element(By.ID, "analysis-body").text  # issue 50, item 11: no jargon
+    panel = _wait(drv, lambda d: d.find_element(By.ID, "analysis-body").text)  # item 11: no jargon
     assert "proof" not in panel and "node" not in panel, panel
     for k in range(value):
         best = "".join(t.text for t in drv.find_elements(
