@@ -76,13 +76,11 @@ def _warm(url: str, lists, timeout: float = 900) -> None:
     raise AssertionError(f"no first answer from the test server in {timeout:.0f} s")
 
 
-@pytest.fixture(scope="module")
-def server(problem):
+def _serve(svc, lists, with_lists: bool = True):
+    """Serve `svc` on a free local port, answer one search (_warm), yield its URL (and
+    `lists`), then stop it: the body of the server fixtures."""
     import uvicorn
 
-    d, lists, table, _ = problem
-    svc = Service(lists, table=table, stores=[str(d / "s.zarr")], workers=1, quick_workers=1,
-                  request_seconds=TEST_BUDGET)
     config = uvicorn.Config(create_app(svc), host="127.0.0.1", port=0, log_level="warning")
     srv = uvicorn.Server(config)
     t = threading.Thread(target=srv.run, daemon=True)
@@ -92,11 +90,22 @@ def server(problem):
         assert time.monotonic() - t0 < 60 and t.is_alive(), "server did not start"
         time.sleep(0.05)
     port = srv.servers[0].sockets[0].getsockname()[1]
-    _warm(f"http://127.0.0.1:{port}", lists)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    t.join(10)
-    svc.close()
+    url = f"http://127.0.0.1:{port}"
+    _warm(url, lists)
+    try:
+        yield (url, lists) if with_lists else url
+    finally:
+        srv.should_exit = True
+        t.join(10)
+        svc.close()
+
+
+@pytest.fixture(scope="module")
+def server(problem):
+    d, lists, table, _ = problem
+    svc = Service(lists, table=table, stores=[str(d / "s.zarr")], workers=1, quick_workers=1,
+                  request_seconds=TEST_BUDGET)
+    yield from _serve(svc, lists, with_lists=False)
 
 
 @pytest.fixture(scope="module")
@@ -510,8 +519,6 @@ def server8(tmp_path_factory):
     """A server on 8-letter lists (a sample of the built-in ones)."""
     import random
 
-    import uvicorn
-
     from solver.table import build_numpy
     from solver.words import WordLists
 
@@ -521,20 +528,7 @@ def server8(tmp_path_factory):
     lists = WordLists.from_words(answers, sorted(set(rng.sample(real.guesses, 60)) | set(answers)))
     svc = Service(lists, table=build_numpy(lists), workers=1, quick_workers=1,
                   request_seconds=TEST_BUDGET)
-    config = uvicorn.Config(create_app(svc), host="127.0.0.1", port=0, log_level="warning")
-    srv = uvicorn.Server(config)
-    t = threading.Thread(target=srv.run, daemon=True)
-    t.start()
-    t0 = time.monotonic()
-    while not srv.started:
-        assert time.monotonic() - t0 < 60 and t.is_alive(), "server did not start"
-        time.sleep(0.05)
-    port = srv.servers[0].sockets[0].getsockname()[1]
-    _warm(f"http://127.0.0.1:{port}", lists)
-    yield f"http://127.0.0.1:{port}", lists
-    srv.should_exit = True
-    t.join(10)
-    svc.close()
+    yield from _serve(svc, lists)
 
 
 def test_an_eight_letter_board_fits_a_phone(server8, browser):
@@ -1061,26 +1055,12 @@ def test_strict_and_uncapped_starts_show_the_best_known_opener(big_server, brows
 def wins_server():
     """A server on lists where hard mode cannot win every answer (issue 49:
     web_helpers.wins_problem, MATCH BGGGG leaves six -atch answers)."""
-    import uvicorn
 
     from tests.web_helpers import wins_problem
 
     lists, table = wins_problem()
     svc = Service(lists, table=table, workers=1, quick_workers=1, request_seconds=TEST_BUDGET)
-    config = uvicorn.Config(create_app(svc), host="127.0.0.1", port=0, log_level="warning")
-    srv = uvicorn.Server(config)
-    t = threading.Thread(target=srv.run, daemon=True)
-    t.start()
-    t0 = time.monotonic()
-    while not srv.started:
-        assert time.monotonic() - t0 < 60 and t.is_alive(), "server did not start"
-        time.sleep(0.05)
-    port = srv.servers[0].sockets[0].getsockname()[1]
-    _warm(f"http://127.0.0.1:{port}", lists)
-    yield f"http://127.0.0.1:{port}", lists
-    srv.should_exit = True
-    t.join(10)
-    svc.close()
+    yield from _serve(svc, lists)
 
 
 def test_wins_fallback_said_in_a_players_words(wins_server, browser):
