@@ -367,8 +367,7 @@ def test_solve_and_next_with_objective_wins(capsys, stems):
     # not offered yet: one line each
     for args, needle in [(("tree", lists.answers[0], "--objective", "wins"), "tree"),
                          (("solve", lists.answers[0], "--objective", "wins", "--beam", "2"),
-                          "exclude each other"),
-                         (("run", "--store", "x.zarr", "--objective", "wins"), "run")]:
+                          "exclude each other")]:
         rc, out, err = _run(capsys, stems, *args)
         assert rc == 2 and needle in err and len(err.splitlines()) == 1, err
         assert err.startswith("wordle-dp: error: ") and "wins" in err

@@ -178,9 +178,6 @@ def register(sub) -> None:
 def _cmd_run(args) -> int:
     from ..run import RunConfig, parse_shard, run
 
-    if args.objective == "wins":
-        raise UsageError("--objective wins is not stored by run yet (solve and next value "
-                         "it)")
     tl = time_limit(args.time_limit)
     try:
         shard = None if args.shard is None else parse_shard(args.shard)
@@ -214,7 +211,8 @@ def _cmd_run(args) -> int:
     return summary.exit_code
 
 
-def _fmt_row(row: dict) -> str:
+def _fmt_row(row: dict, answers: int | None = None) -> str:
+    """One opener of a store or a book in a line (`answers`: how many there are)."""
     st = row["status"]
     if row["total"] is None:
         value = {"infeasible": "infeasible", "pending": "pending", "failed": "failed"}.get(
@@ -222,7 +220,11 @@ def _fmt_row(row: dict) -> str:
     else:
         rel = {"lower_bound": ">= ", "upper_bound": "<= "}.get(st, "")
         value = f"{rel}{row['total']} ({rel}{row['average']:.4f} avg)"
-        if row.get("objective") == "worst" and row["depth"] is not None:
+        if row.get("objective") == "wins" and row.get("wins") is not None:
+            avg = "" if row["average"] is None else f" ({row['average']:.4f} avg over those)"
+            of = "" if answers is None else f" of {answers}"
+            value = f"wins {row['wins']}{of}, total {row['total']}{avg}"
+        elif row.get("objective") == "worst" and row["depth"] is not None:
             value = f"within {row['depth']} guesses, {value}"
     rank = f"#{row['rank']}" if row["rank"] else "-"
     extra = ""
@@ -232,7 +234,7 @@ def _fmt_row(row: dict) -> str:
     return f"{rank:>6}  {row['opener']}  {st:<11} {value}{extra}"
 
 
-def _emit(rows: list[dict], args, out=None) -> None:
+def _emit(rows: list[dict], args, out=None, answers: int | None = None) -> None:
     out = out or sys.stdout
     from ..store import ROW_KEYS
 
@@ -246,7 +248,7 @@ def _emit(rows: list[dict], args, out=None) -> None:
             w.writerow({k: ("" if r[k] is None else r[k]) for k in ROW_KEYS})
     else:
         for r in rows:
-            print(_fmt_row(r), file=out)
+            print(_fmt_row(r, answers), file=out)
 
 
 def _open_results(args):
@@ -305,10 +307,17 @@ def _cmd_query(args) -> int:
     if machine:
         _emit(rows + best, args)
         return 0
-    _emit(rows, args)
+    _emit(rows, args, answers=p.n_answers)
     if top:
-        print(f"best {len(best)} of {int(snap.finished_mask().sum())} finished:")
-        _emit(best, args)
+        print(f"best {len(best)} of {int(snap.finished_mask().sum())} finished"
+              + (" (the most wins first)" if p.objective == "wins" else "") + ":")
+        _emit(best, args, answers=p.n_answers)
+        lose = store.wins_order() if callable(getattr(store, "wins_order", None)) else []
+        if len(lose):  # a book: what the openers that cannot win every answer win
+            print(f"the most wins among the {len(lose)} openers the book holds that cannot "
+                  f"win every answer within {p.max_guesses} guesses (the other openers are "
+                  "not valued for wins):")
+            _emit([snap.row(int(i)) for i in lose[:top]], args, answers=p.n_answers)
     return 0
 
 

@@ -285,11 +285,16 @@ class WinsSearch:
 
     def guess_value(self, gid: int, members: np.ndarray, left: int, cons=None,
                     bound: tuple[int, int] | None = None,
-                    cap: int | None = None) -> WinsValue | None:
+                    cap: int | None = None,
+                    report: Callable[[int, int, float], None] | None = None
+                    ) -> WinsValue | None:
         """The exact value of guessing `gid` now (then playing for wins), or None
         once it is proven no better than `bound` (a key, (-wins, total); None: no
         bound, always valued). `cap`: a known upper bound on the wins (|S| - 1 on a
-        set that cannot be won outright)."""
+        set that cannot be won outright). `report(done, of, work)`: called as the
+        classes are valued (`done` of `of`, `work` the share of the work done, each
+        class weighed by its size squared; a class searched counts as far as its
+        own search has gone)."""
         members = np.ascontiguousarray(members, np.int32)
         if len(members) == 0:
             return WinsValue(0, 0, gid)
@@ -323,6 +328,20 @@ class WinsSearch:
 
         if pruned():
             return None
+        weight = sum(len(x[1]) ** 2 for x in parts) or 1
+        valued = [0, 0]  # classes valued, their weight
+
+        def tell(x, share: float = 1.0) -> None:  # class x valued (or `share` of it)
+            if report is None:
+                return
+            m2 = len(x[1]) ** 2
+            if share >= 1.0:
+                valued[0] += 1
+                valued[1] += m2
+                report(valued[0], len(parts), valued[1] / weight)
+            else:
+                report(valued[0], len(parts), (valued[1] + share * m2) / weight)
+
         status = "exact"
         # first what the engine (or the memo) knows of every class (the hard-mode
         # constraint after the guess is made only where a class needs it). Under a
@@ -353,6 +372,7 @@ class WinsSearch:
                 x[2], x[3] = v.wins, v
                 ub += v.wins - old
                 lbt += v.total + v.wins - f(old)
+                tell(x)
             if pruned():
                 return None
         # then the classes that cannot be won outright, searched: under a bound, each
@@ -363,9 +383,14 @@ class WinsSearch:
                 if bound is not None:
                     w0 = -bound[0] - (ub - x[2])  # the wins it needs at least
                     need = (-w0, bound[1] - (lbt - f(x[2])) - w0)
-                v = self.bounded(x[1], c1, x[4]() if callable(x[4]) else x[4], need=need)
+                inner = None
+                if report is not None:
+                    inner = functools.partial(lambda x, j, n: tell(x, j / max(n, 1)), x)
+                v = self.bounded(x[1], c1, x[4]() if callable(x[4]) else x[4], need=need,
+                                 progress=inner)
                 if v is None:
                     return None
+                tell(x)
                 old = x[2]
                 x[2], x[3] = v.wins, v
                 ub += v.wins - old
@@ -452,8 +477,10 @@ class WinsResult(SolveResult):
         won = (f"wins every answer, total {self.total}" if self.wins == self.answers else
                f"wins {self.wins} of {self.answers} answers ({percent(self.wins, self.answers)})"
                f" within {self.max_guesses} guesses, total {self.total} over those")
+        how = (f"from the {self.source}" if self.source else
+               f"{self.nodes} nodes, {self.seconds:.2f} s")
         return (f"{self.opener} {self.status}: {won} ({self.average:.4f} avg) "
-                f"[{self.mode}, objective wins, {self.nodes} nodes, {self.seconds:.2f} s]")
+                f"[{self.mode}, objective wins, {how}]")
 
 
 class WinsSolver:
@@ -470,26 +497,74 @@ class WinsSolver:
         self.mode = solver.mode
         self.max_guesses = solver.max_guesses
 
+    def __getattr__(self, name):  # estimate, stats, request_stop, table, ...
+        return getattr(self.solver, name)
+
+    def _start(self):
+        """The hard-mode constraint at the start (None in the other modes)."""
+        if self.mode != "hard":
+            return None
+        from .position import no_constraint
+
+        return no_constraint(self.solver.variant.length)
+
     def solve(self, opener: str, cutoff: int | None = None, progress=None) -> WinsResult:
+        """The opener's value under wins. `progress`: a stream for a line every few
+        seconds on long solves (the first after PROGRESS_FIRST seconds), with an ETA
+        from the work done, as the engine's solve writes them."""
         import time
+
+        from ..progress import fmt_duration
+        from ..search.engine import PROGRESS_EVERY as EVERY
+        from ..search.engine import PROGRESS_FIRST as FIRST
 
         if cutoff is not None:
             raise ValueError("a cutoff is a total; the objective wins ranks by the answers "
                              "won first and takes none")
         s = self.solver
         gid = s.lists.guess_id(opener)
+        word = s.lists.guesses[gid]
         members = np.arange(len(s.lists.answers), dtype=np.int32)
-        cons = None
-        if s.mode == "hard":
-            from .position import no_constraint
-
-            cons = no_constraint(s.variant.length)
         t0, c0 = time.perf_counter(), time.process_time()
         n0 = s.stats["nodes"]
-        v = self.search.guess_value(gid, members, s.depth_limit, cons)
+        last = [t0 - EVERY + FIRST]
+
+        def report(i: int, n: int, work: float) -> None:
+            now = time.perf_counter()
+            if now - last[0] < EVERY:
+                return
+            last[0] = now
+            el = now - t0
+            eta = f", ETA about {fmt_duration(el * (1 - work) / work)}" if work > 0.01 else ""
+            print(f"{word}: {i}/{n} feedback classes valued for the most wins (about "
+                  f"{100 * work:.0f} % of the work), {fmt_duration(el)}{eta}, "
+                  f"{s.stats['nodes'] - n0} nodes", file=progress, flush=True)
+
+        v = self.search.guess_value(gid, members, s.depth_limit, self._start(),
+                                    report=report if progress is not None else None)
         assert v is not None  # no bound: always valued
         return WinsResult(
             opener=s.lists.guesses[gid], status=v.status, total=v.total,
             answers=len(members), depth=None, seconds=time.perf_counter() - t0,
             nodes=s.stats["nodes"] - n0, mode=s.mode, max_guesses=s.max_guesses,
             cpu_seconds=time.process_time() - c0, wins=v.wins)
+
+    def second_guesses(self, opener: str) -> dict[int, str]:
+        """The second guess of the opener's strategy under wins, per first-feedback
+        pattern (green excluded): each class's best guess with the guesses left
+        after the opener (from the memo `solve` filled)."""
+        s = self.solver
+        gid = s.lists.guess_id(opener)
+        left = s.depth_limit - 1
+        out: dict[int, str] = {}
+        if left <= 0:
+            return out
+        start = self._start()
+        for p, m in s._classes(gid, np.arange(len(s.lists.answers), dtype=np.int32)):
+            if p == s.variant.all_green:
+                continue
+            cons = self.search._child_cons(start, gid, p)
+            v = self.search.set_value(m, left, cons)
+            if v.guess >= 0:
+                out[int(p)] = s.lists.guesses[v.guess]
+        return out

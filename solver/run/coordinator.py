@@ -69,10 +69,12 @@ class Coordinator:
         snap = store.snapshot()
         tot = snap.fields["total"]
         ex = np.flatnonzero(snap.status == EXACT)
-        self.best = None
-        if len(ex):
-            i = int(ex[np.argmin(tot[ex])])
-            self.best = (int(tot[i]), lists.guesses[i])
+        # the best exact opener so far: (its key, its word, its total, its wins); by
+        # the total, under the objective wins by the most wins first
+        self.best: tuple[tuple[int, int], str, int, int] | None = None
+        wins = snap.fields.get("wins")
+        for i in ex.tolist():
+            self._better(i, int(tot[i]), -1 if wins is None else int(wins[i]))
         # every machine any run of this store ran on (rank 0's), for provenance
         before = (store.group.attrs.get("run", {}) or {}).get("hosts", [])
         self.hosts = sorted({*before, socket.gethostname()}) if isinstance(before, list) \
@@ -82,6 +84,23 @@ class Coordinator:
         self.errors_dirty = False
         self.signals = Signals()  # the run's flag (run() installs the handlers)
         self.deadline = None if cfg.time_limit is None else self.t_start + cfg.time_limit
+
+    def _better(self, index: int, total: int, wins: int) -> None:
+        """Opener `index` is exact at `total` (and `wins`): the best so far?"""
+        wins_first = self.cfg.objective == "wins"
+        key = (-wins if wins_first else 0, total)
+        if self.best is None or key < self.best[0]:
+            self.best = (key, self.lists.guesses[index], total, wins)
+
+    def best_text(self, avg: bool) -> str:
+        """The best opener so far in words (with `avg`, 'avg' after the average)."""
+        assert self.best is not None
+        _key, word, total, wins = self.best
+        unit = " avg" if avg else ""
+        if self.cfg.objective == "wins":
+            return (f"{word} wins {wins} of {len(self.lists.answers)}, total {total} "
+                    f"({total / max(wins, 1):.4f}{unit} over those)")
+        return f"{word} {total} ({total / len(self.lists.answers):.4f}{unit})"
 
     # ---- stopping ----
     def check_stop(self) -> bool:
@@ -215,8 +234,8 @@ class Coordinator:
             self.solved += 1
             if self.errors.pop(word, None) is not None:
                 self.errors_dirty = True
-            if rec.status == EXACT and (self.best is None or rec.total < self.best[0]):
-                self.best = (rec.total, word)
+            if rec.status == EXACT:
+                self._better(rec.index, rec.total, rec.wins)
             if rec.status == EXACT and self.cutoffs is not None:
                 self.cutoffs.add(rec.index, rec.total)
             if rec.class_rows is not None and self.classes is not None:
@@ -266,8 +285,7 @@ class Coordinator:
         eta, whole = self.eta()
         eta_text = "0s" if not left else (fmt_duration(eta) if whole or eta == float("inf")
                                            else f"over {fmt_duration(eta)}")
-        best = f"{self.best[1]} {self.best[0]} ({self.best[0] / len(self.lists.answers):.4f})" \
-            if self.best else "-"
+        best = self.best_text(False) if self.best else "-"
         pct = 100.0 * done / self.n_queued if self.n_queued else 100.0
         print(f"[{time.strftime('%H:%M:%S')}] {done}/{self.n_queued} openers ({pct:.1f}%), "
               f"{rate:.1f}/min, ETA {eta_text}, best {best}"
@@ -320,8 +338,7 @@ def report(summary: RunSummary, co: Coordinator, store: Store, out) -> None:
     lines.append("  store: " + ", ".join(f"{v} {k}" for k, v in counts.items() if v)
                  + f" ({store.path})")
     if co.best:
-        lines.append(f"  best: {co.best[1]} {co.best[0]} "
-                     f"({co.best[0] / len(co.lists.answers):.4f} avg)")
+        lines.append(f"  best: {co.best_text(True)}")
     if s.failed:
         lines.append(f"  {s.failed} opener(s) failed; rerun with --retry-failed to try again")
     share = 100.0 * s.write_seconds / s.wall_seconds if s.wall_seconds > 0 else 0.0

@@ -57,12 +57,13 @@ def _setup_rank0(cfg: RunConfig):
     if cfg.split == "all" and cfg.cutoff is not None:
         raise ValueError("--split all values openers exactly, so it does not go with "
                          "--cutoff (a cutoff run values every opener whole)")
-    if cfg.objective == "worst" and cfg.cutoff is not None:
-        raise ValueError("--cutoff is a total: the worst-case objective ranks by the worst "
-                         "case first and takes no cutoff")
-    if cfg.objective == "worst" and cfg.split == "all":
-        raise ValueError("--split all sums class values of the expected objective; the "
-                         "worst-case objective values openers whole")
+    other = {"worst": "the worst-case objective ranks by the worst case first",
+             "wins": "the objective wins ranks by the answers won first"}.get(cfg.objective)
+    if other and cfg.cutoff is not None:
+        raise ValueError(f"--cutoff is a total: {other} and takes no cutoff")
+    if other and cfg.split == "all":
+        raise ValueError(f"--split all sums class values of the expected objective; "
+                         f"{other} and values openers whole")
     if cfg.memo_mb is not None and not (cfg.memo_mb > 0 and math.isfinite(cfg.memo_mb)):
         raise ValueError("--memo-mb must be a number above 0")
     if cfg.best is not None and (cfg.best < 1 or cfg.objective != "expected"):

@@ -49,6 +49,17 @@ Unit = tuple
 QUICK_RETRY = 10
 
 
+def _test_slow() -> None:
+    """Test hook: with WORDLE_DP_TEST_SLOW=S, each opener valued whole waits S
+    seconds first, so that a test can stop a run of a tiny problem part-way (its
+    openers take milliseconds) at a known point."""
+    import os
+
+    slow = os.environ.get("WORDLE_DP_TEST_SLOW")
+    if slow:
+        time.sleep(float(slow))
+
+
 def default_factory(lists, mode, max_guesses, table, memo_mb: float | None = None):
     from ..search import Solver
     from ..search.engine import DEFAULT_MEMO_ENTRIES, memo_entries_for
@@ -69,13 +80,17 @@ class Worker:
             from ..game.objective import WorstSolver
 
             self.solver = WorstSolver(self.solver)
+        elif cfg.objective == "wins":
+            from ..game.wins import WinsSolver
+
+            self.solver = WinsSolver(self.solver)
         self.lists = lists
         self.cutoff = cfg.cutoff
         self.rank = rank
         self.has_second = callable(getattr(self.solver, "second_guesses", None))
         # an exact opener's class values come with its second guesses (one pass over
         # its classes, from the memo its solve just filled), so that the book needs
-        # no search of its own; not under the worst-case objective (other values)
+        # no search of its own; not under the other objectives (other values)
         self.has_classes = cfg.objective == "expected" and callable(
             getattr(self.solver, "class_rows", None))
 
@@ -99,6 +114,7 @@ class Worker:
         word = self.lists.guesses[index]
         t0 = time.perf_counter()
         c0 = time.process_time()
+        _test_slow()
         try:
             if cutoff is None:
                 r = self.solver.solve(word)
@@ -131,6 +147,7 @@ class Worker:
                 finished_at=time.time(),
                 second=second,
                 class_rows=rows,
+                wins=-1 if getattr(r, "wins", None) is None else int(r.wins),
             )
             return rec, None
         except Stopped:

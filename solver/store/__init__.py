@@ -22,6 +22,9 @@ problem's guess list)::
     opener        string  [G]       the guess list as words (xarray's coordinate)
     pattern       string  [P]       the feedback patterns as text, BBBBB .. GGGGG
     average       float64 [G]       total / answers (NaN: none), written with total
+    wins          int64   [G]       only under the objective wins: the answers won
+                                    within the cap (-1: none); total is then the
+                                    guesses summed over those, average total / wins
 
 Every array names its dimensions (opener, pattern, letter, answer), so
 `xarray.open_zarr(path, consolidated=False)` gives a Dataset indexed by opener
@@ -35,7 +38,9 @@ Attributes: format, answers_sha256, guesses_sha256, n_answers, n_guesses,
 word_length (absent in stores made before other lengths were played: 5), mode,
 max_guesses, objective (absent in stores made before issue 18: expected; worst: the
 depth column is the fewest guesses that solve every answer and total the smallest
-total within them, and openers rank by depth, then total), cutoff, solver_version,
+total within them, and openers rank by depth, then total; wins: the store has the
+array wins, total counts the answers won only, and openers rank by the most wins,
+then the least total), cutoff, solver_version,
 created_at, 'run' (progress of the last run, rewritten on every flush) and 'writer'
 (who last took the writer lock).
 
@@ -89,6 +94,7 @@ from .layout import (
     _zarr,
     averages,
     decode_words,
+    fields_of,
     layout,
     second_rows,
 )
@@ -102,6 +108,7 @@ __all__ = [
     "INFO_ARRAYS", "LIST_ARRAYS", "LOWER_BOUND", "MODES", "PENDING", "RESULT_ARRAYS",
     "ROW_KEYS", "STATUS_CODES", "STATUS_NAMES", "UPPER_BOUND", "XARRAY_ARRAYS", "Damage",
     "Problem", "Record", "Snapshot", "Store", "StoreError", "averages", "check_folder",
-    "damage_message", "decode_words", "describe_progress", "dumps_row", "inspect", "layout",
+    "damage_message", "decode_words", "describe_progress", "dumps_row", "fields_of", "inspect",
+    "layout",
     "merge", "repair", "second_rows", "_FIELDS", "_zarr",
 ]

@@ -108,7 +108,8 @@ def _file_damage(path: Path) -> list[Damage]:
     # only the store's own files: `--store /` must not walk the whole file system
     tops: list[tuple[str, list[str], list[str]]] = [(str(path), [], ["zarr.json",
                                                                       "writer.lock"])]
-    walks = itertools.chain(tops, *(os.walk(path / name) for name in layout(1, 1)))
+    walks = itertools.chain(tops, *(os.walk(path / name)
+                                    for name in layout(1, 1, objective="wins")))
     for root, _dirs, files in walks:
         for f in files:
             p = Path(root) / f
@@ -135,12 +136,13 @@ def _array_damage(group, path: Path, attrs: dict) -> tuple[list[Damage], dict]:
     zarr = _zarr()
     n_g, n_a = attrs["n_guesses"], attrs["n_answers"]
     length = attrs.get("word_length", 5)
+    spec = layout(n_g, n_a, length, attrs.get("objective", "expected"))
     out: list[Damage] = []
     values: dict[str, np.ndarray] = {}
     # the attributes against the arrays: when they disagree the attributes cannot be
     # trusted, and remaking arrays to their sizes would throw results away
     dims: dict[str, int] = {}
-    for name in layout(n_g, n_a, length):
+    for name in spec:
         try:
             arr = group[name]
             if isinstance(arr, zarr.Array) and arr.ndim >= 1:
@@ -160,7 +162,7 @@ def _array_damage(group, path: Path, attrs: dict) -> tuple[list[Damage], dict]:
     # value; there a missing status chunk is damage only if some result was written
     strict = attrs.get(EVERY_CHUNK) is True
     legacy_done = not strict and (path / "finished_at" / "c" / "0").is_file()
-    for name, (shape, chunks, dtype, fill) in layout(n_g, n_a, length).items():
+    for name, (shape, chunks, dtype, fill) in spec.items():
         try:
             arr = group[name]
         except KeyError:

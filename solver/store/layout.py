@@ -25,6 +25,18 @@ _FIELDS: dict[str, tuple[str, object]] = {
     "rank": ("int32", -1),
     "finished_at": ("float64", float("nan")),
 }
+# only in stores of the objective wins (the attribute objective: wins), where `total`
+# is the guesses summed over the answers won: how many answers the opener wins within
+# the cap. Stores of the other objectives never had it, so none lacks it
+_WINS_FIELDS: dict[str, tuple[str, object]] = {"wins": ("int64", -1)}
+
+
+def fields_of(objective: str = "expected") -> dict[str, tuple[str, object]]:
+    """name -> (dtype, fill value) of the per-opener result fields of a store of
+    `objective` (every objective: _FIELDS; wins adds `wins`)."""
+    return {**_FIELDS, **(_WINS_FIELDS if objective == "wins" else {})}
+
+
 _SECOND_BYTES = 1024 * 243 * 4  # a chunk of `second` holds about 1 MB raw (compressed,
 # a few kB): 1024 rows of 243 patterns, fewer for longer words
 _MIRROR_MAX = 64 * 2**20  # the writer keeps `second` in memory up to this size; above
@@ -101,6 +113,7 @@ class Record:
     rank: int = -1
     finished_at: float = float("nan")
     second: np.ndarray | None = None  # int32 [P] (3**L patterns) or None
+    wins: int = -1  # the answers won within the cap (stores of the objective wins)
     # int32 [2, P]: each first-feedback class's optimal total after the opener and its
     # depth (-1: none), for an exact opener; the run keeps them in the store's class
     # checkpoint
@@ -109,7 +122,7 @@ class Record:
 
 MODES = ("easy", "hard", "strict")
 EVERY_CHUNK = "every_chunk_written"  # attribute: a missing chunk file means damage
-RESULT_ARRAYS = ("status", "total", "depth", "second")  # lost -> opener pending again
+RESULT_ARRAYS = ("status", "total", "depth", "second", "wins")  # lost -> opener pending again
 INFO_ARRAYS = ("selected", "cpu_seconds", "wall_seconds", "nodes", "rank", "finished_at")
 LIST_ARRAYS = ("words", "answer_ids")  # rebuilt from the list files
 _ZARR_READY = False
@@ -125,17 +138,17 @@ def _zarr():
     return zarr
 
 
-def layout(n_guesses: int, n_answers: int,
-           length: int = 5) -> dict[str, tuple[tuple, tuple, str, object]]:
+def layout(n_guesses: int, n_answers: int, length: int = 5,
+           objective: str = "expected") -> dict[str, tuple[tuple, tuple, str, object]]:
     """name -> (shape, chunks, dtype, fill value) of every array of a store of words
-    of `length` letters."""
+    of `length` letters under `objective` (wins: one more, fields_of)."""
     g = n_guesses
     n_p = 3**length
     out: dict[str, tuple[tuple, tuple, str, object]] = {
         "status": ((g,), (g,), "uint8", 0),
         "selected": ((g,), (g,), "uint8", 0),
     }
-    for name, (dtype, fill) in _FIELDS.items():
+    for name, (dtype, fill) in fields_of(objective).items():
         out[name] = ((g,), (g,), dtype, fill)
     out["second"] = ((g, n_p), (second_rows(n_p), n_p), "int32", -1)
     out["words"] = ((g, length), (g, length), "uint8", 0)
@@ -145,7 +158,7 @@ def layout(n_guesses: int, n_answers: int,
 
 # dimension names of every array (xarray needs them) and the arrays added for it
 DIMS: dict[str, tuple[str, ...]] = {
-    **{name: ("opener",) for name in ("status", "selected", *_FIELDS)},
+    **{name: ("opener",) for name in ("status", "selected", *_FIELDS, *_WINS_FIELDS)},
     "second": ("opener", "pattern"), "words": ("opener", "letter"), "answer_ids": ("answer",),
     "opener": ("opener",), "pattern": ("pattern",), "average": ("opener",),
 }
@@ -155,8 +168,11 @@ ATTRS: dict[str, dict] = {
                "flag_meanings": " ".join(STATUS_NAMES),
                "long_name": "what is known of the opener's value"},
     "selected": {"long_name": "1 if some run was asked to value this opener"},
-    "total": {"long_name": "total guesses over all answers with best play (-1: none)"},
-    "average": {"long_name": "total / number of answers (NaN: none)"},
+    "total": {"long_name": "total guesses over all answers with best play (-1: none); "
+              "under the objective wins over the answers won"},
+    "average": {"long_name": "total / number of answers (NaN: none); under the objective "
+                "wins total / wins"},
+    "wins": {"long_name": "answers won within the cap (objective wins; -1: none)"},
     "depth": {"long_name": "worst-case number of guesses (-1: none)"},
     "cpu_seconds": {"units": "s", "long_name": "CPU time of the solve"},
     "wall_seconds": {"units": "s", "long_name": "wall time of the solve"},
@@ -171,10 +187,15 @@ ATTRS: dict[str, dict] = {
 }
 
 
-def averages(status: np.ndarray, total: np.ndarray, n_answers: int) -> np.ndarray:
-    """total / answers where a total is known (exact, bounds), NaN elsewhere."""
+def averages(status: np.ndarray, total: np.ndarray, n_answers: int,
+             wins: np.ndarray | None = None) -> np.ndarray:
+    """total / answers where a total is known (exact, bounds), NaN elsewhere; with
+    `wins` (the objective wins) total / wins, over the answers won."""
     known = np.isin(status, (EXACT, LOWER_BOUND, UPPER_BOUND)) & (total >= 0)
-    return np.where(known, total / n_answers, np.nan)
+    if wins is None:
+        return np.where(known, total / n_answers, np.nan)
+    known &= wins > 0
+    return np.where(known, total / np.maximum(wins, 1), np.nan)
 
 
 def decode_words(codes: np.ndarray) -> list[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import StoreError
-from .layout import _FIELDS, EXACT, FAILED, INFEASIBLE, LOWER_BOUND, UPPER_BOUND, Record
+from .layout import EXACT, FAILED, INFEASIBLE, LOWER_BOUND, UPPER_BOUND, Record, fields_of
 from .store import Store
 
 
@@ -68,7 +68,8 @@ def merge(out_path, in_paths, quiet: bool = False) -> dict:
                 (idx, slice(None))))
         for k, i in enumerate(idx):
             rec = Record(int(i), int(snap.status[i]),
-                         **{n: snap.fields[n][i].item() for n in _FIELDS},
+                         **{n: snap.fields[n][i].item()
+                            for n in fields_of(first.problem.objective)},
                          second=second[k])
             records.append(rec)
             status[i] = snap.status[i]

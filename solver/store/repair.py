@@ -62,7 +62,7 @@ def repair(path, lists=None) -> list[str]:
             st.write_every_chunk()
             return done + st.upgrade_layout()
         n_g, n_a = attrs["n_guesses"], attrs["n_answers"]
-        spec = layout(n_g, n_a, attrs.get("word_length", 5))
+        spec = layout(n_g, n_a, attrs.get("word_length", 5), attrs.get("objective", "expected"))
         if any(d.array in LIST_ARRAYS for d in damage):
             if lists is None or lists.guesses_sha256 != attrs["guesses_sha256"] or (
                     lists.answers_sha256 != attrs["answers_sha256"]):

@@ -96,9 +96,14 @@ class Snapshot:
 
     def _key(self) -> np.ndarray:
         """What openers rank by: the total, or under the worst-case objective the
-        depth first and then the total (one int64: depth * 2**40 + total)."""
+        depth first and then the total (one int64: depth * 2**40 + total), under the
+        objective wins the answers lost first and then the total."""
         total = self.fields["total"]
-        if getattr(self.store.problem, "objective", "expected") != "worst":
+        objective = getattr(self.store.problem, "objective", "expected")
+        if objective == "wins":
+            lost = self.n_answers - self.fields["wins"].astype(np.int64)
+            return lost * (1 << 40) + total
+        if objective != "worst":
             return total
         return self.fields["depth"].astype(np.int64) * (1 << 40) + total
 
@@ -127,12 +132,21 @@ class Snapshot:
             return cast(v)
 
         r = int(ranks[i]) if ranks is not None and ranks[i] > 0 else None
+        # the answers won within the cap: a store of the objective wins, or a book's
+        # opener that cannot win them all (book.py: its total over the answers won
+        # in the field wins_total; the row is then one of the objective wins); the
+        # average is over the answers won
+        wins = int(f["wins"][i]) if "wins" in f and done and f["wins"][i] >= 0 else None
+        objective = getattr(self.store.problem, "objective", "expected")
+        if st == INFEASIBLE and wins is not None and "wins_total" in f:
+            objective, total = "wins", int(f["wins_total"][i])
+        over = wins if objective == "wins" else self.n_answers
         return {
             "opener": self.store.words[i],
             "index": int(i),
             "status": STATUS_NAMES[st],
             "total": total,
-            "average": None if total is None else round(total / self.n_answers, 6),
+            "average": None if total is None or not over else round(total / over, 6),
             "rank": r,
             "depth": num("depth", int),
             "cpu_seconds": None if num("cpu_seconds", float) is None
@@ -143,7 +157,8 @@ class Snapshot:
             "mpi_rank": num("rank", int),
             "finished_at": None if num("finished_at", float) is None
             else round(float(f["finished_at"][i]), 3),
-            "objective": getattr(self.store.problem, "objective", "expected"),
+            "objective": objective,
+            "wins": wins,
         }
 
     def order(self) -> np.ndarray:
@@ -158,7 +173,7 @@ class Snapshot:
 
 
 ROW_KEYS = ("opener", "index", "status", "total", "average", "rank", "depth", "cpu_seconds",
-            "wall_seconds", "nodes", "mpi_rank", "finished_at", "objective")
+            "wall_seconds", "nodes", "mpi_rank", "finished_at", "objective", "wins")
 
 
 def describe_progress(p: dict) -> str:
@@ -173,7 +188,11 @@ def describe_progress(p: dict) -> str:
         parts.append(f"{cpu / 3600:.2f} CPU-h spent" if cpu >= 360 else f"{cpu:.1f} CPU-s spent")
     if p["best"]:
         b = p["best"]
-        parts.append(f"best {b['opener']} {b['total']} ({b['average']:.4f} avg)")
+        if b.get("objective") == "wins":
+            parts.append(f"best {b['opener']} wins {b['wins']}, total {b['total']} "
+                         f"({b['average']:.4f} avg over those)")
+        else:
+            parts.append(f"best {b['opener']} {b['total']} ({b['average']:.4f} avg)")
     run = p.get("run") or {}
     if run.get("state") == "book":
         parts.append(f"opening book built {str(run.get('built_at'))[:10]}")

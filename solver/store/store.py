@@ -16,7 +16,6 @@ import numpy as np
 from ..errors import StoreError, one_line, quote
 from .damage import check_folder, damage_message, inspect
 from .layout import (
-    _FIELDS,
     _MIRROR_MAX,
     ATTRS,
     DIMS,
@@ -33,13 +32,14 @@ from .layout import (
     _zarr,
     averages,
     decode_words,
+    fields_of,
     layout,
 )
 from .snapshot import Snapshot
 
 
 def _add_xarray_arrays(group, words: list[str], status: np.ndarray, total: np.ndarray,
-                       n_answers: int, length: int) -> None:
+                       n_answers: int, length: int, wins: np.ndarray | None = None) -> None:
     """The opener and pattern coordinates and the average array (every chunk)."""
     from ..feedback import to_text
 
@@ -57,7 +57,7 @@ def _add_xarray_arrays(group, words: list[str], status: np.ndarray, total: np.nd
     if "pattern" in made:
         group["pattern"][...] = np.array([to_text(c, length) for c in range(n_p)], dtype=object)
     if "average" in made:
-        group["average"][...] = averages(status, total, n_answers)
+        group["average"][...] = averages(status, total, n_answers, wins)
 
 
 def _name_dimensions(path: Path, name: str) -> bool:
@@ -135,12 +135,13 @@ class Store:
     def _build(zarr, path, lists, mode, max_guesses, cutoff, solver_version, g_n, a_n,
                encode_words, objective="expected"):
         group = zarr.open_group(str(path), mode="w-", zarr_format=3)
-        for name, (shape, chunks, dtype, fill) in layout(g_n, a_n, lists.length).items():
+        spec = layout(g_n, a_n, lists.length, objective)
+        for name, (shape, chunks, dtype, fill) in spec.items():
             group.create_array(name, shape=shape, chunks=chunks, dtype=dtype, fill_value=fill,
                                dimension_names=DIMS[name], attributes=ATTRS.get(name))
         group["words"][...] = encode_words(lists.guesses)
         group["answer_ids"][...] = lists.answer_guess_ids
-        for name, (_shape, _chunks, dtype, fill) in layout(g_n, a_n, lists.length).items():
+        for name, (_shape, _chunks, dtype, fill) in spec.items():
             if name not in LIST_ARRAYS:  # every chunk on disk from the start
                 group[name][...] = np.full(group[name].shape, fill, dtype=dtype)
         _add_xarray_arrays(group, list(lists.guesses), np.zeros(g_n, np.uint8),
@@ -303,8 +304,7 @@ class Store:
         keeping every result: dimension names on every array, the opener and pattern
         coordinates and the average array. One line per change (empty: none)."""
         done = []
-        for name in layout(self.problem.n_guesses, self.problem.n_answers,
-                           self.problem.length):
+        for name in self._layout():
             if _name_dimensions(self.path, name):
                 done.append(name)
         missing = [n for n in XARRAY_ARRAYS if n not in self.group]
@@ -313,7 +313,8 @@ class Store:
             self.group = zarr.open_group(str(self.path), mode="r+", zarr_format=3)
             snap = self.snapshot()
             _add_xarray_arrays(self.group, self.words, snap.status, snap.fields["total"],
-                               self.problem.n_answers, self.problem.length)
+                               self.problem.n_answers, self.problem.length,
+                               snap.fields.get("wins"))
             self._mirror = None
             self._average = None
         out = []
@@ -329,8 +330,7 @@ class Store:
         mark it, so that from now on a missing chunk counts as damage."""
         if self.group.attrs.get(EVERY_CHUNK) is True:
             return
-        spec = layout(self.problem.n_guesses, self.problem.n_answers, self.problem.length)
-        for name, (shape, chunks, _dtype, _fill) in spec.items():
+        for name, (shape, chunks, _dtype, _fill) in self._layout().items():
             arr = self.group[name]
             for c in range(-(-shape[0] // chunks[0])):
                 key = arr.metadata.encode_chunk_key((c,) + (0,) * (len(shape) - 1))
@@ -338,6 +338,14 @@ class Store:
                     lo, hi = c * chunks[0], min((c + 1) * chunks[0], shape[0])
                     arr[lo:hi] = np.asarray(arr[lo:hi])
         self.group.attrs[EVERY_CHUNK] = True
+
+    def _layout(self) -> dict[str, tuple[tuple, tuple, str, object]]:
+        p = self.problem
+        return layout(p.n_guesses, p.n_answers, p.length, p.objective)
+
+    def _fields(self) -> dict[str, tuple[str, object]]:
+        """The per-opener result fields of this store (wins: one more, fields_of)."""
+        return fields_of(self.problem.objective)
 
     def unlock(self) -> None:
         fd = self._lock_fd
@@ -400,7 +408,7 @@ class Store:
     def snapshot(self) -> Snapshot:
         """All per-opener fields, consistent with `status` (status is read first)."""
         status = self.status()
-        fields = {name: np.asarray(self.group[name][...]) for name in _FIELDS}
+        fields = {name: np.asarray(self.group[name][...]) for name in self._fields()}
         selected = np.asarray(self.group["selected"][...])
         return Snapshot(self, status, fields, selected, dict(self.group.attrs.get("run", {})))
 
@@ -424,7 +432,7 @@ class Store:
         if self._mirror is None:
             p = self.problem
             small = p.n_guesses * p.n_patterns * 4 <= _MIRROR_MAX
-            names = ("status", *_FIELDS, *(("second",) if small else ()))
+            names = ("status", *self._fields(), *(("second",) if small else ()))
             self._mirror = {n: np.array(self.group[n][...]) for n in names}
         return self._mirror
 
@@ -447,7 +455,7 @@ class Store:
         t0 = time.perf_counter()
         m = self._load_mirror()
         idx = np.array([r.index for r in records], dtype=np.int64)
-        for name, (dtype, _fill) in _FIELDS.items():
+        for name, (dtype, _fill) in self._fields().items():
             m[name][idx] = np.array([getattr(r, name) for r in records], dtype=dtype)
             self.group[name][...] = m[name]
         arr = self.group["second"]
@@ -471,7 +479,8 @@ class Store:
         status = m["status"].copy()
         status[idx] = np.array([r.status for r in records], dtype=np.uint8)
         if self._has_average():  # (a store of the older layout lacks it: upgrade_layout)
-            self.group["average"][...] = averages(status, m["total"], self.problem.n_answers)
+            self.group["average"][...] = averages(status, m["total"], self.problem.n_answers,
+                                                  m.get("wins"))
         m["status"] = status
         self.group["status"][...] = m["status"]  # LAST: makes the batch visible
         if run_info is not None:

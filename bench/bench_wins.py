@@ -1,0 +1,90 @@
+"""The objective wins on whole openers: CPU per opener, and where it goes.
+
+usage: python bench/bench_wins.py [--lists nyt] [--mode hard] [--max-guesses 6]
+       [--openers crane,slate] [--fresh]
+One line per opener: (wins, total), CPU and wall seconds, the CPU spent in the
+engine's capped values of classes (Solver.set_value and _solve_set, called by the
+wins search to value a class outright or prove it cannot be) against the wins
+search's own, the sets searched by branch and bound, and the load average before
+and after. Each opener on a fresh Solver with --fresh (its CPU alone), else one
+Solver for all of them (what a run's rank does: the memo carries over).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from solver import Solver  # noqa: E402
+from solver.game.wins import WinsSolver  # noqa: E402
+from solver.table import get_table  # noqa: E402
+from solver.words import WordLists  # noqa: E402
+
+
+class Clock:
+    """CPU seconds spent inside wrapped methods (outermost calls only)."""
+
+    def __init__(self) -> None:
+        self.cpu = 0.0
+        self.calls = 0
+        self._depth = 0
+
+    def wrap(self, obj, name: str) -> None:
+        fn = getattr(obj, name)
+
+        def timed(*a, **k):
+            self._depth += 1
+            c0 = time.process_time()
+            try:
+                return fn(*a, **k)
+            finally:
+                self._depth -= 1
+                if self._depth == 0:
+                    self.cpu += time.process_time() - c0
+                    self.calls += 1
+
+        setattr(obj, name, timed)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lists", default="nyt")
+    ap.add_argument("--mode", default="hard")
+    ap.add_argument("--max-guesses", type=int, default=6)
+    ap.add_argument("--openers", default="crane,slate")
+    ap.add_argument("--fresh", action="store_true")
+    args = ap.parse_args()
+    lists = WordLists.load(lists=args.lists, quiet=True)
+    table, _ = get_table(lists, "numpy")
+    print(f"# {platform.node()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M')}, "
+          f"{args.lists} {args.mode} max {args.max_guesses}, "
+          f"{'a fresh solver each' if args.fresh else 'one solver'}", flush=True)
+    ws = None
+    for w in args.openers.split(","):
+        if ws is None or args.fresh:
+            solver = Solver(lists, args.mode, args.max_guesses, table=table)
+            engine = Clock()
+            engine.wrap(solver, "set_value")
+            engine.wrap(solver, "_solve_set")
+            ws = WinsSolver(solver)
+            searched = Clock()
+            searched.wrap(ws.search, "_search")
+        load0 = os.getloadavg()[0]
+        e0, s0 = engine.cpu, searched.calls
+        r = ws.solve(w)
+        e = engine.cpu - e0
+        print(f"{w}: wins {r.wins} of {r.answers}, total {r.total}; CPU {r.cpu_seconds:.1f} s "
+              f"(engine {e:.1f} s, wins search {r.cpu_seconds - e:.1f} s, "
+              f"{searched.calls - s0} sets searched), wall {r.seconds:.1f} s; load "
+              f"{load0:.2f} -> {os.getloadavg()[0]:.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
