@@ -364,13 +364,138 @@ def test_solve_and_next_with_objective_wins(capsys, stems):
     rc, out, err = _run(capsys, stems, "next", text, "--mode", "hard", "--max-guesses", "4")
     assert rc == 0 and "playing for the most wins instead" in out
     assert f"wins {want[0]} of the {len(s2)}" in out
-    # not offered yet: one line each
-    for args, needle in [(("tree", lists.answers[0], "--objective", "wins"), "tree"),
-                         (("solve", lists.answers[0], "--objective", "wins", "--beam", "2"),
-                          "exclude each other")]:
-        rc, out, err = _run(capsys, stems, *args)
-        assert rc == 2 and needle in err and len(err.splitlines()) == 1, err
-        assert err.startswith("wordle-dp: error: ") and "wins" in err
+    # a beam proves nothing: one line
+    rc, out, err = _run(capsys, stems, "solve", lists.answers[0], "--objective", "wins",
+                        "--beam", "2")
+    assert rc == 2 and "exclude each other" in err and len(err.splitlines()) == 1, err
+    assert err.startswith("wordle-dp: error: ") and "wins" in err
+
+
+# ---- the tree -----------------------------------------------------------------------
+
+def _check_games(t, lists, mode: str, cap: int, prior=()) -> None:
+    """Every game of a tree is a game of the rules: each feedback is the answer's, each
+    guess legal (hard: the constraint of the feedbacks so far; strict: a candidate);
+    a won game ends all green within the cap, a lost one uses every guess left; the
+    same guess at the same history for every answer (one strategy)."""
+    from solver.feedback import score
+
+    green = 3 ** lists.length - 1
+    brute = WinsBrute(lists.answers, lists.guesses, mode)
+    chosen: dict[tuple, str] = {}
+    for a, steps in t.games.items():
+        con = brute_no_constraint(lists.length) if mode == "hard" else None
+        cands = set(range(len(lists.answers)))
+        seen: list = list(prior)
+        for g, p in prior:
+            if mode == "hard":
+                con = brute.update(con, g, p)
+            cands = {c for c in cands if score(g, lists.answers[c]) == p}
+        for i, (g, p) in enumerate(steps):
+            assert p == score(g, a)
+            assert chosen.setdefault(tuple(seen), g) == g  # one strategy
+            if mode == "hard":
+                assert brute.allowed(con, g), (a, g)
+                con = brute.update(con, g, p)
+            if mode == "strict" and (i or prior):
+                assert g in {lists.answers[c] for c in cands}
+            cands = {c for c in cands if score(g, lists.answers[c]) == p}
+            seen.append((g, p))
+        if t.won(a):
+            assert steps[-1][1] == green and len(prior) + len(steps) <= cap
+        else:
+            assert len(prior) + len(steps) == cap and steps[-1][1] != green
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_tree_falls_back_to_the_most_wins(mode):
+    """tree where no strategy after the opener wins every answer: the strategy of the
+    most wins, its value the brute force's, from the start and from a position, and
+    under the objective wins asked for (no fallback said)."""
+    from solver.feedback import score
+    from solver.game import Position
+    from solver.game.tree import tree
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    lists = stem_lists(0, 4, variants=7, n_guesses=14)
+    solver = Solver(lists, mode, 4)
+    brute = WinsBrute(lists.answers, lists.guesses, mode)
+    n = len(lists.answers)
+    s = frozenset(range(n))
+    con0 = brute_no_constraint(4) if mode == "hard" else None
+    for w in lists.guesses[::5]:
+        want = brute.wins_guess(brute.guesses.index(w), s, 4, con0)
+        assert want[0] < n
+        for objective in ("expected", "worst", "wins"):
+            t = tree(solver, w, Position.start(lists, mode, 4, objective=objective))
+            assert (t.objective, t.wins, t.total) == ("wins", *want), (w, objective)
+            assert t.fallback_from == (None if objective == "wins" else objective)
+            assert len(t.games) == n and len(t.lost) == n - want[0]
+            _check_games(t, lists, mode, 4)
+        d = t.to_dict()
+        assert (d["wins"], d["answers"], d["total"], sorted(d["lost"])) == (
+            want[0], n, want[1], sorted(t.lost))
+        assert sum(t.histogram.values()) == want[0]
+        root = t.nested()
+        assert root["answers"] == n and root["total"] == want[1]
+    # from a position one guess in that cannot win every candidate
+    pos, s2, con = _position_losing(lists, mode, 4, brute)
+    (g0, p0), = pos.history
+    from solver.errors import UsageError
+
+    tried = 0
+    for w in lists.guesses[:8] + [lists.answers[i] for i in sorted(s2)][:2]:
+        try:
+            pos.check_guess(w)
+        except UsageError:  # a guess the rules do not allow here
+            continue
+        t = tree(solver, w, pos)
+        tried += 1
+        want = brute.wins_guess(brute.guesses.index(w), s2, 3, con)
+        assert (t.wins, t.total) == want and t.prior == 1
+        assert all(score(g0, a) == p0 for a in t.games)
+        _check_games(t, lists, mode, 4, prior=[(g0, p0)])
+    assert tried
+
+
+def test_tree_of_an_opener_that_wins_everything_under_wins():
+    """Under the objective wins an opener that wins every answer gets the engine's
+    capped optimum: the tree wins them all at the exact total."""
+    from solver.game import Position
+    from solver.game.tree import tree
+
+    lists = stem_lists(0, 4, variants=7, n_guesses=14)
+    solver = Solver(lists, "hard", 5)
+    t = tree(solver, "flbd", Position.start(lists, "hard", 5, objective="wins"))
+    assert (t.wins, t.total, t.lost) == (len(lists.answers), 65, [])
+    _check_games(t, lists, "hard", 5)
+
+
+def test_tree_command_says_it_plays_for_the_most_wins(capsys, stems, tmp_path):
+    import json
+
+    lists = stems[0]
+    brute = WinsBrute(lists.answers, lists.guesses, "hard")
+    n = len(lists.answers)
+    w = lists.guesses[0]
+    want = brute.wins_guess(0, frozenset(range(n)), 4, brute_no_constraint(4))
+    rc, out, err = _run(capsys, stems, "tree", w, "--mode", "hard", "--max-guesses", "4",
+                        "--quiet")
+    assert rc == 0
+    head = out.splitlines()[0]
+    assert head.startswith(f"# {w} from -: no strategy wins every answer within 4 guesses "
+                           "in hard mode, so this tree plays for the most wins: ")
+    assert f"wins {want[0]} of {n} answers" in head and f"total {want[1]} over those" in head
+    lost = [x.split()[0] for x in out.splitlines()[1:] if x.split()[1] == "lost"]
+    assert len(lost) == n - want[0] and f"lost: {' '.join(lost)}" in head
+    assert f"no strategy after {w.upper()} wins every answer within 4 guesses" in err
+    out_file = tmp_path / "t.json"
+    rc, out, err = _run(capsys, stems, "tree", w, "--mode", "hard", "--max-guesses", "4",
+                        "--format", "json", "--out", str(out_file), "--objective", "wins")
+    d = json.loads(out_file.read_text())
+    assert rc == 0 and (d["objective"], d["wins"], d["total"]) == ("wins", *want)
+    assert "fallback_from" not in d and "no strategy after" not in err
+    assert f"({want[0]} of {n} answers won" in err
 
 
 def test_play_falls_back_and_wins_what_the_best_chance_says(capsys, stems, monkeypatch):

@@ -144,9 +144,6 @@ def _cmd_next(args) -> int:
 def _cmd_tree(args) -> int:
     from ..game import tree
 
-    if args.objective == "wins":
-        raise UsageError("--objective wins is not offered by tree yet (next, play and solve "
-                         "take it)")
     check_output("--out", args.out)  # before the search: it may take a while
     player_lists(args)
     lists, solver = _setup(args)
@@ -167,8 +164,11 @@ def _cmd_tree(args) -> int:
 
     write_output("--out", args.out, write)
     if args.out not in (None, "-"):
-        print(f"wrote the {t.opener} tree ({len(t.games)} games, total {t.total}) to "
-              f"{args.out}", file=sys.stderr)
+        print(f"wrote the {t.opener} tree ({t.summary()}) to {args.out}", file=sys.stderr)
+    if t.fallback_from:  # the header says it too (stdout or --out)
+        print(f"no strategy after {t.opener.upper()} wins every answer within "
+              f"{t.max_guesses} guesses in {t.mode} mode: the tree plays for the most wins "
+              f"({t.summary()})", file=sys.stderr)
     return 0
 
 
@@ -454,7 +454,10 @@ def register(sub) -> None:
         "tree", help="the full optimal strategy after an opener",
         description="Export the optimal decision tree starting with OPENER: one game per "
         "answer. Text: 'answer guesses guess:PATTERN ...' per line after a summary line. "
-        "JSON: opener, mode, max_guesses, total, average, histogram, games.",
+        "JSON: opener, mode, max_guesses, total, average, histogram, games. Where no "
+        "strategy after OPENER wins every answer within the cap, the tree plays for the "
+        "most wins and says so (objective wins, fallback_from; a lost answer's line says "
+        "'lost'; JSON: wins, answers, lost; total and average over the answers won).",
     )
     t.add_argument("opener", metavar="OPENER")
     t.add_argument("--position", default="-", metavar="P",
