@@ -19,6 +19,16 @@ File: a compressed numpy archive (.npz) of per-opener arrays over the guess list
 (status, total, depth), the exact openers' CPU times and second guesses (pattern,
 guess, class total: one row per first-feedback class), and `info`, a JSON document
 with the problem and the provenance.
+
+The most wins (`add_wins`, behind `wordle-dp book wins`): where an opener cannot win
+every answer within the cap (hard mode on today's lists: crane, slate, ...), the
+book may hold its value under the objective wins, from a run of that objective
+(game/wins.py): the answers it wins and the guesses summed over those. Arrays
+wins_index (the openers), wins, wins_total and wins_cpu, and info['wins'], the
+provenance; books without them (every book before) read as before. Such an opener's
+status is infeasible (it wins fewer than every answer: no strategy solves them
+all), whatever bound the build had proved; an exact opener wins every answer at its
+exact total, so it needs no entry.
 """
 
 from __future__ import annotations
@@ -40,6 +50,9 @@ from .store import (
     _FIELDS,
     EXACT,
     INFEASIBLE,
+    LOWER_BOUND,
+    STATUS_NAMES,
+    UPPER_BOUND,
     Problem,
     Snapshot,
     Store,
@@ -52,6 +65,8 @@ FORMAT = "wordle-dp-book/1"
 # (pattern, guess, class_total), rows grouped by opener in `exact` order
 _ARRAYS = ("status", "total", "depth", "exact", "cpu", "counts", "pattern", "guess",
            "class_total")
+# the values under the objective wins (add_wins), in books that have them
+_WINS_ARRAYS = ("wins_index", "wins", "wins_total", "wins_cpu")
 DEFAULT_TOP = 10
 POPULAR_SCORED = 280  # the best openers by a one-step score (expected remaining)
 
@@ -114,6 +129,11 @@ class Book:
     path: str
     answer_words: list[str]
     moves: Moves | None = None  # the second moves beside the book (solver.moves)
+    # under the objective wins (add_wins), per opener (-1: not known): the answers
+    # won within the cap and the guesses summed over those; an exact opener wins
+    # every answer at its total
+    wins: np.ndarray | None = None
+    wins_total: np.ndarray | None = None
 
     source = "book"
     read_only = True
@@ -153,9 +173,12 @@ class Book:
                 moves = Moves.read(moves_path(path), lists, prob.mode, prob.max_guesses)
             except StoreError:
                 moves = None
-        return cls(prob, list(lists.guesses), a["status"].astype(np.uint8),
-                   a["total"].astype(np.int64), a["depth"].astype(np.int16), cpu, second,
-                   info, str(path), list(lists.answers), moves)
+        status = a["status"].astype(np.uint8)
+        total = a["total"].astype(np.int64)
+        wins, wins_total = _wins_of(path, status, total, prob.n_answers)
+        return cls(prob, list(lists.guesses), status, total, a["depth"].astype(np.int16),
+                   cpu, second, info, str(path), list(lists.answers), moves, wins,
+                   wins_total)
 
     @classmethod
     def find(cls, lists, mode: str, max_guesses: int) -> Book | None:
@@ -199,6 +222,10 @@ class Book:
         fields["total"][:] = self.total
         fields["depth"][:] = self.depth
         fields["cpu_seconds"][:] = self.cpu
+        if self.wins is not None and self.wins_total is not None:
+            # (Snapshot.row: an infeasible opener's row is then one of the objective wins)
+            fields["wins"] = self.wins.copy()
+            fields["wins_total"] = self.wins_total.copy()
         run = {"state": "book", "built_at": self.info.get("built_at"),
                "cpu_seconds": float(self.info.get("cpu_seconds", 0.0))}
         return Snapshot(self, self.status_codes, fields,  # type: ignore[arg-type]
@@ -206,7 +233,9 @@ class Book:
 
     def result(self, word: str) -> SolveResult | None:
         """`word`'s value as `solve` reports it, when the book has it exactly (exact or
-        infeasible); None when it holds a lower bound or nothing."""
+        infeasible); None when it holds a lower bound or nothing. An infeasible
+        opener whose value under the objective wins the book has says it in its
+        note."""
         i = self.index_of(word)
         st = int(self.status_codes[i])
         if st not in (EXACT, INFEASIBLE):
@@ -214,9 +243,43 @@ class Book:
         p = self.problem
         exact = st == EXACT
         depth = int(self.depth[i]) if exact and self.depth[i] > 0 else None
+        note = ""
+        w = self.wins_result(word)
+        if not exact and w is not None:
+            from .game.analysis import percent
+
+            assert w.wins is not None and w.total is not None
+            note = (f"no strategy wins every answer within {p.max_guesses} guesses; "
+                    f"playing for the most wins, {w.wins} of {p.n_answers} "
+                    f"({percent(w.wins, p.n_answers)}), then {w.total} guesses summed "
+                    f"over those ({w.total / w.wins:.4f} avg): solve --objective wins")
         return SolveResult(self.words[i], "exact" if exact else "infeasible",
                            int(self.total[i]) if exact else None, p.n_answers, depth, 0.0,
-                           0, p.mode, p.max_guesses, source=self.source)
+                           0, p.mode, p.max_guesses, note=note, source=self.source)
+
+    def wins_result(self, word: str):
+        """`word`'s value under the objective wins as `solve --objective wins`
+        reports it (a WinsResult), when the book has it: an exact opener wins every
+        answer at its total; an infeasible one by its stored wins value. None
+        otherwise."""
+        from .game.wins import WinsResult
+
+        i = self.index_of(word)
+        if self.wins is None or self.wins_total is None or self.wins[i] < 0:
+            return None
+        p = self.problem
+        return WinsResult(opener=self.words[i], status="exact",
+                          total=int(self.wins_total[i]), answers=p.n_answers, depth=None,
+                          seconds=0.0, nodes=0, mode=p.mode, max_guesses=p.max_guesses,
+                          source=self.source, wins=int(self.wins[i]))
+
+    def wins_order(self) -> np.ndarray:
+        """The openers the book values under the objective wins that cannot win
+        every answer, the most wins first, then the least total (ties: list order)."""
+        if self.wins is None or self.wins_total is None:
+            return np.zeros(0, dtype=np.int64)
+        idx = np.flatnonzero((self.wins >= 0) & (self.wins < self.problem.n_answers))
+        return idx[np.lexsort((idx, self.wins_total[idx], -self.wins[idx]))]
 
     def second_guesses(self, index: int) -> dict[int, str]:
         rows = self.second_rows[self.second_rows[:, 0] == index]
@@ -233,11 +296,120 @@ class Book:
         """One line: what the book proves, and how it was built."""
         i = self.info
         p = self.problem
+        w = i.get("wins")
+        wins = "" if not w else (
+            f"; the most wins of {len(self.wins_order())} openers that cannot win every "
+            f"answer ({w['cpu_seconds'] / 3600:.2f} CPU-h more, "
+            f"{str(w.get('written_at', ''))[:10]})")
         return (f"opening book {Path(self.path).name}: {p.mode}, max {p.max_guesses}, "
                 f"{p.n_answers} answers x {p.n_guesses} guesses; the {i['top']} best openers "
                 f"proven (every other opener >= {i['cutoff']}), {i['exact']} exact values; "
                 f"built {i['built_at'][:10]} by wordle-dp {i['solver_version']} in "
-                f"{i['cpu_seconds'] / 3600:.2f} CPU-h")
+                f"{i['cpu_seconds'] / 3600:.2f} CPU-h{wins}")
+
+
+def _wins_of(path: Path, status: np.ndarray, total: np.ndarray, n_answers: int
+             ) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """(wins, wins_total) per opener (-1: not known) of a book file's optional
+    arrays (add_wins), every exact opener winning every answer at its total; (None,
+    None) for a book without them. StoreError when they are damaged."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if "wins_index" not in z.files:
+                return None, None
+            a = {k: np.asarray(z[k]) for k in _WINS_ARRAYS}
+    except (OSError, ValueError, KeyError) as exc:
+        raise StoreError(f"{path} is not a readable opening book ({exc})") from None
+    g = len(status)
+    idx = a["wins_index"].astype(np.int64)
+    if any(len(a[k]) != len(idx) for k in _WINS_ARRAYS) or (len(idx) and (
+            idx.min() < 0 or idx.max() >= g)) or (a["wins"] > n_answers).any() or (
+            a["wins"] < 0).any():
+        raise StoreError(f"{path}: the arrays of the most wins are damaged")
+    wins = np.full(g, -1, np.int64)
+    wins_total = np.full(g, -1, np.int64)
+    exact = status == EXACT
+    wins[exact], wins_total[exact] = n_answers, total[exact]
+    wins[idx], wins_total[idx] = a["wins"], a["wins_total"]
+    return wins, wins_total
+
+
+def add_wins(book: str | Path, store: Store, command: str) -> dict:
+    """Write into the book file `book` (atomically) the values under the objective
+    wins of every opener `store` holds exactly (a result store of a run of that
+    objective, for the book's problem), beside those the book has already. An
+    opener that wins fewer than every answer becomes infeasible in the book; one
+    that wins them all must agree with the book (its exact total, or a lower bound
+    at or below it). Returns info['wins']."""
+    from . import __version__
+
+    path = Path(book)
+    info, arrays = read_archive(path, _ARRAYS, FORMAT, "opening book")
+    p = store.problem
+    if p.objective != "wins":
+        raise UsageError(f"{store.path} is a store of the objective {p.objective}, not wins")
+    mine = Problem(info["answers_sha256"], info["guesses_sha256"], int(info["n_answers"]),
+                   int(info["n_guesses"]), info["mode"], int(info["max_guesses"]),
+                   int(info.get("word_length", 5)), "wins")
+    if mine.differences(p):
+        raise UsageError(f"{store.path} is for another problem than the book {path} ("
+                         + "; ".join(mine.differences(p)) + ")")
+    with np.load(path, allow_pickle=False) as z:
+        old = {k: np.asarray(z[k]) for k in _WINS_ARRAYS} if "wins_index" in z.files \
+            else {k: np.zeros(0) for k in _WINS_ARRAYS}
+    snap = store.snapshot()
+    got = np.flatnonzero(snap.status == EXACT)
+    n = p.n_answers
+    w = snap.fields["wins"][got].astype(np.int64)
+    t = snap.fields["total"][got].astype(np.int64)
+    status = arrays["status"].astype(np.uint8).copy()
+    total = arrays["total"].astype(np.int64)
+    for i, wi, ti in zip(got.tolist(), w.tolist(), t.tolist(), strict=True):
+        st = int(status[i])
+        if wi == n and (st == INFEASIBLE or (st == EXACT and total[i] != ti) or (
+                st in (LOWER_BOUND, UPPER_BOUND) and
+                (total[i] > ti if st == LOWER_BOUND else total[i] < ti))):
+            raise UsageError(f"{store.words[i]}: wins every answer at total {ti} in "
+                             f"{store.path}, but the book has it {STATUS_NAMES[st]} "
+                             f"{int(total[i])}: they are not of one engine")
+        if wi < n and st == EXACT:
+            raise UsageError(f"{store.words[i]}: wins {wi} of {n} in {store.path}, but the "
+                             "book has it exact: they are not of one engine")
+    # an exact opener wins every answer at its total: the book's own value says it;
+    # one held as a bound that wins them all keeps its bound, and its value here
+    keep = status[got] != EXACT
+    status[got[w < n]] = INFEASIBLE
+    merged = {int(i): (int(a), int(b), float(c)) for i, a, b, c in zip(
+        old["wins_index"], old["wins"], old["wins_total"], old["wins_cpu"], strict=True)}
+    cpu = snap.fields["cpu_seconds"][got]
+    for i, a, b, c in zip(got[keep], w[keep], t[keep], cpu[keep], strict=True):
+        merged[int(i)] = (int(a), int(b), float(c))
+    idx = np.array(sorted(merged), dtype=np.int64)
+    vals = np.array([merged[int(i)] for i in idx], dtype=np.float64).reshape(-1, 3)
+    runs = store.group.attrs.get("run", {}) or {}
+    before = info.get("wins") or {}
+    winfo = {
+        "openers": int(len(idx)),
+        "cpu_seconds": float(vals[:, 2].sum()) if len(idx) else 0.0,
+        "command": command,
+        "store": str(store.path),
+        "solver_version": __version__,
+        "machines": sorted({*(before.get("machines") or []),
+                            *(runs.get("hosts") or [str(runs.get("host", platform.node()))])}),
+        "written_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "written_on": _machine(),
+    }
+    info["wins"] = winfo
+    arrays["status"] = status
+    arrays.update(info=np.array(json.dumps(info, sort_keys=True)),
+                  wins_index=idx.astype(np.int32), wins=vals[:, 0].astype(np.int32),
+                  wins_total=vals[:, 1].astype(np.int32),
+                  wins_cpu=vals[:, 2].astype(np.float32))
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as f:
+        np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
+    tmp.replace(path)
+    return winfo
 
 
 # ------------------------------------------------------------------------ writing
@@ -430,6 +602,50 @@ def _build(store, out, answers, guesses, mode, max_guesses, lists_name, length, 
                                                time.process_time() - c1)
     info["steps"] = steps
     return info
+
+
+def wins_openers(book: Book, lists) -> list[str]:
+    """The openers `book wins` values by default: the player openers
+    (PLAYER_OPENERS) of the guess list that the book does not hold exactly (an exact
+    opener wins every answer at its total: nothing to search)."""
+    return [w for w in PLAYER_OPENERS if w in lists.guess_index
+            and book.status_codes[book.index_of(w)] != EXACT]
+
+
+def wins(book: str | Path, store: str | Path, openers: list[str],
+         answers: str | None = None, guesses: str | None = None, mode: str = "easy",
+         max_guesses: int = 6, lists_name: str | None = None, length: int | None = None,
+         cache_dir: str | None = None, time_limit: float | None = None,
+         quiet: bool = False, progress_file=None, command: str | None = None
+         ) -> dict | None:
+    """Value `openers` under the objective wins in one run into the result store
+    `store` (resumable, every rank under MPI), then write every value the store
+    holds into the book file `book` (add_wins) on rank 0, which returns
+    info['wins']; the other ranks return None. A stopped run (time limit, signal)
+    writes what it finished too: each value is exact on its own, and the same call
+    resumes the rest."""
+    from .run import RunConfig, run
+    from .run.mpi import Signals, quiet_barrier
+
+    signals = Signals().install()
+    try:
+        s = run(RunConfig(store=store, answers=answers, guesses=guesses, lists=lists_name,
+                          length=length, cache_dir=cache_dir, mode=mode,
+                          max_guesses=max_guesses, objective="wins",
+                          openers=",".join(openers), time_limit=time_limit, quiet=quiet,
+                          progress_file=progress_file))
+        if s.state == "refused":  # rank 0 raised the reason
+            return None
+        if s.exit_code or _rank() != 0:
+            quiet_barrier(_comm())  # the others wait asleep while rank 0 writes
+            return None
+        try:
+            return add_wins(book, Store.open(store, read_only=True),
+                            command or command_line())
+        finally:
+            quiet_barrier(_comm())
+    finally:
+        signals.restore()
 
 
 def _score(answers, guesses, lists_name, length, out, mode, max_guesses, n_scored,

@@ -537,3 +537,29 @@ def test_play_falls_back_and_wins_what_the_best_chance_says(capsys, stems, monke
             assert lines[-1] == f"out of guesses (cap 4); the answer was {a.upper()}"
             assert lines[-2].startswith("guess 4: ")
     assert (won, used) == (wins, total)
+
+
+def test_solve_under_wins_reports_progress(capsys, stems, monkeypatch):
+    """A long solve --objective wins says how far it is on stderr, with an ETA, as the
+    engine's solve does (here every class: the lines' interval set to 0); --quiet and
+    --json's stdout stay clean."""
+    import json
+
+    import solver.search.engine as engine
+
+    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(engine, "PROGRESS_FIRST", 0.0)
+    lists = stems[0]
+    w = lists.guesses[0]
+    rc, out, err = _run(capsys, stems, "solve", w, "--objective", "wins", "--mode", "hard",
+                        "--max-guesses", "4", "--json", "--no-book")
+    assert rc == 0 and json.loads(out)["wins"] > 0
+    lines = err.splitlines()
+    assert lines and all(x.startswith(f"{w}: ") for x in lines)
+    assert "feedback classes valued for the most wins (about " in lines[-1]
+    assert "% of the work)" in lines[-1] and "ETA about" in lines[-1]
+    done = [int(x.split(": ")[1].split("/")[0]) for x in lines]
+    assert done == sorted(done) and done[-1] == int(lines[-1].split("/")[1].split()[0])
+    rc, out, err = _run(capsys, stems, "solve", w, "--objective", "wins", "--mode", "hard",
+                        "--max-guesses", "4", "--quiet")
+    assert rc == 0 and err == ""

@@ -103,11 +103,38 @@ def register(sub) -> None:
                        help="stop after T (seconds or HH:MM:SS); the same command resumes")
     moves.add_argument("--quiet", action="store_true", help="no progress on stderr")
     moves.set_defaults(func=_cmd_moves)
+    wins = bs.add_parser(
+        "wins", help="the most wins of a book's openers that cannot win every answer "
+        "(resumable)",
+        description="Value openers under the objective wins (the most answers won within "
+        "the cap, then the fewest guesses summed over those) in one run over a result "
+        "store, then write the values into the book: an opener that cannot win every "
+        "answer is then infeasible there, with what it wins ('query --book', 'book "
+        "show' and 'solve' show it at once). Resumable: stopped (--time-limit, SIGTERM), "
+        "the values finished so far go into the book and the same command goes on. "
+        "Under mpiexec every rank values openers. About a minute of CPU an opener in "
+        "hard mode on today's lists.")
+    add_lists(wins)
+    add_problem(wins)
+    wins.add_argument("--book", type=path_arg, metavar="FILE",
+                      help="the book to add them to (default: the packaged book of these "
+                      "lists, mode and cap)")
+    wins.add_argument("--openers", metavar="W1,W2,...|players",
+                      help="which openers: words separated by commas, or players: the "
+                      "openers players use that the book does not hold exactly (default)")
+    wins.add_argument("--store", type=path_arg, metavar="PATH",
+                      help="the result store the work goes into (default: "
+                      "checkpoints/book-LISTS-MODE-CAP-wins.zarr)")
+    wins.add_argument("--time-limit", metavar="T",
+                      help="stop after T (seconds or HH:MM:SS); the same command resumes")
+    wins.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    wins.set_defaults(func=_cmd_wins)
     b.set_defaults(func=_no_action)
 
 
 def _no_action(args) -> int:
-    raise UsageError("book: give an action: build, show or moves (wordle-dp book --help)")
+    raise UsageError("book: give an action: build, show, moves or wins (wordle-dp book "
+                     "--help)")
 
 
 def _cmd_build(args) -> int:
@@ -165,6 +192,16 @@ def _cmd_show(args) -> int:
         print(f"  #{ranks[i]:<3d} {book.words[i]}  {int(snap.fields['total'][i])} "
               f"({snap.fields['total'][i] / n:.4f} avg)")
     print(f"command: {book.info['command']}")
+    lose = book.wins_order()
+    if len(lose):
+        assert book.wins is not None and book.wins_total is not None
+        print(f"the most wins among the {len(lose)} openers the book holds that cannot win "
+              f"every answer within {book.problem.max_guesses} guesses:")
+        for i in lose[:10]:
+            w, t = int(book.wins[i]), int(book.wins_total[i])
+            print(f"  {book.words[i]}  wins {w} of {n}, total {t} ({t / w:.4f} avg over "
+                  "those)")
+        print(f"command: {book.info['wins']['command']}")
     return 0
 
 
@@ -223,4 +260,42 @@ def _cmd_moves(args) -> int:
         else:
             say(f"wrote {out}: {len(info['openers'])} openers, "
                 f"{info['cpu_seconds'] / 3600:.2f} CPU-h in all")
+    return 0
+
+
+def _cmd_wins(args) -> int:
+    from .. import book as B
+
+    lists = load_lists(args, quiet=True)
+    book = load_book(args, lists)
+    if book is None:
+        raise UsageError(f"no opening book for these lists in {args.mode} mode with max "
+                         f"{args.max_guesses} guesses: give --book FILE")
+    if args.openers in (None, "players"):
+        words = B.wins_openers(book, lists)
+    else:
+        words = [w for w in (t.strip() for t in args.openers.split(",")) if w]
+    if not words:
+        raise UsageError("--openers: no opener to value (the book holds every player "
+                         "opener exactly)" if args.openers in (None, "players")
+                         else "--openers: give at least one word")
+    words = [lists.guesses[lists.guess_id(w)] for w in words]  # bad words: one line
+    store = args.store
+    if store is None:
+        from ..words import builtin
+
+        name = builtin(args.lists, args.length).name if args.lists or args.length \
+            else "original"
+        store = B.default_store(args.mode, args.max_guesses, name).replace(".zarr",
+                                                                             "-wins.zarr")
+    try:
+        info = B.wins(book.path, store, words, args.answers, args.guesses, args.mode,
+                      args.max_guesses, args.lists, args.length, args.cache_dir,
+                      time_limit(args.time_limit), args.quiet)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if info is not None and not args.quiet:
+        print(f"wordle-dp: wrote the most wins of {info['openers']} opener(s) into "
+              f"{book.path} ({info['cpu_seconds'] / 3600:.2f} CPU-h in all)",
+              file=sys.stderr)
     return 0

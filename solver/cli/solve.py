@@ -67,12 +67,12 @@ def _cmd_solve(args) -> int:
     if args.objective != "expected" and args.beam:
         raise UsageError(f"--beam and --objective {args.objective} exclude each other (a "
                          "beam proves no cap infeasible)")
+    if args.book and (args.objective == "worst" or args.beam):
+        raise UsageError("--book holds the values of the expected objective and the most "
+                         "wins: not with --objective worst or --beam")
     if args.objective == "wins":
         return _solve_wins(args, lists)
     book = None  # the book's exact values are answered at once (--no-book recomputes)
-    if args.book and (args.objective != "expected" or args.beam):
-        raise UsageError("--book holds the expected objective's exact values: not with "
-                         "--objective worst or --beam")
     if args.objective == "expected" and not args.beam and not args.no_book:
         from .book import load_book
 
@@ -97,9 +97,19 @@ def _solve_wins(args, lists) -> int:
     then the fewest guesses summed over those (game/wins.py)."""
     from ..game.wins import WinsSolver
 
-    solver = WinsSolver(make_solver(args, lists, args.words))
+    book = None  # the book's values under wins are answered at once (--no-book searches)
+    if not args.no_book:
+        from .book import load_book
+
+        book = load_book(args, lists)
+    solver = None
     for w in args.words:
-        print_result(solver.solve(w), args.json)
+        r = book.wins_result(w) if book is not None else None
+        if r is None:
+            if solver is None:  # made only when something must be searched
+                solver = WinsSolver(make_solver(args, lists, args.words))
+            r = solver.solve(w, progress=None if args.quiet else sys.stderr)
+        print_result(r, args.json)
     return 0
 
 
