@@ -623,7 +623,7 @@ def wins(book: str | Path, store: str | Path, openers: list[str],
     holds into the book file `book` (add_wins) on rank 0, which returns
     info['wins']; the other ranks return None. A stopped run (time limit, signal)
     writes what it finished too: each value is exact on its own, and the same call
-    resumes the rest."""
+    resumes the rest; one that finished none leaves the book as it was (None)."""
     from .run import RunConfig, run
     from .run.mpi import Signals, quiet_barrier
 
@@ -640,8 +640,10 @@ def wins(book: str | Path, store: str | Path, openers: list[str],
             quiet_barrier(_comm())  # the others wait asleep while rank 0 writes
             return None
         try:
-            return add_wins(book, Store.open(store, read_only=True),
-                            command or command_line())
+            st = Store.open(store, read_only=True)
+            if not (st.status() == EXACT).any():  # stopped before any: the book as it was
+                return None
+            return add_wins(book, st, command or command_line())
         finally:
             quiet_barrier(_comm())
     finally:

@@ -77,6 +77,13 @@ def test_book_wins_values_match_brute_force(book, capsys):
     # hard book has crane's): the wins value proves it infeasible
     path = _tamper(path, d / "t.npz", lists, ("bifi", LOWER_BOUND, 66))
     store = str(d / "w.zarr")
+    # stopped before any opener is valued: the book stays as it was
+    before = Path(path).read_bytes()
+    capsys.readouterr()
+    assert cli.main(["book", "wins", *opts, "--book", path, "--store", store, "--openers",
+                     "fihb", "--time-limit", "0"]) == 0
+    assert "can be resumed" in capsys.readouterr().err
+    assert Path(path).read_bytes() == before
     assert cli.main(["book", "wins", *opts, "--book", path, "--store", store, "--openers",
                      "fihb,bifi", "--quiet"]) == 0
     b = Book.read(path, lists)
@@ -86,7 +93,7 @@ def test_book_wins_values_match_brute_force(book, capsys):
     assert cli.main(["book", "wins", *opts, "--book", path, "--store", store, "--openers",
                      "fihb,bifi,ecbj,eaia,flbd,hfdl"]) == 0
     err = capsys.readouterr().err
-    assert "4 opener(s) to value" in err and "2 of 6 selected already" in err
+    assert "4 opener(s) to value" in err and "2 of 6 selected already" in err, err
     assert "wrote the most wins of 5 opener(s)" in err  # flbd is exact: not stored
     b = Book.read(path, lists)
     assert b.wins is not None and b.wins_total is not None
