@@ -27,8 +27,10 @@ book may hold its value under the objective wins, from a run of that objective
 wins_index (the openers), wins, wins_total and wins_cpu, and info['wins'], the
 provenance; books without them (every book before) read as before. Such an opener's
 status is infeasible (it wins fewer than every answer: no strategy solves them
-all), whatever bound the build had proved; an exact opener wins every answer at its
-exact total, so it needs no entry.
+all), whatever bound the build had proved; one the build held as a bound that wins
+every answer is exact at its wins total (the least total of a strategy that wins
+them all is the capped optimum), without second guesses. An opener the build
+valued exactly wins every answer at its exact total: it needs no entry.
 """
 
 from __future__ import annotations
@@ -297,9 +299,10 @@ class Book:
         i = self.info
         p = self.problem
         w = i.get("wins")
+        more = f", {w['exact']} more exact by it" if w and w.get("exact") else ""
         wins = "" if not w else (
             f"; the most wins of {len(self.wins_order())} openers that cannot win every "
-            f"answer ({w['cpu_seconds'] / 3600:.2f} CPU-h more, "
+            f"answer{more} ({w['cpu_seconds'] / 3600:.2f} CPU-h more, "
             f"{str(w.get('written_at', ''))[:10]})")
         return (f"opening book {Path(self.path).name}: {p.mode}, max {p.max_guesses}, "
                 f"{p.n_answers} answers x {p.n_guesses} guesses; the {i['top']} best openers "
@@ -340,7 +343,7 @@ def add_wins(book: str | Path, store: Store, command: str) -> dict:
     objective, for the book's problem), beside those the book has already. An
     opener that wins fewer than every answer becomes infeasible in the book; one
     that wins them all must agree with the book (its exact total, or a lower bound
-    at or below it). Returns info['wins']."""
+    at or below it) and is exact at its total. Returns info['wins']."""
     from . import __version__
 
     path = Path(book)
@@ -363,7 +366,7 @@ def add_wins(book: str | Path, store: Store, command: str) -> dict:
     w = snap.fields["wins"][got].astype(np.int64)
     t = snap.fields["total"][got].astype(np.int64)
     status = arrays["status"].astype(np.uint8).copy()
-    total = arrays["total"].astype(np.int64)
+    total = arrays["total"].astype(np.int64)  # (a copy)
     for i, wi, ti in zip(got.tolist(), w.tolist(), t.tolist(), strict=True):
         st = int(status[i])
         if wi == n and (st == INFEASIBLE or (st == EXACT and total[i] != ti) or (
@@ -375,9 +378,14 @@ def add_wins(book: str | Path, store: Store, command: str) -> dict:
         if wi < n and st == EXACT:
             raise UsageError(f"{store.words[i]}: wins {wi} of {n} in {store.path}, but the "
                              "book has it exact: they are not of one engine")
-    # an exact opener wins every answer at its total: the book's own value says it;
-    # one held as a bound that wins them all keeps its bound, and its value here
+    # an exact opener wins every answer at its total: the book's own value says it.
+    # One held as a bound that wins every answer is exact at its total (the least
+    # total of a strategy that wins them all is the capped optimum), without second
+    # guesses; one that does not is infeasible
     keep = status[got] != EXACT
+    whole = got[(w == n) & keep]
+    status[whole] = EXACT
+    total[whole] = t[(w == n) & keep]
     status[got[w < n]] = INFEASIBLE
     merged = {int(i): (int(a), int(b), float(c)) for i, a, b, c in zip(
         old["wins_index"], old["wins"], old["wins_total"], old["wins_cpu"], strict=True)}
@@ -399,8 +407,10 @@ def add_wins(book: str | Path, store: Store, command: str) -> dict:
         "written_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "written_on": _machine(),
     }
+    winfo["exact"] = int(before.get("exact", 0)) + int(len(whole))  # made exact by theirs
     info["wins"] = winfo
     arrays["status"] = status
+    arrays["total"] = total.astype(arrays["total"].dtype)
     arrays.update(info=np.array(json.dumps(info, sort_keys=True)),
                   wins_index=idx.astype(np.int32), wins=vals[:, 0].astype(np.int32),
                   wins_total=vals[:, 1].astype(np.int32),

@@ -103,8 +103,13 @@ def test_book_wins_values_match_brute_force(book, capsys):
         r = b.wins_result(w)
         assert r is not None and (r.wins, r.total, r.source) == (*want[w], "book")
     status = {w: int(b.status_codes[b.index_of(w)]) for w in ("bifi", "hfdl", "flbd")}
-    assert status == {"bifi": INFEASIBLE, "hfdl": LOWER_BOUND, "flbd": EXACT}
-    assert want["hfdl"][0] == n and want["flbd"] == (n, int(b.total[b.index_of("flbd")]))
+    # hfdl, a bound of the build, wins every answer: exact at its total now
+    assert status == {"bifi": INFEASIBLE, "hfdl": EXACT, "flbd": EXACT}
+    assert want["hfdl"][0] == n and int(b.total[b.index_of("hfdl")]) == want["hfdl"][1]
+    assert want["flbd"] == (n, int(b.total[b.index_of("flbd")]))
+    r = b.result("hfdl")
+    assert r is not None and (r.status, r.total, r.depth) == ("exact", want["hfdl"][1], None)
+    assert b.info["wins"]["exact"] == 1 and "1 more exact by it" in b.describe()
     lose = [b.words[i] for i in b.wins_order()]
     assert lose == sorted(["fihb", "bifi", "ecbj", "eaia"],
                           key=lambda w: (-want[w][0], want[w][1], w))
