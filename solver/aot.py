@@ -21,9 +21,13 @@ source (where numba keeps its cache too), else the user cache folder; a build
 A module's file name carries a hash of its sources and the Python ABI, so an
 edited kernel is rebuilt and a module built for another Python is never loaded.
 
-A build writes a temporary file and renames it, so no process reads a
-half-written module, and a file that does not import (damaged, or built against
-another numpy) is built again. Processes that need the same module at once take
+A build runs in a child process (`build_apart`): a Ctrl-C ends it at once,
+where in this process it would wait for the LLVM call under way (single calls of
+up to 5 s at load 5), and the GIL stays free for this process's other threads.
+It writes into a temporary folder and renames the module into place, so no
+process reads a half-written module and an interrupted build leaves nothing
+behind, and a file that does not import (damaged, or built against another
+numpy) is built again. Processes that need the same module at once take
 turns on a lock file beside it: one compiles, the others wait and load its module
 (the web app's workers start together). A build says so on stderr first, with
 about how long it takes (`set_notice` sends the line elsewhere: the web page's
@@ -264,13 +268,21 @@ class CompiledKernels:
                 try:
                     if self._find() is None:
                         self._module = self._build_shared(self.path())
+                except BuildError as e:  # the child's own reason
+                    self._jit_instead(str(e))
                 except Exception as e:  # no compiler, no numba.pycc, an unwritable folder...
-                    self.reason = f"{type(e).__name__}: {e}"
-                    _notice("jit", f"could not compile {self.title} ({self.reason}); "
-                            "numba's jit runs them instead", None)
+                    self._jit_instead(f"{type(e).__name__}: {e}")
+                except BaseException:  # a Ctrl-C: a later call may try again
+                    self._tried = False
+                    raise
             return self._module
         finally:
             self._lock.release()
+
+    def _jit_instead(self, reason: str) -> None:
+        self.reason = reason
+        _notice("jit", f"could not compile {self.title} ({reason}); numba's jit runs "
+                "them instead", None)
 
     def _say_waiting(self) -> None:
         left = None if self._eta is None else max(0.0, self._eta - time.monotonic())
@@ -309,18 +321,69 @@ class CompiledKernels:
             self._eta = time.monotonic() + expected
             _notice("build", f"compiling {self.title} (first run after install, about "
                     f"{_about(expected)}; later runs load them)...", expected)
-            from .jitcache import quiet
-
             try:
-                with quiet():  # its jit compiles: announced above
-                    self.build(path)
+                self.build_apart(path)
             finally:
                 self._eta = None
             return self.load(path)
 
+    def build_apart(self, path: Path) -> Path:
+        """`build` in a child process, into a temporary folder beside `path`, then
+        renamed to `path`. An exception here (a Ctrl-C included) kills the child and
+        removes the folder; a failed build raises BuildError with the child's reason."""
+        import shutil
+        import subprocess
+
+        tmp = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{self.name}-"))
+        try:
+            proc = _child(self.name, tmp / path.name, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
+            try:
+                _out, err = proc.communicate()
+            except BaseException:
+                proc.kill()
+                proc.wait()
+                raise
+            if proc.returncode != 0:
+                lines = [ln for ln in (err or "").splitlines() if ln.strip()]
+                raise BuildError(lines[-1].strip() if lines else
+                                 f"the build ended with status {proc.returncode}")
+            os.replace(tmp / path.name, path)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        return path
+
     def reset(self) -> None:
         """Forget this process's attempt (tests)."""
         self._module, self._tried, self.reason = None, False, None
+
+
+class BuildError(Exception):
+    """A build in a child process failed; the message is the child's last line."""
+
+
+# A child's build: a Ctrl-C (sent to the whole foreground process group) ends it
+# at once, in the middle of an LLVM call too; its jit compiles say nothing (the
+# parent announced the build).
+_CHILD_CODE = (
+    "import signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
+    "from pathlib import Path\n"
+    "from solver import aot, jitcache\n"
+    "k = {m.name: m for m in aot.all_kernels()}[sys.argv[1]]\n"
+    "with jitcache.quiet():\n"
+    "    k.build(Path(sys.argv[2]))\n")
+
+
+def _child(name: str, dest: Path, env: dict | None = None, **popen):
+    """A process that builds the package's module `name` into the file `dest`
+    (this package first on its path)."""
+    import subprocess
+
+    env = dict(os.environ if env is None else env)
+    root = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join([root, env.get("PYTHONPATH", "")])
+    return subprocess.Popen([sys.executable, "-c", _CHILD_CODE, name, str(dest)], env=env,
+                            **popen)
 
 
 def build_all(out: Path | None = None, names: list[str] | None = None) -> list[Path]:
@@ -329,19 +392,11 @@ def build_all(out: Path | None = None, names: list[str] | None = None) -> list[P
     side by side (a minute of CPU each): what setup.py ships in a wheel, and
     `python -m solver.aot [DIR]`. numba's jit cache goes to a temporary folder, not
     beside the sources. Returns the files."""
-    import subprocess
-
     kernels = [k for k in all_kernels() if names is None or k.name in names]
     dest = [k.path(Path(out).resolve()) if out is not None else k.path() for k in kernels]
-    root = str(Path(__file__).resolve().parents[1])
     with tempfile.TemporaryDirectory(prefix="wordle-dp-jit-") as jit:
-        env = dict(os.environ, NUMBA_CACHE_DIR=jit,
-                   PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
-        code = ("import sys; from pathlib import Path; from solver import aot, jitcache; "
-                "k = {m.name: m for m in aot.all_kernels()}[sys.argv[1]]; "
-                "jitcache.quiet().__enter__(); k.build(Path(sys.argv[2]))")
-        procs = [subprocess.Popen([sys.executable, "-c", code, k.name, str(d)], env=env)
-                 for k, d in zip(kernels, dest, strict=True)]
+        env = dict(os.environ, NUMBA_CACHE_DIR=jit)
+        procs = [_child(k.name, d, env) for k, d in zip(kernels, dest, strict=True)]
         failed = [k.name for k, p in zip(kernels, procs, strict=True) if p.wait() != 0]
     if failed:
         raise RuntimeError(f"could not build {', '.join(failed)}")

@@ -102,8 +102,8 @@ def test_every_compiled_module_is_in_the_list_a_wheel_ships():
 
 
 def _fake_build(src: Path, pause: float):
-    """A CompiledKernels.build that copies an already built module after `pause`
-    seconds (a compile takes a minute)."""
+    """A CompiledKernels.build_apart that copies an already built module after
+    `pause` seconds (a compile takes a minute)."""
 
     def build(path: Path) -> Path:
         import time
@@ -125,7 +125,7 @@ def test_a_build_says_so_and_the_next_process_loads_it(monkeypatch, tmp_path):
     assert src.exists()
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
     monkeypatch.setenv("WORDLE_DP_KERNEL_DIR", str(tmp_path / "none"))
-    monkeypatch.setattr(k, "build", _fake_build(src, 0.0))
+    monkeypatch.setattr(k, "build_apart", _fake_build(src, 0.0))
     said: list[tuple] = []
     before = aot.set_notice(lambda *a: said.append(a))
     k.reset()
@@ -161,7 +161,7 @@ def test_processes_that_start_together_build_once(tmp_path):
         def build(path):
             time.sleep(3)
             import shutil; shutil.copy(src, path)
-        k.build = build
+        k.build_apart = build
         aot.set_notice(lambda kind, msg, eta: print("NOTICE", kind, eta, msg, flush=True))
         assert k.module() is not None, k.reason
         print("LOADED", flush=True)
@@ -201,7 +201,7 @@ def test_a_thread_that_needs_the_module_waits_for_the_build_under_way(monkeypatc
         release.wait(10)
         path.write_bytes(b"x")
 
-    monkeypatch.setattr(k, "build", build)
+    monkeypatch.setattr(k, "build_apart", build)
     monkeypatch.setattr(k, "load", lambda path: module)
     monkeypatch.setattr(k, "expected", lambda: 30.0)  # whatever the machine's load
     said: list[tuple] = []
@@ -251,7 +251,7 @@ def test_a_failed_build_says_the_jit_runs(monkeypatch, tmp_path):
     def fail(path):
         raise OSError("no compiler here")
 
-    monkeypatch.setattr(k, "build", fail)
+    monkeypatch.setattr(k, "build_apart", fail)
     said: list[tuple] = []
     before = aot.set_notice(lambda *a: said.append(a))
     try:
@@ -322,3 +322,20 @@ def test_setup_builds_kernels_only_where_it_can(monkeypatch):
     monkeypatch.setenv("WORDLE_DP_BUILD_KERNELS", "0")
     assert setup.skip_kernels() == "WORDLE_DP_BUILD_KERNELS=0"
     assert not setup.KernelDistribution().has_ext_modules()  # a pure one
+
+
+def test_a_build_in_its_child_process_says_why_it_failed(monkeypatch, tmp_path):
+    """Builds run in a child process (a Ctrl-C ends them at once): a failed one gives
+    the child's last line as the reason, and leaves only its lock file behind."""
+    k = aot.CompiledKernels("wordle_dp_fake4", [Path(aot.__file__)], list)
+    aot._REGISTRY.remove(k)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    said: list[tuple] = []
+    before = aot.set_notice(lambda *a: said.append(a))
+    try:
+        assert k.module() is None
+    finally:
+        aot.set_notice(before)
+    assert k.reason == "KeyError: 'wordle_dp_fake4'"  # the child knows no such module
+    assert [s[0] for s in said] == ["build", "jit"]
+    assert [p.name for p in (tmp_path / "wordle_dp").iterdir()] == [".wordle_dp_fake4.lock"]

@@ -115,7 +115,7 @@ def test_a_failed_build_falls_back_to_jit(monkeypatch, tmp_path):
         raise OSError("no compiler here")
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # no module built there yet
-    monkeypatch.setattr(SEARCH, "build", fail)
+    monkeypatch.setattr(SEARCH, "build_apart", fail)
     SEARCH.reset()
     try:
         s = Solver(mode="easy")

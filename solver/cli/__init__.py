@@ -73,8 +73,14 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
+    from .interrupt import OWN_SIGNALS, watching
+
     try:
-        rc = args.func(args)
+        if args.command in OWN_SIGNALS:
+            rc = args.func(args)
+        else:
+            with watching():  # Ctrl-C stops a compiled search too (cli/interrupt.py)
+                rc = args.func(args)
         sys.stdout.flush()  # a full disk behind stdout shows here, not at exit
         return rc
     except WordleDPError as exc:
@@ -82,15 +88,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         from ..progress import end_open_line
-        from .interrupt import abandoned
 
         # not '...salet 7920^Cwordle-dp: interrupted' or 'q quits): ^Cwordle-dp: ...'
         end_open_line(interrupted=True)
         print("wordle-dp: interrupted", file=sys.stderr)
-        if abandoned():  # a kernel with no stop flag still runs: do not wait for it,
-            sys.stdout.flush()  # nor tear the interpreter down under it
-            sys.stderr.flush()
-            os._exit(130)
         return 130
     except BrokenPipeError:  # e.g. piped into head
         return 0

@@ -160,14 +160,12 @@ def next_boards(args) -> int:
 # ---- play ---------------------------------------------------------------------------
 
 def play_boards(args) -> int:
-    from functools import partial
 
     from ..errors import PatternError
     from ..game.boards import board_lines, tiles
     from ..game.boards_next import advise
     from ..progress import ask as read_line
     from ..progress import fit
-    from .interrupt import interruptible
 
     player_lists(args)  # as next --boards
     lists, variant, pos = _setup(args)
@@ -203,8 +201,7 @@ def play_boards(args) -> int:
         if pos.guesses_made == 0 and args.opener:
             suggestion = lists.guesses[lists.guess_id(args.opener)]
         else:
-            best, _alts, how = interruptible(  # Ctrl-C within a second (cli/interrupt.py)
-                partial(advise, lists, table, pos, 0, "auto", fallback=True))
+            best, _alts, how = advise(lists, table, pos, 0, "auto", fallback=True)
             suggestion = best["guess"] if best else None
         n = pos.guesses_made + 1
         if auto:

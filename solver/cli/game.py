@@ -25,7 +25,6 @@ from .common import (
     player_lists,
     write_simulations,
 )
-from .interrupt import interruptible
 
 DEFAULT_OPENERS = ("salet", "crane", "trace")
 SCORE_KEYS = ("guess", "expected", "entropy", "worst", "patterns", "candidate",
@@ -123,10 +122,9 @@ def _cmd_next(args) -> int:
             # the shared progress line shows the guesses ranked so far and the time
             progress = _progress("next", "guesses")
             solver = make_solver(args, lists)
-            try:  # Ctrl-C stops the search within a second (cli/interrupt.py)
-                res = interruptible(lambda: analyse(solver, pos, top=args.top, store=store,
-                                                    progress=progress, fallback=True),
-                                    stop=solver.request_stop)
+            try:
+                res = analyse(solver, pos, top=args.top, store=store, progress=progress,
+                              fallback=True)
             finally:  # an error's one line starts on a line of its own
                 progress.clear()
     if args.json:
@@ -210,11 +208,8 @@ def _cmd_play(args) -> int:
                                  "out)") from None
             return None
 
-    def compute(fn):  # Ctrl-C stops the search within a second (cli/interrupt.py)
-        return interruptible(fn, stop=lambda: game.solver.request_stop())
-
     game = Game(solver, say, ask, answer=answer, opener=args.opener, store=_store(args, lists),
-                reveal=not args.random, progress=sys.stderr, compute=compute)
+                reveal=not args.random, progress=sys.stderr)
     if answer is not None and not tty:
         game.run(auto=True)
     else:

@@ -1,71 +1,76 @@
-"""Ctrl-C within a second, even in the middle of a compiled search.
+"""Ctrl-C within a second in every command, in the middle of a compiled search or
+of a first compile, with the process ending normally.
 
-The numba kernels run without coming back to Python, and Python handles a signal
-only between two bytecodes of the main thread: a SIGINT during a search used to
-wait for the search to end (8 s for the adversary's opener on today's lists, 12 to
-25 s for CRANE's value in hard mode). `interruptible` runs the search in a worker
-thread while the main thread waits, where a KeyboardInterrupt is seen at once; it
-then asks the search to stop (`stop`: Solver.request_stop, which the kernels look
-at on every node), waits at most GRACE seconds for the worker, and raises the
+Python runs a SIGINT's handler between two bytecodes of the main thread only: a
+numba kernel, which runs without the GIL and does not come back to Python until
+its search ends, held a Ctrl-C for 20 s and more (CRANE's value in hard mode). So
+while a command runs (`watching`), the signal also wakes a watcher thread: CPython
+writes each signal's number to the file given to signal.set_wakeup_fd from the C
+handler itself, whatever the main thread is doing. The watcher asks every live
+search to stop (solver.stops: the kernels look at their flag at every node), the
+kernel returns within milliseconds, and the main thread raises the
 KeyboardInterrupt, which cli.main turns into 'wordle-dp: interrupted' and exit
-status 130. A worker that did not stop by then (a kernel with no stop flag) is left
-to the end of the process: main ends the process with os._exit rather than tear the
-interpreter down under a thread still running compiled code (`abandoned`).
+status 130. An error that the stopped search raises instead (engine.Stopped)
+becomes that KeyboardInterrupt too.
 
-Prompts stay in the main thread (readline restores the terminal there).
+The other waits end by themselves: a first compile of the ahead-of-time kernels
+runs in a child process that the same Ctrl-C ends (solver/aot.py), numba's jit
+compiles are Python between short LLVM calls, and prompts read in the main thread.
+Commands that handle signals themselves (`OWN_SIGNALS`) are not watched.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-T = TypeVar("T")
+# run and book stop on SIGTERM/SIGUSR1 between units of work (run/mpi.Signals) and
+# serve is uvicorn's: a watcher would stop their searches under them
+OWN_SIGNALS = ("run", "book", "serve")
 
-GRACE = 0.5  # seconds a stopped search gets to come back before it is left behind
-_POLL = 0.1  # the main thread's wait, in slices (a signal interrupts each at once)
-
-_abandoned: list[threading.Thread] = []
+_requested = threading.Event()  # a SIGINT came while a command was watched
 
 
-def interruptible(fn: Callable[[], T], stop: Callable[[], None] | None = None,
-                  grace: float = GRACE) -> T:
-    """fn() run in a worker thread, its result or its exception; Ctrl-C in the main
-    thread calls `stop` (from the main thread: it must be safe to call from another
-    thread than the search's) and raises KeyboardInterrupt within about `grace`
-    seconds. Outside the main thread (a web worker, a test's thread) fn runs
-    where it is called."""
+@contextmanager
+def watching() -> Iterator[None]:
+    """Run the body with the watcher on (main thread only; elsewhere it does
+    nothing). An exception raised in the body after a Ctrl-C is the interruption's
+    doing and comes out as KeyboardInterrupt."""
     if threading.current_thread() is not threading.main_thread():
-        return fn()
-    box: dict = {}
-
-    def work() -> None:
-        try:
-            box["value"] = fn()
-        except BaseException as exc:  # handed to the main thread as it is
-            box["error"] = exc
-
-    worker = threading.Thread(target=work, name="wordle-dp search", daemon=True)
-    worker.start()
+        yield
+        return
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)  # the C handler must never block on it
+    previous = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    _requested.clear()
+    watcher = threading.Thread(target=_watch, args=(read_end,), daemon=True,
+                               name="wordle-dp interrupt")
+    watcher.start()
     try:
-        while worker.is_alive():
-            worker.join(_POLL)
-    except KeyboardInterrupt:
-        if stop is not None:
-            try:
-                stop()
-            except Exception:  # the interrupt is what matters now
-                pass
-        worker.join(grace)
-        if worker.is_alive():
-            _abandoned.append(worker)
+        yield
+    except Exception as exc:
+        if _requested.is_set():  # a search stopped by the Ctrl-C says why: not an error
+            raise KeyboardInterrupt from exc
         raise
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+    finally:
+        signal.set_wakeup_fd(previous)
+        os.close(write_end)  # the watcher reads the end of the file and returns
+        watcher.join()
 
 
-def abandoned() -> bool:
-    """Whether a search interrupted by Ctrl-C is still running in its thread."""
-    return any(t.is_alive() for t in _abandoned)
+def _watch(fd: int) -> None:
+    from .. import stops
+
+    try:
+        while True:
+            data = os.read(fd, 64)  # waits without the GIL
+            if not data:
+                return
+            if signal.SIGINT in data:
+                _requested.set()
+                stops.stop_all()
+    finally:
+        os.close(fd)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import sys
-from functools import partial
 
 from ..errors import UsageError
 from ..plural import counted
@@ -14,7 +13,6 @@ from ..progress import ask as read_line
 from ..progress import fit
 from ..table import get_table
 from .common import load_lists, player_lists
-from .interrupt import interruptible
 
 
 def add_adversary(p, what: str) -> None:
@@ -61,8 +59,7 @@ def solve_adversary(args) -> int:
     lists, adv = _adversary(args)
     start = AdversaryPosition.start(adv)
     for w in args.words:
-        r = interruptible(partial(adv.analyse, start, _limit(args, lists), first=w),
-                          stop=adv.request_stop)
+        r = adv.analyse(start, _limit(args, lists), first=w)
         word = lists.guesses[lists.guess_id(w)]
         if args.json:
             d = {"opener": word, "answers": len(lists.answers), "adversary": True,
@@ -92,7 +89,7 @@ def next_adversary(args) -> int:
         if limit < 1 and not pos.won:
             raise UsageError(f"{pos}: {len(pos.history)} guesses made, the search bound "
                              f"--max-guesses {args.max_guesses} leaves none")
-    r = interruptible(lambda: adv.analyse(pos, limit, top=args.top), stop=adv.request_stop)
+    r = adv.analyse(pos, limit, top=args.top)
     if args.json:
         print(json.dumps(r.to_dict()))
     else:
@@ -128,6 +125,5 @@ def play_adversary(args) -> int:
                                  "to quit)") from None
             return None
 
-    AdversaryGame(adv, say, ask, limit=_limit(args, lists),
-                  compute=lambda fn: interruptible(fn, stop=adv.request_stop)).run()
+    AdversaryGame(adv, say, ask, limit=_limit(args, lists)).run()
     return 0

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import stops
 from ..errors import PatternError, UsageError, quote
 from ..feedback import colours_of, to_text
 from ..feedback import parse as parse_pattern
@@ -190,7 +191,9 @@ class Adversary:
         self.failed: set[tuple[bytes, int]] = set()
         self.nodes = 0
         self._stop = False
+        self._stop_flag = np.zeros(1, np.int64)  # what win3 sees of request_stop
         self._known: dict[bytes, list[list[int]]] | None = None  # see known_lines
+        stops.register(self)  # a Ctrl-C stops it mid-kernel (solver/stops.py)
 
     # ---- the rules ------------------------------------------------------------
 
@@ -215,12 +218,14 @@ class Adversary:
 
     def request_stop(self) -> None:
         """Cut the search in progress short, from another thread: it raises Stopped
-        at its next node (a three-guess kernel call runs to its end first), and so
+        at its next node (a three-guess kernel at its next first guess), and so
         does every later search until clear_stop. The memo keeps only proofs."""
         self._stop = True
+        self._stop_flag[0] = 1  # the three-guess kernel looks at it for each first guess
 
     def clear_stop(self) -> None:
         self._stop = False
+        self._stop_flag[0] = 0
 
     def _check_stop(self) -> None:
         if self._stop:
@@ -291,8 +296,10 @@ class Adversary:
             return None
         if d == 3:
             cnt = np.zeros(1, np.int64)
-            k, h = win3(self.table, members, self.gids, self.prio, self.kmax, cnt)
+            k, h = win3(self.table, members, self.gids, self.prio, self.kmax, cnt,
+                        self._stop_flag)
             self.nodes += int(cnt[0])
+            self._check_stop()  # a stopped win3 says (-1, -1): no failure to record
             if k >= 0:
                 g = int(self.gids[k])
                 _p, rest = self.play(g, members)
@@ -477,13 +484,11 @@ class AdversaryPosition:
 class AdversaryGame:
     """A terminal game against the adversary, written against two callables (ask
     for a line, say a line) like play.Game. Each turn suggests the guess of a
-    fastest win (exact, searched to `limit` guesses); Enter takes it, q quits.
-    `compute(fn)` runs each search and returns fn() (as play.Game's)."""
+    fastest win (exact, searched to `limit` guesses); Enter takes it, q quits."""
 
     def __init__(self, adversary: Adversary, say, ask=None, limit: int = DEFAULT_DEPTH,
-                 hints: bool = True, compute=None):
+                 hints: bool = True):
         self.adv = adversary
-        self.compute = compute or (lambda fn: fn())
         self.say = say
         self.ask = ask
         self.limit = limit
@@ -494,7 +499,7 @@ class AdversaryGame:
         if not self.hints:
             return None
         pos = self.pos
-        res = self.compute(lambda: self.adv.analyse(pos, self.limit))
+        res = self.adv.analyse(pos, self.limit)
         if res.first is None:
             return None
         n = res.candidates

@@ -75,13 +75,14 @@ def separator(tbl, members, gids, npat):
 
 
 @njit(cache=True, nogil=True)
-def win3(tbl, members, gids, prio, maxsep, nodes):
+def win3(tbl, members, gids, prio, maxsep, nodes, stop):
     """A win within three guesses from `members` (more than one answer): the first
     guess g of `gids` whose kept class is one answer, or is separated by some guess
     h (then the third guess is the one answer left). Returns (index of g, index of
     h or -1 when g's class is one answer already), or (-1, -1). Classes larger than
     `maxsep` (the most patterns any guess gives) cannot be separated and are not
-    tried. nodes[0] counts the classes tried for a separator."""
+    tried. nodes[0] counts the classes tried for a separator. stop[0] != 0 (set
+    from another thread: a Ctrl-C) ends it with (-1, -1), which then proves nothing."""
     n = members.shape[0]
     npat = prio.shape[0]
     cnt = np.zeros(npat, np.int64)
@@ -90,6 +91,8 @@ def win3(tbl, members, gids, prio, maxsep, nodes):
     sub = np.empty(n, members.dtype)
     gen = 0
     for k in range(gids.shape[0]):
+        if stop[0]:
+            return -1, -1
         row = tbl[gids[k]]
         s, p = _reply(row, members, n, prio, cnt, seen)
         if s >= n or s > maxsep:

@@ -15,7 +15,7 @@ with every allowed guess as a possible answer (`wider`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TextIO
 
 from ..errors import UsageError, WordleDPError, quote
 from ..feedback import parse as parse_pattern
@@ -27,12 +27,6 @@ from .wider import note, solver_for, widen
 
 Ask = Callable[[str], "str | None"]  # None: end of input
 Say = Callable[[str], None]
-# runs a search: compute(fn) returns fn() (the CLI runs it where Ctrl-C can stop it)
-Compute = Callable[[Callable[[], Any]], Any]
-
-
-def _direct(fn: Callable[[], Any]) -> Any:
-    return fn()
 
 
 class _Colours(Exception):
@@ -46,7 +40,7 @@ class _Colours(Exception):
 class Game:
     def __init__(self, solver, say: Say, ask: Ask | None = None, answer: str | None = None,
                  opener: str | None = None, store=None, reveal: bool = True,
-                 progress: TextIO | None = None, compute: Compute | None = None):
+                 progress: TextIO | None = None):
         self.solver = solver
         self.say = say
         self.ask = ask
@@ -55,7 +49,6 @@ class Game:
         self.store = store
         self.reveal = reveal  # False with --random: the answer stays hidden until the end
         self.progress = progress  # where a long valuation of the opener says how far it is
-        self.compute = compute or _direct  # every search goes through it
         self.pos = Position.start(solver.lists, solver.mode, solver.max_guesses)
         if store is not None:  # a store for another problem is refused, not ignored
             _check_store(store, self.pos)
@@ -74,8 +67,7 @@ class Game:
         falling back to the objective wins where no strategy wins every candidate."""
         if self._last is not None and self._last[0] == str(pos):
             return self._last[1]
-        res = self.compute(lambda: analyse(self.solver, pos, top=0, store=self.store,
-                                           fallback=True))
+        res = analyse(self.solver, pos, top=0, store=self.store, fallback=True)
         self._last = (str(pos), res)
         return res
 
@@ -88,8 +80,7 @@ class Game:
             if self.opener:
                 return self.opener, "given opener"
             try:
-                res = self.compute(lambda: analyse(self.solver, pos, top=0, store=self.store,
-                                                   fallback=True))
+                res = analyse(self.solver, pos, top=0, store=self.store, fallback=True)
                 if res.best.guess is not None:
                     how = {"book": "proven best, from the opening book",
                            "store": "proven best, from the store",
@@ -176,12 +167,11 @@ class Game:
         if stored is not None:
             total, _status = stored.total, stored.status
         elif not pos.history and self.progress is not None:  # the opener: say how far
-            r = self.compute(lambda: self.solver.solve(guess, progress=self.progress))
+            r = self.solver.solve(guess, progress=self.progress)
             total, _status = r.total, r.status
         else:
             gid = self.solver.lists.guess_index[guess]
-            total, _status = self.compute(lambda: self.solver.guess_value(
-                gid, pos.members, pos.budget, pos.cons))
+            total, _status = self.solver.guess_value(gid, pos.members, pos.budget, pos.cons)
         if total is not None:
             line += f": {total / len(pos.members):.4f} guesses on average with best play (exact)"
         elif _status == "infeasible":

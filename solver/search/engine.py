@@ -14,6 +14,7 @@ from typing import TextIO
 
 import numpy as np
 
+from .. import stops
 from ..progress import fmt_duration
 from ..shared_table import registered_transpose
 from ..table import get_table
@@ -185,6 +186,7 @@ class Solver(ClassQueries, PositionQueries):
         self._ctx.kmax[0] = self._ctx.gclass.max()
         self._class_cost = _class_cost_estimate(n_a)
         self._root_cache: dict[str, SolveResult] = {}
+        stops.register(self)  # a Ctrl-C stops it mid-kernel (solver/stops.py)
 
     # ------------------------------------------------------------------ setup
     def _make_ctx(self, memo_entries: int, dedup: bool, seed: int) -> K.Ctx:
