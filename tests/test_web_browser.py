@@ -1252,6 +1252,54 @@ def test_a_phone_game_keeps_the_next_guess_in_view_then_shares_and_compares(
         drv.set_window_size(size["width"], size["height"])
 
 
+_UNCOVERED = """
+// whether the element is what a tap at its centre reaches (not under the sticky dock)
+const r = document.querySelector(arguments[0]).getBoundingClientRect();
+const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+return hit !== null && hit.closest(arguments[0]) !== null;
+"""
+
+
+def test_undo_and_new_game_are_on_a_phone_screen_with_the_keyboard(server, browser, problem):
+    """Issue 50: at 390 x 844 Undo and New game sat below the on-screen keyboard, a
+    scroll away after every row. Now they are on screen with the next guess and the
+    keyboard, above the dock and not covered by it, after every row; Undo takes the
+    last row back and New game starts again, neither moving the page."""
+    _, lists, _, _ = problem
+    drv = browser
+    answer = lists.answers[5]
+    size = drv.get_window_size()
+    drv.set_window_size(*PHONE)
+    try:
+        _fresh(drv, server)
+        drv.get(server + f"/#play?answer={answer}")
+        drv.refresh()
+        history: list[str] = []
+        for _row in range(2):
+            guess = _bar_word(drv, ",".join(history) or "-")
+            drv.find_element(By.TAG_NAME, "body").send_keys(guess + "\n")
+            history.append(f"{guess}:{to_text(score(guess, answer), 5)}")
+            if guess == answer:
+                break
+            _bar_word(drv, ",".join(history))
+            for css in ("#btn-undo", "#btn-new"):
+                assert _in_view(drv, css) and drv.execute_script(_UNCOVERED, css), css
+                assert drv.execute_script(
+                    "return document.querySelector(arguments[0]).getBoundingClientRect().bottom"
+                    " <= document.querySelector('.dock').getBoundingClientRect().top", css), css
+            assert _in_view(drv, "#kbd") and _in_view(drv, "#next-bar")
+        scrolled = drv.execute_script("return window.scrollY")
+        drv.execute_script("document.getElementById('btn-undo').click()")  # a tap where it is
+        _bar_word(drv, ",".join(history[:-1]) or "-")
+        assert len(drv.find_elements(By.CSS_SELECTOR, "#board .row.done")) == len(history) - 1
+        drv.execute_script("document.getElementById('btn-new').click()")
+        _bar_word(drv, "-")
+        assert not drv.find_elements(By.CSS_SELECTOR, "#board .row.done")
+        assert drv.execute_script("return window.scrollY") == scrolled
+    finally:
+        drv.set_window_size(size["width"], size["height"])
+
+
 def test_a_worse_guess_is_valued_and_the_statistics_add_up(server, browser, problem):
     """At 1280 x 900: the second-best opener, then the suggestions. Its row says how
     much worse it is than the best ((its total − the best's) / n, or "as good as the
