@@ -1312,11 +1312,12 @@ def test_a_worse_guess_is_valued_and_the_statistics_add_up(server, browser, prob
     answer = lists.answers[23]
     best, second = Solver(lists, table=table).best(2)
     _fresh(drv, server)
-    drv.execute_script("localStorage.setItem('wordle-dp.stats', JSON.stringify("
-                       "{played: 3, won: 2, streak: 0, best: 2, dist: {3: 2}}))")
     drv.get(server + f"/#play?answer={answer}")
     drv.refresh()
     _suggestion(drv)
+    key = drv.execute_script("return wordleDP.statsKey()")  # these lists, easy, cap 6
+    drv.execute_script("localStorage.setItem('wordle-dp.stats', JSON.stringify({[arguments[0]]:"
+                       " {played: 3, won: 2, streak: 0, best: 2, dist: {3: 2}}}))", key)
     _wait(drv, lambda d: d.find_element(By.CSS_SELECTOR, '#analysis-body[data-alternatives="-"]'))
     _click(drv, "#analysis-body table.alts tbody tr:first-child")  # the second best
     assert "".join(t.text for t in _row_tiles(drv, 0)).lower() == second.opener
@@ -1347,13 +1348,64 @@ def test_a_worse_guess_is_valued_and_the_statistics_add_up(server, browser, prob
             for r in drv.find_elements(By.CSS_SELECTOR, "#st-dist .drow")]
     assert bars[2] == str(2 + (rows == 3)) and bars[rows - 1] == str(1 + 2 * (rows == 3))
     stored = drv.execute_script("return JSON.parse(localStorage.getItem('wordle-dp.stats'))")
-    assert stored["played"] == 4 and stored["won"] == 3
+    assert list(stored) == [key] and stored[key]["played"] == 4 and stored[key]["won"] == 3
     drv.find_element(By.ID, "btn-undo").click()  # and again: a game is counted once
     drv.find_element(By.TAG_NAME, "body").send_keys(answer + "\n")
     _compare_rows(drv)
     assert drv.find_element(By.ID, "st-played").text == "4"
     if shots:
         drv.save_screenshot(os.path.join(shots, "after-game-1280x900.png"))
+
+
+def _won_at_once(drv, answer: str) -> dict:
+    """A Play game of `answer` started by the page's address (the mode and lists as
+    they are), won by typing the answer; the statistics then shown."""
+    drv.execute_script("location.hash = arguments[0]", f"#play?answer={answer}")
+    _wait(drv, lambda d: not d.find_elements(By.CSS_SELECTOR, "#board .row.done"))
+    drv.find_element(By.TAG_NAME, "body").send_keys(answer + "\n")
+    # the panel is drawn again as the guesses are valued: a stale read is read again
+    return _wait(drv, lambda d: d.find_element(By.ID, "st-played").text and {
+        "played": d.find_element(By.ID, "st-played").text,
+        "for": d.find_element(By.ID, "st-for").text})
+
+
+def test_statistics_are_kept_per_lists_and_mode(server, browser, problem):
+    """The player's statistics are one set per word lists and mode (and cap), and say
+    which: a hard-mode game does not count among the easy ones, nor a game on other
+    lists; each set adds up on its own and comes back with its lists and mode."""
+    _, lists, _, _ = problem
+    drv = browser
+    _fresh(drv, server)
+    drv.get(server + "/#play")
+    drv.refresh()
+    _suggestion(drv)
+    easy = _won_at_once(drv, lists.answers[7])
+    assert easy["played"] == "1"
+    assert easy["for"].endswith(", easy mode; other lists and modes keep their own."), easy
+    _click(drv, '#mode button[data-mode="hard"]')
+    hard = _won_at_once(drv, lists.answers[8])
+    assert hard["played"] == "1", hard  # not the easy game's count
+    assert hard["for"] == easy["for"].replace("easy mode", "hard mode"), hard
+    _click(drv, '#mode button[data-mode="easy"]')
+    again = _won_at_once(drv, lists.answers[9])
+    assert again == {"played": "2", "for": easy["for"]}, again
+    stored = drv.execute_script("return JSON.parse(localStorage.getItem('wordle-dp.stats'))")
+    assert sorted((k.split("|")[1:], v["played"]) for k, v in stored.items()) == [
+        (["easy", "6"], 2), (["hard", "6"], 1)], stored
+    # other lists, on the same page: a set of their own, named
+    drv.execute_script("""
+        const s = document.getElementById('lists');
+        s.value = [...s.options].find((o) => o.text.startsWith('The original')).value;
+        s.dispatchEvent(new Event('change'));""")
+    _wait(drv, lambda d: d.execute_script("return wordleDP.statsKey()") not in stored)
+    from solver.words import WordLists
+
+    original = WordLists.load(lists="original", quiet=True)
+    other = _won_at_once(drv, original.answers[0])
+    assert other["played"] == "1", other
+    assert other["for"].startswith("The original") and "easy mode" in other["for"], other
+    stored = drv.execute_script("return JSON.parse(localStorage.getItem('wordle-dp.stats'))")
+    assert len(stored) == 3
 
 
 def test_suggestions_can_be_hidden_and_the_switch_is_remembered(server, browser, problem):

@@ -1,11 +1,15 @@
 // After a game in the Play view: the grid players share, the player's own
 // statistics (kept in this browser), and each guess against the best one, with the
 // exact values /api/next gave during the game.
+import { listsId } from "./api.js";
 import { $, el, fmt, num, pct, plural } from "./dom.js";
-import { L, S, feedback, patText } from "./state.js";
+import { L, S, feedback, listsLabel, patText } from "./state.js";
 import { wordTiles } from "./tiles.js";
 
-const STATS = "wordle-dp.stats";  // localStorage: { played, won, streak, best, dist, lost }
+// localStorage: { [statsKey()]: { played, won, streak, best, dist } }, one set of
+// statistics per word lists, mode and cap: a game on other lists or under other
+// rules is another game
+const STATS = "wordle-dp.stats";
 
 // the analyses the game got, by problem and position: a finished game is judged
 // under the rules it was played with
@@ -48,11 +52,32 @@ async function copy(text, said) {
 }
 
 // ------------------------------------------------------------------ statistics
-export function loadStats() {
+// the lists by their content (both lists' sha256, whatever the server calls them),
+// then the mode and the cap
+export function statsKey() {
+  const l = S.info.lists;
+  return `${l.answers.sha256.slice(0, 16)}.${l.guesses.sha256.slice(0, 16)}|${S.mode}|${S.cap}`;
+}
+
+// "Today's NYT Wordle, hard mode" (", at most 4 guesses" when the cap is not 6)
+function statsFor() {
+  const entry = S.lists.find((x) => x.id === listsId()) || S.lists.find((x) => x.served);
+  const cap = S.cap === 6 ? "" : S.cap > 0 ? `, at most ${S.cap} guesses` : ", no guess cap";
+  return `${entry ? listsLabel(entry) : `${L()} letters`}, ${S.mode} mode${cap}`;
+}
+
+function allStats() {
   try {
-    const s = JSON.parse(localStorage.getItem(STATS) || "null");
-    if (s && typeof s.played === "number") return s;
+    const all = JSON.parse(localStorage.getItem(STATS) || "null");
+    // (one set for every game, before: its lists and mode were not kept)
+    if (all && typeof all === "object" && typeof all.played !== "number") return all;
   } catch (_) { /* none, or private mode */ }
+  return {};
+}
+
+export function loadStats() {
+  const s = allStats()[statsKey()];
+  if (s && typeof s.played === "number") return s;
   return { played: 0, won: 0, streak: 0, best: 0, dist: {} };
 }
 
@@ -63,7 +88,9 @@ function record(won) {
     s.won++; s.streak++; s.best = Math.max(s.best, s.streak);
     s.dist[S.rows.length] = (s.dist[S.rows.length] || 0) + 1;
   } else s.streak = 0;
-  try { localStorage.setItem(STATS, JSON.stringify(s)); } catch (_) { /* private mode */ }
+  const all = allStats();
+  all[statsKey()] = s;
+  try { localStorage.setItem(STATS, JSON.stringify(all)); } catch (_) { /* private mode */ }
   return s;
 }
 
@@ -204,7 +231,11 @@ export function renderAfter(won, { recordIt, waiting }) {
     el("pre", { id: "share-text", "aria-label": "the grid to share" }, text),
     el("div", {}, el("button", { class: "primary", id: "btn-share", text: "Share", onclick: () => copy(text, said) }),
       " ", said)));
-  if (s) kids.push(el("h2", { text: "Your statistics" }), statsBox(s, won));
+  if (s) {
+    kids.push(el("h2", { text: "Your statistics" }),
+      el("p", { class: "muted small", id: "st-for", text: `${statsFor()}; other lists and ` +
+        "modes keep their own." }), statsBox(s, won));
+  }
   const judged = judge(S.rows);
   kids.push(el("h2", { text: "Your guesses against the best" }));
   const start = judged[0];

