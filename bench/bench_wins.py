@@ -1,13 +1,15 @@
 """The objective wins on whole openers: CPU per opener, and where it goes.
 
 usage: python bench/bench_wins.py [--lists nyt] [--mode hard] [--max-guesses 6]
-       [--openers crane,slate] [--fresh]
+       [--openers crane,slate] [--fresh] [--positions crane:BYYBY,...]
 One line per opener: (wins, total), CPU and wall seconds, the CPU spent in the
 engine's capped values of classes (Solver.set_value and _solve_set, called by the
 wins search to value a class outright or prove it cannot be) against the wins
 search's own, the sets searched by branch and bound, and the load average before
 and after. Each opener on a fresh Solver with --fresh (its CPU alone), else one
-Solver for all of them (what a run's rank does: the memo carries over).
+Solver for all of them (what a run's rank does: the memo carries over). With
+--positions, instead: the value under wins of each position one guess in (a
+first-feedback class), each on a fresh Solver, and the same split of its CPU.
 """
 
 from __future__ import annotations
@@ -60,12 +62,16 @@ def main() -> None:
     ap.add_argument("--max-guesses", type=int, default=6)
     ap.add_argument("--openers", default="crane,slate")
     ap.add_argument("--fresh", action="store_true")
+    ap.add_argument("--positions", default="")
     args = ap.parse_args()
     lists = WordLists.load(lists=args.lists, quiet=True)
     table, _ = get_table(lists, "numpy")
     print(f"# {platform.node()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M')}, "
           f"{args.lists} {args.mode} max {args.max_guesses}, "
           f"{'a fresh solver each' if args.fresh else 'one solver'}", flush=True)
+    if args.positions:
+        positions(lists, table, args)
+        return
     ws = None
     for w in args.openers.split(","):
         if ws is None or args.fresh:
@@ -84,6 +90,28 @@ def main() -> None:
               f"(engine {e:.1f} s, wins search {r.cpu_seconds - e:.1f} s, "
               f"{searched.calls - s0} sets searched), wall {r.seconds:.1f} s; load "
               f"{load0:.2f} -> {os.getloadavg()[0]:.2f}", flush=True)
+
+
+def positions(lists, table, args) -> None:
+    from solver.game import Position
+    from solver.game.wins import WinsSearch
+
+    for text in args.positions.split(","):
+        solver = Solver(lists, args.mode, args.max_guesses, table=table)
+        engine = Clock()
+        engine.wrap(solver, "set_value")
+        engine.wrap(solver, "_solve_set")
+        pos = Position.parse(text, lists, args.mode, args.max_guesses)
+        ws = WinsSearch(solver)
+        load0 = os.getloadavg()[0]
+        t0, c0 = time.perf_counter(), time.process_time()
+        v = ws.set_value(pos.members, pos.budget, pos.cons)
+        cpu = time.process_time() - c0
+        print(f"{text}: {len(pos.members)} candidates, {pos.budget} guesses left: wins "
+              f"{v.wins}, total {v.total}, guess {lists.guesses[v.guess]}; CPU {cpu:.1f} s "
+              f"(engine {engine.cpu:.1f} s, wins search {cpu - engine.cpu:.1f} s), wall "
+              f"{time.perf_counter() - t0:.1f} s; load {load0:.2f} -> "
+              f"{os.getloadavg()[0]:.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -563,3 +563,31 @@ def test_solve_under_wins_reports_progress(capsys, stems, monkeypatch):
     rc, out, err = _run(capsys, stems, "solve", w, "--objective", "wins", "--mode", "hard",
                         "--max-guesses", "4", "--quiet")
     assert rc == 0 and err == ""
+
+
+@pytest.mark.parametrize("length", [4, 5])
+def test_child_constraints_and_classes_are_the_game_layers(length):
+    """The search takes the hard-mode constraint after a guess from the engine's
+    kernel and splits sets itself: both as the game layer and Solver._classes do, for
+    every guess and feedback from the start and one guess in."""
+    from solver.feedback import score
+
+    lists = stem_lists(2, length, variants=6, n_guesses=16)
+    solver = Solver(lists, "hard", 4)
+    ws = WinsSearch(solver)
+    start = no_constraint(length)
+    members = np.arange(len(lists.answers), dtype=np.int32)
+    for gid, word in enumerate(lists.guesses):
+        got = ws._split(gid, members)
+        want = solver._classes(gid, members)[::-1]
+        assert [(p, m.tolist()) for p, m in got] == [(p, m.tolist()) for p, m in want]
+        for p, m in got:
+            for cons in (start, constraint_after(start, lists.guesses[-1],
+                                                 score(lists.guesses[-1], lists.answers[0]))):
+                a = ws._child_cons(cons, gid, p)
+                b = constraint_after(cons, word, p)
+                assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+            sub = m[::2].copy()  # a subset in another order: the order is kept
+            assert [x.tolist() for _p, x in ws._split(gid, sub)] == [
+                x.tolist() for _p, x in solver._classes(gid, sub)[::-1]]
+    assert ws._child_cons(None, 0, 0)[1].sum() == 0

@@ -57,7 +57,7 @@ import numpy as np
 from ..search.layout import EXACT, INF
 from ..search.result import SolveResult
 from .measures import EST, HIT, PATTERNS, scan
-from .position import Constraint, constraint_after, legal_mask
+from .position import Constraint, legal_mask
 
 Progress = Callable[[int, int], None]
 PROGRESS_EVERY = 64
@@ -133,13 +133,29 @@ class WinsSearch:
         return ids
 
     def _child_cons(self, cons, gid: int, pattern: int):
+        """The hard-mode constraint after guess gid with `pattern` (None in the other
+        modes): position.constraint_after's rule, from the engine's compiled kernel
+        (the Python one was a quarter of the CPU of a search of many small sets;
+        tests/test_wins.py checks that the two agree)."""
         if self.mode != "hard":
             return None
-        if cons is None:
-            from .position import no_constraint
+        return self.solver._constraint_after(cons, gid, pattern)
 
-            cons = no_constraint(self.lists.length)
-        return constraint_after(cons, self.lists.guesses[gid], pattern)
+    def _split(self, gid: int, members: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """The feedback classes of `members` under guess gid as (pattern, answer ids),
+        smallest first, ties the higher pattern first (Solver._classes reversed), each
+        in the order of `members`: one sort where Solver._classes takes two and a
+        copy of every class."""
+        row = self.solver.table[gid, members]
+        order = np.argsort(row, kind="stable")
+        srt = row[order]
+        cut = np.flatnonzero(srt[1:] != srt[:-1]) + 1
+        starts = np.concatenate(([0], cut))
+        ends = np.concatenate((cut, [len(srt)]))
+        pats = srt[starts].astype(np.int64)
+        by = np.lexsort((-pats, ends - starts)).tolist()
+        ms = members[order]
+        return [(int(pats[j]), ms[starts[j]:ends[j]]) for j in by]
 
     def _store(self, key, value: WinsValue) -> WinsValue:
         if len(self.memo) + len(self.lower) >= MEMO_LIMIT:
@@ -298,9 +314,8 @@ class WinsSearch:
         members = np.ascontiguousarray(members, np.int32)
         if len(members) == 0:
             return WinsValue(0, 0, gid)
-        classes = self.solver._classes(gid, members)  # largest first
-        classes.reverse()  # smallest first: the cheap ones refine the bound first
-        hit = 0
+        classes = self._split(gid, members)  # smallest first: the cheap ones refine
+        hit = 0  # the bound first
         parts: list[list] = []  # [pattern, members, upper bound on wins, value]
         for p, m in classes:
             if p == self.green:
