@@ -252,9 +252,9 @@ class Book:
 
             assert w.wins is not None and w.total is not None
             note = (f"no strategy wins every answer within {p.max_guesses} guesses; "
-                    f"playing for the most wins, {w.wins} of {p.n_answers} "
-                    f"({percent(w.wins, p.n_answers)}), then {w.total} guesses summed "
-                    f"over those ({w.total / w.wins:.4f} avg): solve --objective wins")
+                    f"the most wins: {w.wins} of {p.n_answers} "
+                    f"({percent(w.wins, p.n_answers)}), {w.total} guesses summed over "
+                    f"those ({w.total / w.wins:.4f} avg)")
         return SolveResult(self.words[i], "exact" if exact else "infeasible",
                            int(self.total[i]) if exact else None, p.n_answers, depth, 0.0,
                            0, p.mode, p.max_guesses, note=note, source=self.source)

@@ -126,7 +126,7 @@ def test_book_wins_values_match_brute_force(book, capsys):
     out = capsys.readouterr().out
     assert out.startswith("fihb infeasible: infeasible within 5 guesses")
     w, t = want["fihb"]
-    assert f"playing for the most wins, {w} of {n} (90 %), then {t} guesses summed" in out
+    assert f"the most wins: {w} of {n} (90 %), {t} guesses summed over those" in out
     assert cli.main(["query", *opts[:4], "--book", path, "--mode", "hard", "--max-guesses",
                      "5", "fihb", "--top", "2"]) == 0
     out = capsys.readouterr().out
@@ -175,3 +175,36 @@ def test_book_wins_refuses_what_does_not_fit(book, tmp_path):
         np.savez_compressed(f, **arrays)
     with pytest.raises(StoreError, match="the arrays of the most wins are damaged"):
         Book.read(broken, lists)
+
+
+def test_the_nyt_hard_book_agrees_with_the_published_table():
+    """Every opener of today's hard book that the most wins values: one that loses an
+    answer is infeasible in the published table of an independent solver
+    (../shared/exact/selby), one that wins every answer has the published total."""
+    from solver.words import WordLists
+
+    table = (Path(__file__).resolve().parents[2] / "shared" / "exact" / "selby"
+             / "results_hard_nyt20230701")
+    if not table.is_file():
+        pytest.skip(f"the published NYT tables {table.parent} are absent")
+    published = {}
+    for line in table.read_text().splitlines():
+        w, _avg, total = line.split()
+        published[w] = int(total)
+    lists = WordLists.load(lists="nyt", quiet=True)
+    b = Book.find(lists, "hard", 6)
+    assert b is not None
+    if b.wins is None:
+        pytest.skip("the book holds no values of the most wins")
+    assert b.wins_total is not None
+    n = len(lists.answers)
+    valued = np.flatnonzero(b.wins >= 0)
+    for i in valued.tolist():
+        w = b.words[i]
+        if b.wins[i] < n:
+            assert published[w] == 1_000_000_000, w
+            assert b.status_codes[i] == INFEASIBLE and 0 < b.wins[i]
+        else:
+            assert published[w] == int(b.wins_total[i]) == int(b.total[i]), w
+            assert b.status_codes[i] == EXACT
+    assert (b.wins[valued] < n).any()
