@@ -339,11 +339,11 @@ class WinsSearch:
         classes = self._split(gid, members)  # smallest first: the cheap ones refine
         hit = 0  # the bound first
         parts: list[list] = []  # [pattern, members, upper bound on wins, value]
-        for p, m in classes:
+        for p, cls in classes:
             if p == self.green:
                 hit = 1
             else:
-                parts.append([p, m, len(m), None])
+                parts.append([p, cls, len(cls), None])
         if left <= 1:
             return WinsValue(hit if left == 1 else 0, hit if left == 1 else 0, gid)
         c1 = left - 1
