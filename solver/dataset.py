@@ -35,7 +35,8 @@ def to_dataset(store: Store):
     words) and pattern (BBBBB .. GGGGG): status, selected, total, average, depth,
     timings, nodes, rank, finished_at (datetime), the second-guess table, and the
     lists as codes (words over opener and letter, answer_ids over answer). The
-    attributes name the problem (lists' sha256, mode, max_guesses, cutoff)."""
+    attributes name the problem (lists' sha256, mode, max_guesses, cutoff). A store of
+    the objective wins has wins too (total and average are then over those)."""
     xr = _need("xarray")
     from .feedback import to_text
 
@@ -46,7 +47,10 @@ def to_dataset(store: Store):
             "selected": (("opener",), snap.selected, ATTRS["selected"])}
     for name in FIELDS:
         data[name] = (("opener",), snap.fields[name], ATTRS[name])
-    data["average"] = (("opener",), averages(snap.status, snap.fields["total"], n),
+    wins = snap.fields.get("wins")  # a store of the objective wins
+    if wins is not None:
+        data["wins"] = (("opener",), wins, ATTRS["wins"])
+    data["average"] = (("opener",), averages(snap.status, snap.fields["total"], n, wins),
                        ATTRS["average"])
     data["second"] = (("opener", "pattern"), second, ATTRS["second"])
     data["words"] = (("opener", "letter"), np.asarray(store.group["words"][...]),
@@ -56,7 +60,7 @@ def to_dataset(store: Store):
     p = store.problem
     attrs = {"answers_sha256": p.answers_sha256, "guesses_sha256": p.guesses_sha256,
              "n_answers": p.n_answers, "n_guesses": p.n_guesses, "mode": p.mode,
-             "max_guesses": p.max_guesses}
+             "max_guesses": p.max_guesses, "objective": p.objective}
     if store.cutoff is not None:
         attrs["cutoff"] = store.cutoff
     ds = xr.Dataset(data, coords={"opener": np.array(store.words, dtype=object),
@@ -81,7 +85,7 @@ def to_dataframe(store: Store):
     rows = [snap.row(i, ranks) for i in range(len(snap.status))]
     df = pd.DataFrame({k: [r[k] for r in rows] for k in ROW_KEYS})
     df["status"] = pd.Categorical(df["status"], categories=list(STATUS_NAMES), ordered=True)
-    for k in ("index", "total", "rank", "depth", "nodes", "mpi_rank"):
+    for k in ("index", "total", "rank", "depth", "nodes", "mpi_rank", "wins"):
         df[k] = df[k].astype("Int64")
     for k in ("average", "cpu_seconds", "wall_seconds"):
         df[k] = df[k].astype("float64")

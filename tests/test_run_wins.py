@@ -181,7 +181,29 @@ def test_wins_array_damage_repair_and_other_objectives(tmp_path, stems):
     assert r.returncode == 0, r.stderr
     assert S.Store.open(store).snapshot().counts()["pending"] == len(lists.guesses)
     assert subprocess.run(run, env=mpi_env(cache), timeout=300).returncode == 0
-    _check(store, lists, "hard")
+    snap = _check(store, lists, "hard")
+    # xarray and pandas see the wins too, the average over the answers won
+    pytest.importorskip("xarray")
+    pytest.importorskip("pandas")
+    from solver.dataset import open_dataset, to_dataframe
+
+    ds = open_dataset(store)
+    assert ds.attrs["objective"] == "wins"
+    assert (ds["wins"].values == snap.fields["wins"]).all()
+    assert np.allclose(ds["average"].values, snap.fields["total"] / snap.fields["wins"])
+    df = to_dataframe(S.Store.open(store))
+    assert list(df["wins"]) == list(snap.fields["wins"])
+    # two shards merged: the same store
+    halves = [tmp_path / f"half{i}.zarr" for i in (0, 1)]
+    for i, h in enumerate(halves):
+        assert subprocess.run(_cmd(None, "run", "--store", str(h), *files, "--mode", "hard",
+                                   "--objective", "wins", "--shard", f"{i}/2", "--quiet"),
+                              env=mpi_env(cache), timeout=300).returncode == 0
+    merged = tmp_path / "merged.zarr"
+    assert S.merge(merged, halves)["copied"] == len(lists.guesses)
+    m = S.Store.open(merged).snapshot()
+    assert (m.fields["wins"] == snap.fields["wins"]).all()
+    assert (m.fields["total"] == snap.fields["total"]).all()
     plain = tmp_path / "plain.zarr"
     p = subprocess.run(_cmd(None, "run", "--store", str(plain), *files, "--mode", "hard",
                             "--max-guesses", "6", "--quiet"), env=mpi_env(cache),
