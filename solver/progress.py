@@ -175,7 +175,8 @@ def columns(text: str) -> int:
 def fit(text: str, limit: int | None = None) -> list[str]:
     """`text` as lines of at most `limit` columns (default: width()), broken
     between phrases rather than where a terminal would wrap it (inside a word):
-    after the last '; ' or ': ' that fits outside parentheses, else after a ', ',
+    after the last '; ' or ': ' that fits outside parentheses (in the second half of
+    the line: one before is a mere space), else after a ', ',
     else at a space (outside parentheses first). A word longer than a line gets a
     line of its own, whole."""
     limit = limit or width()
@@ -189,6 +190,11 @@ def fit(text: str, limit: int | None = None) -> list[str]:
         rest = rest[cut:].lstrip()
     out.append(rest)
     return out
+
+
+def fit_lines(text: str, limit: int | None = None) -> str:
+    """Every line of `text` fitted (`fit`), joined again."""
+    return "\n".join(part for line in text.split("\n") for part in fit(line, limit))
 
 
 def _break(text: str, limit: int) -> int:
@@ -206,6 +212,8 @@ def _break(text: str, limit: int) -> int:
             depth = max(0, depth - 1)
         elif c == " " and i > 0:
             kind = {";": ";", ":": ";", ",": ","}.get(text[i - 1], " ")
+            if kind == ";" and 2 * cols < limit:  # not 'best:' alone on a line
+                kind = " "
             best[(min(depth, 1), kind)] = i + 1
         if cols > limit + 1:
             break

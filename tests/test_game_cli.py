@@ -746,6 +746,67 @@ def test_play_lines_fit_a_120_column_terminal(capsys, monkeypatch, args, stdin):
     if "--random" in args:
         assert "guess 1: " in out and "every board solved" in out
     if "--adversary" in args:
-        assert ("(the largest class; ties: the fewest greens, then the fewest yellows, then "
-                "the lowest pattern code); you win when your guess is the only answer "
+        assert ("after each guess the adversary answers with the colours that keep the most "
+                "answers possible; on a tie, the fewest greens, then the fewest yellows, then "
+                "a fixed order of the colours; you win when your guess is the only answer "
                 "left") in text
+
+
+# words of the search, not of the game: a player meets none of them in play or next
+# (issue 50 item 11; --json and solve keep them for the analyst)
+JARGON = re.compile(r"\b(class(es)?|tuples?|nodes?|cutoffs?|infeasible|objective|heuristic|"
+                    r"entropy|pattern codes?|lower bound|upper bound)\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("args,stdin", [
+    (["play"], "tarse BYBBG\nclank YBGBB\nq\n"),
+    (["play", "--mode", "hard"], "match BGGGG\nBGGGG\nq\n"),
+    (["play", "--boards", "4"], "BBYBB/BGBBY/YBBBG/BBBBB\nq\n"),
+    (["play", "--adversary"], "\nq\n"),
+    (["next", "-"], ""),
+    (["next", "tarse:BYBBG"], ""),
+    (["next", "tarse:BYBBG", "--mode", "hard"], ""),
+    (["next", "match:BGGGG", "--mode", "hard"], ""),
+    (["next", "-", "--max-guesses", "0"], ""),
+    (["next", "tarse:BBBBB", "--max-guesses", "3"], ""),
+    (["next", "crane:BGGGG"], ""),
+    (["next", "-", "--boards", "4"], ""),
+    (["next", "-", "--boards", "2", "--strategy", "expected"], ""),
+    (["next", "-", "--adversary"], ""),
+])
+def test_player_lines_are_in_a_players_words(capsys, monkeypatch, args, stdin):
+    """play and next on the default lists, in easy and hard mode, with four boards and
+    against the adversary: no word of the search (class, tuple, node, cutoff,
+    infeasible, objective, heuristic, entropy, ...) and every line within 120
+    columns, on stdout and stderr."""
+    import io
+
+    from solver.progress import columns
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    monkeypatch.delenv("COLUMNS", raising=False)
+    rc = cli.main(args)
+    out, err = capsys.readouterr()
+    assert rc == 0, err
+    lines = (out + err).splitlines()
+    assert [ln for ln in lines if JARGON.search(ln)] == []
+    assert [ln for ln in lines if columns(ln) > 120] == []
+    if args[-1] == "--adversary" and args[0] == "next":
+        assert "the adversary answers with the colours that keep the most answers" in out
+    if "--boards" in args and args[0] == "next":
+        assert "answer combinations" in out and "not proven best" in out, out
+
+
+def test_an_alternative_that_cannot_win_in_time_says_so(capsys):
+    """An alternative with no strategy that solves every candidate in the guesses left
+    says so in words (it said 'infeasible')."""
+    from solver.game.analysis import Analysis, Choice
+    from solver.game.position import Position
+
+    lists = small_lists(2, n_answers=12, n_guesses=20)
+    pos = Position.parse("-", lists, "easy", 3)
+    a = Analysis(pos, Choice(lists.guesses[0], 30, "exact"), [Choice(lists.guesses[1], None,
+                                                                     "exact")])
+    text = a.describe()
+    assert f"  {lists.guesses[1]}  cannot solve every candidate in time  exact" in text, text
+    assert not JARGON.search(text)

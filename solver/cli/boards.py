@@ -110,9 +110,21 @@ def infer_boards(args) -> None:
                              f"several boards are 2 to {MAX_BOARDS}")
 
 
+# next --boards in a player's words: the answers of the boards together are answer
+# combinations, and a guess the exact search does not reach is ranked by a measure
+COMBINATION = "answer combination"
+RANKED_BY = {"entropy": "the guess that tells the most about the answers",
+             "expected": "the guess that leaves the fewest answer combinations on average",
+             "minimax": "the guess that leaves the fewest answer combinations at worst"}
+SHOWN = {"entropy": lambda v: f"{v:.2f} bits of information",
+         "expected": lambda v: f"about {v:,.0f} answer combinations left on average",
+         "minimax": lambda v: f"at most {v:,.0f} answer combinations left"}
+
+
 def next_boards(args) -> int:
     from ..game.boards import BoardsPosition, board_lines
     from ..game.boards_next import advise
+    from ..progress import fit_lines
 
     player_lists(args)  # a player command: today's lists unless others are named
     lists, variant, _start = _setup(args)
@@ -132,28 +144,29 @@ def next_boards(args) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    print(f"position {pos} ({args.boards} boards, max {variant.max_guesses or 'no cap'}): "
-          + ("every board solved" if pos.done else counted(out["tuples"], "answer tuple")
-             if out["tuples_exact"] else f"at most {counted(out['tuples'], 'answer tuple')} (the "
-             "product of the boards' candidates; counted exactly up to 8 open boards)"))
-    print("\n".join(board_lines(pos)))
-    if pos.done:
-        return 0
+    lines = [f"position {pos} ({args.boards} boards, max {variant.max_guesses or 'no cap'}): "
+             + ("every board solved" if pos.done else counted(out["tuples"], COMBINATION)
+                if out["tuples_exact"] else f"at most {counted(out['tuples'], COMBINATION)} "
+                "(the product of the boards' candidates; counted exactly up to 8 open boards)"),
+             *board_lines(pos)]
     b = out["best"]
-    if b is None:
-        print(f"no strategy solves every board within the cap of {variant.max_guesses}")
+    if pos.done:
+        pass
+    elif b is None:
+        lines.append(f"no strategy solves every board within the cap of {variant.max_guesses}")
     elif b["status"] == "exact":
-        print(f"best: {b['guess']}  total {counted(b['total'], 'guess', 'guesses')} over "
-              f"{counted(out['tuples'], 'tuple')} "
-              f"({b['average']:.4f} more guesses on average, worst {b['worst']}), exact")
+        lines.append(f"best: {b['guess']}  total {counted(b['total'], 'guess', 'guesses')} over "
+                     f"{counted(out['tuples'], COMBINATION)} ({b['average']:.4f} more guesses "
+                     f"on average, worst {b['worst']}), exact")
+    elif "why" in b:  # a board with one candidate left: its answer now
+        lines.append(f"suggested: {b['guess']} ({b['why']}: its answer now)")
     else:
-        why = f" ({b['why']})" if "why" in b else ""
-        print(f"best: {b['guess']}{why}, heuristic (not exact)")
-        for a in [b, *out["alternatives"]][1 if why else 0:]:
-            k = [x for x in a if x not in ("guess", "status", "candidate")]
-            if k:
-                print(f"  {a['guess']:<10} {k[0]} {a[k[0]]:.4f}"
-                      + ("  candidate" if a.get("candidate") else ""))
+        measure = next(x for x in b if x not in ("guess", "status", "candidate"))
+        lines.append(f"suggested: {b['guess']}, {RANKED_BY[measure]} (not proven best)")
+        for a in [b, *out["alternatives"]]:
+            lines.append(f"  {a['guess']:<10} {SHOWN[measure](a[measure])}"
+                         + ("  (could be an answer)" if a.get("candidate") else ""))
+    print(fit_lines("\n".join(lines)))
     return 0
 
 

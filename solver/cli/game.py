@@ -86,6 +86,7 @@ def _common(p, store: bool = False, player: bool = False) -> None:
 def _cmd_next(args) -> int:
     from ..game import analyse
     from ..game.analysis import EMPTY_EXACT_LIMIT, best_known, check_wins_start, opening
+    from ..progress import fit_lines
 
     if args.adversary:
         return variants.next_adversary(args)
@@ -106,7 +107,7 @@ def _cmd_next(args) -> int:
                             args.objective)
     res = None
     if said:
-        print(f"note: {said}", file=sys.stderr)
+        print(fit_lines(f"note: {said}"), file=sys.stderr)
         res = analyse(wider.solver_for(pos), pos, top=args.top)
     else:
         store = _store(args, lists)
@@ -133,7 +134,7 @@ def _cmd_next(args) -> int:
             d.update(source=res.source, note=res.note)
         print(json.dumps(d))
     else:
-        print(res.describe())
+        print(fit_lines(res.describe()))
     return 0
 
 

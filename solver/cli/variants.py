@@ -93,8 +93,10 @@ def next_adversary(args) -> int:
     if args.json:
         print(json.dumps(r.to_dict()))
     else:
-        print(r.describe())
-        print(f"tie rule: {r.to_dict()['tie_rule']}")
+        from ..game.adversary import RULE_WORDS
+        from ..progress import fit_lines
+
+        print(fit_lines(f"{r.describe()}\nthe adversary answers with {RULE_WORDS}"))
     return 0
 
 

@@ -55,6 +55,10 @@ from ..words import WordLists
 LINES_FILE = "adversary-lines.json"  # known winning lines, in solver/data
 TIE_RULE = ("the largest class; ties: the fewest greens, then the fewest yellows, then "
             "the lowest pattern code")
+# the same rule in a player's words (the terminal game, next --adversary): what the
+# adversary answers with
+RULE_WORDS = ("the colours that keep the most answers possible; on a tie, the fewest "
+              "greens, then the fewest yellows, then a fixed order of the colours")
 DEFAULT_DEPTH = 8  # guesses searched at most unless told otherwise
 
 
@@ -149,16 +153,14 @@ class AdversaryResult:
         head = f"position {self.position} against the adversary: {counted(n, 'candidate')}"
         if self.status == "lower_bound":
             return (f"{head}\nno win within {self.limit} more guesses: at least "
-                    f"{self.guesses} more needed (a proven lower bound; raise "
-                    f"--max-guesses to search deeper) [{counted(self.nodes, 'node')}, "
-                    f"{self.seconds:.2f} s]")
+                    f"{self.guesses} more needed (proven; raise --max-guesses to search "
+                    f"deeper) [{self.seconds:.2f} s]")
         if self.guesses == 0:
             return f"{head}\nwon"
         assert self.guesses is not None and self.line is not None  # a win was found
         lines = [head,
                  f"fewest guesses that beat it: {self.guesses} more (exact; the game ends at "
-                 f"guess {self.made + self.guesses}) [{counted(self.nodes, 'node')}, "
-                 f"{self.seconds:.2f} s]",
+                 f"guess {self.made + self.guesses}) [{self.seconds:.2f} s]",
                  "winning line: " + " ".join(self.line.text())]
         if self.alternatives:
             lines.append("other guesses that win as fast: "
@@ -472,7 +474,7 @@ class AdversaryPosition:
         if code is not None and code != p:
             L = adv.lists.length
             raise UsageError(f"guess {n} ({w}): the adversary answers {to_text(p, L)}, not "
-                             f"{to_text(code, L)} (tie rule: {TIE_RULE})")
+                             f"{to_text(code, L)} (it answers with {RULE_WORDS})")
         return AdversaryPosition(adv, self.history + ((w, p),), rest)
 
     def __str__(self) -> str:
@@ -510,8 +512,8 @@ class AdversaryGame:
 
     def run(self) -> int:
         """Play to the end: the number of guesses that won (0 when the player quit)."""
-        self.say(f"the adversary keeps the largest class of answers after each guess "
-                 f"({TIE_RULE}); you win when your guess is the only answer left")
+        self.say(f"after each guess the adversary answers with {RULE_WORDS}; you win when "
+                 "your guess is the only answer left")
         while True:
             suggestion = self.hint()
             k = len(self.pos.history) + 1

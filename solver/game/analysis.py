@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import StoreError, UsageError
+from ..plural import counted
 from .measures import EST, HIT, PATTERNS, lower_bounds, scan
 from .position import Position
 
@@ -114,7 +115,7 @@ class Analysis:
         lines = [f"position {pos} ({pos.mode}, "
                  + (f"{left} guess{'es' if left != 1 else ''} left" if left is not None
                     else "no cap") + ")"]
-        cand = f"{n} candidate{'s' if n != 1 else ''}"
+        cand = counted(n, "candidate")
         if n <= WORDS_SHOWN:
             cand += ": " + " ".join(pos.candidates)
         lines.append(cand)
@@ -142,7 +143,7 @@ class Analysis:
         if self.alternatives:
             lines.append("alternatives:")
             for a in self.alternatives:
-                val = "infeasible" if a.total is None else (
+                val = "cannot solve every candidate in time" if a.total is None else (
                     f"total {a.total} ({a.total / n:.4f})  +{a.total - b.total}"
                     if b.total is not None else f"total {a.total}")
                 if a.worst is not None:

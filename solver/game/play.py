@@ -91,8 +91,8 @@ class Game:
                 pass
             g = make_strategy("entropy", self.solver).choose(pos)
             return (self.solver.lists.guesses[g],
-                    "highest entropy; the proven best opener needs --store, a book or "
-                    "--opener")
+                    "the guess that tells the most about the answer; the proven best opener "
+                    "needs --store, a book or --opener")
         best = self.analysis(pos).best
         if best.guess is None:
             raise UsageError(f"{pos}: no strategy solves every candidate in the guesses left")
