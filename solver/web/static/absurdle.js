@@ -73,7 +73,7 @@ function renderAdversary(st, an) {
   const n = st.candidates;
   // won: the one answer left is the one guessed, said by the win below, not counted
   const kids = st.won ? [] : [el("p", { class: "cands" }, el("b", { id: "adv-cands", text: num(n) }),
-    ` answer${n === 1 ? "" : "s"} still possible` + (st.guesses ? " (the adversary kept the largest class)" : ""))];
+    ` answer${n === 1 ? "" : "s"} still possible` + (st.guesses ? " (the adversary kept as many as it could)" : ""))];
   if (st.words && !st.won) {
     const chips = el("div", { class: "chips", id: "adv-words" });
     for (const w of st.words) chips.append(el("button", { class: "chip", text: w, onclick: () => setGuess(w) }));
@@ -109,6 +109,9 @@ function renderAdversary(st, an) {
       kids.push(el("p", { class: "muted small", text: "Other first guesses as fast:" }), chips);
     }
   }
-  kids.push(el("p", { class: "muted small note", text: `Tie rule: ${st.tie_rule}.` }));
+  // the rule in a player's words (the API's tie_rule says it in the search's)
+  kids.push(el("p", { class: "muted small note", text: "The adversary answers with the colours " +
+    "that keep the most answers possible; on a tie, the fewest greens, then the fewest " +
+    "yellows, then a fixed order of the colours." }));
   body.replaceChildren(...kids);
 }

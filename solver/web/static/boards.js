@@ -84,7 +84,7 @@ function renderBoardsAdvice() {
   else {
     const why = b.status === "exact" ?
       `exact: ${plural(b.total, "guess", "guesses")} over ${plural(tuples, "answer combination")} (${fmt(b.average)} more on average, worst ${b.worst})` :
-      (b.why ? `${b.why} (heuristic)` : "heuristic (entropy of the joint feedback), not exact");
+      (b.why ? `${b.why}: its answer now` : "the guess that tells the most about the answers (not proven best)");
     kids.push(el("p", {}, el("button", { class: "primary", id: "boards-take", text: b.guess.toUpperCase(),
       onclick: () => { $("#boards-guess").value = b.guess; bTyped(); } }), " ", el("span", { class: "muted", text: why })));
     if (r.alternatives && r.alternatives.length) {

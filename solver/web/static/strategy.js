@@ -152,8 +152,8 @@ function showPath() {
   if (steps === null) {  // in a class that loses answers: no tree built below it
     const O = S.strategy.opener.toUpperCase();
     out.append(el("p", { class: "msg wins", text: `${a.toUpperCase()} gives ${O} ` +
-      `${patText(feedback(S.strategy.opener, a))}, a class that no strategy wins whole: its game ` +
-      "is not built here. Play it in the Play view." }));
+      `${patText(feedback(S.strategy.opener, a))}, a feedback after which no strategy wins every ` +
+      "answer: its game is not built here. Play it in the Play view." }));
     return;
   }
   if (!steps) { out.append(el("p", { class: "msg err", text: `${a.toUpperCase()} is not an answer.` })); return; }
