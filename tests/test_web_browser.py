@@ -1070,6 +1070,38 @@ def wins_server():
     yield from _serve(svc, lists)
 
 
+def test_absurdle_on_a_phone_keeps_the_next_guess_in_the_bar(server, browser, problem):
+    """At 390 x 844 the Absurdle panel is below the keyboard, as the Play view's: the
+    bar above the keyboard shows the adversary's fastest win (the panel's guess) on
+    screen, Use takes it, and the bar follows the game to its win."""
+    from solver.game.adversary import Adversary, AdversaryPosition
+
+    _, lists, table, _ = problem
+    drv = browser
+    adv = Adversary(lists, table)
+    pos = AdversaryPosition.start(adv)
+    size = drv.get_window_size()
+    drv.set_window_size(*PHONE)
+    try:
+        _fresh(drv, server)
+        drv.get(server + "/#play?game=absurdle")
+        drv.refresh()
+        for _turn in range(8):
+            word = _bar_word(drv, str(pos))
+            assert _in_view(drv, "#next-bar") and _in_view(drv, "#kbd")
+            assert word == adv.analyse(pos, len(pos.members)).first
+            assert drv.find_element(By.ID, "bar-value").text.endswith(" it")  # "N more ... beat it"
+            drv.execute_script("document.getElementById('bar-take').click()")
+            drv.find_element(By.TAG_NAME, "body").send_keys("\n")
+            pos = pos.play(word)
+            if pos.won:
+                break
+        assert pos.won
+        _wait(drv, lambda d: d.find_element(By.ID, "next-bar").text == "Won!")
+    finally:
+        drv.set_window_size(size["width"], size["height"])
+
+
 def test_wins_fallback_said_in_a_players_words(wins_server, browser):
     """Hard mode, MATCH then BGGGG: no strategy wins all six -atch answers (each guess
     hard mode allows tells one apart, 5 guesses left), and the page says so with the

@@ -4,7 +4,7 @@
 // (kind "adversary") with progress and Cancel, while the player may go on typing.
 import { api } from "./api.js";
 import { $, el, num, plural } from "./dom.js";
-import { playJob, renderBoard, say, setGuess } from "./play.js";
+import { barGuess, barText, playJob, renderBoard, say, setGuess } from "./play.js";
 import { S, colsOf, greys } from "./state.js";
 import { wordTiles } from "./tiles.js";
 
@@ -53,13 +53,18 @@ function advShow(st) {
   renderAdversary(st, null);
   body.dataset.position = st.position;  // what the panel shows (tests wait on it)
   body.dataset.analysed = "";
-  if (st.won) { playJob.cancel(false); return; }
+  // on a phone the bar above the keyboard says it too (play.js: bar)
+  if (st.won) { barText("Won!", false); playJob.cancel(false); return; }
+  barText("Next guess: …");
   playJob.run({ kind: "adversary", position: st.position, top: 3 },
     (res) => {
       if (res.position !== ($("#analysis-body").dataset.position)) return;
       if (res.position === "-") S.advStart = res.analysis.guesses;
       renderAdversary(res, res.analysis);
       body.dataset.analysed = res.position;
+      const an = res.analysis;
+      if (an.best) barGuess(an.best, `${an.guesses} more guess${an.guesses === 1 ? " beats" : "es beat"} it`, res.position);
+      else barText("No win found.");
     },
     (msg) => { if (body.dataset.position === st.position) body.append(el("p", { class: "msg err", text: msg })); },
     () => {

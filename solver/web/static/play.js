@@ -283,11 +283,23 @@ function bar(res) {
   const b = res.best;
   if (!b || !b.guess) { nb.replaceChildren(el("span", { class: "muted", text: "No strategy from here." })); return; }
   const value = b.wins != null ? `${pct(b.wins, res.candidates)} to win` : `${fmt(b.average, 2)} guesses on average`;
-  nb.replaceChildren(el("span", { class: "lead", text: "Next:" }), wordTiles(b.guess),
+  barGuess(b.guess, value, position());
+}
+
+// The bar's suggestion: "Next: WORD value [Use]" (Play and Assist above, Absurdle too)
+export function barGuess(guess, value, pos) {
+  const nb = $("#next-bar");
+  nb.replaceChildren(el("span", { class: "lead", text: "Next:" }), wordTiles(guess),
     el("span", { class: "v", id: "bar-value", text: value }),
-    el("button", { class: "primary", id: "bar-take", text: "Use", "aria-label": `use ${b.guess}`,
-      onclick: () => setGuess(b.guess) }));
-  nb.dataset.position = position();
+    el("button", { class: "primary", id: "bar-take", text: "Use", "aria-label": `use ${guess}`,
+      onclick: () => setGuess(guess) }));
+  nb.dataset.position = pos;
+}
+
+export function barText(text, muted = true) {
+  const nb = $("#next-bar");
+  nb.replaceChildren(el("span", { class: muted ? "muted" : "", text }));
+  nb.dataset.position = "";
 }
 
 // Hide the suggestions while playing (remembered): the panel, its job box and the
