@@ -112,8 +112,8 @@ def test_book_on_three_ranks_stops_in_each_step_and_resumes_without_recomputing(
             "WORDLE_DP_TEST_PAUSE": f"{step}:{marker}"}, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True, start_new_session=True)
         t0 = time.time()
-        while not marker.exists():
-            assert p.poll() is None and time.time() - t0 < 120, p.communicate()
+        while not marker.exists():  # against a hang only: reaching the step takes seconds
+            assert p.poll() is None and time.time() - t0 < 600, p.communicate()
             time.sleep(0.05)
         os.killpg(p.pid, signal.SIGTERM)  # every rank, as Slurm does
         out, err = p.communicate(timeout=120)
@@ -178,10 +178,10 @@ def test_a_solve_past_the_grace_is_cut_short_on_every_rank(tmp_path, cache):
     wherever it runs, the job ends within seconds with exit 0, qajaq stays pending,
     and salet, if it finished, has its value."""
     store = tmp_path / "q.zarr"
-    t0 = time.monotonic()
+    # that it ended early is what it says and stores (qajaq pending), not a wall-clock
+    # bound, which a busy machine stretches; the timeout is against a hang only
     p = _run(2, "run", "--store", str(store), "--openers", "qajaq,salet", "--split", "off",
-             "--time-limit", "8", "--grace", "1", env=mpi_env(cache), timeout=240)
-    assert time.monotonic() - t0 < 120
+             "--time-limit", "8", "--grace", "1", env=mpi_env(cache), timeout=600)
     assert "cut short and stay pending" in p.stderr and "can be resumed" in p.stderr
     st = S.Store.open(store)
     snap = st.snapshot()
@@ -202,11 +202,10 @@ def test_a_worker_rank_hears_the_abandon(tmp_path, cache):
         "                  time_limit=5, grace=1, rank0_solves=False))\n"
         "print('state', s.state, flush=True)\n")
     store = tmp_path / "a.zarr"
-    t0 = time.monotonic()
     p = subprocess.run([str(MPIEXEC), "-n", "2", sys.executable, str(script), str(store)],
-                       env=mpi_env(cache), capture_output=True, text=True, timeout=240)
+                       env=mpi_env(cache), capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
-    assert time.monotonic() - t0 < 120 and p.stdout.split() == ["state", "stopped"] * 2
+    assert p.stdout.split() == ["state", "stopped"] * 2
     assert "cut short" in p.stderr and not any(b in p.stderr for b in BAD_END), p.stderr
     assert S.Store.open(store).snapshot().counts()["pending"] == len(S.Store.open(store).words)
 
@@ -258,12 +257,12 @@ def test_a_book_that_cannot_be_written_ends_every_rank(tmp_path, cache, small):
     the 10 best) ends the command on every rank with one error line and exit 2: the
     other ranks waited for the write for ever (the 6-letter book's build hung so)."""
     a, g = small
-    t0 = time.monotonic()
+    # the hang (the other ranks waiting for ever) shows as the timeout
     p = subprocess.run(_cmd(2, "book", "build", "--answers", a, "--guesses", g, "--store",
                             str(tmp_path / "b.zarr"), "--out", str(tmp_path / "b.npz"),
                             "--cutoff", "1", "--popular", "3", "--no-players", "--quiet"),
-                       env=mpi_env(cache), capture_output=True, text=True, timeout=120)
+                       env=mpi_env(cache), capture_output=True, text=True, timeout=600)
     assert p.returncode == 2, p.stderr
     assert "proves none of the best openers, not 10" in p.stderr
-    assert p.stderr.count("wordle-dp: error:") == 1 and time.monotonic() - t0 < 60
+    assert p.stderr.count("wordle-dp: error:") == 1
     assert not any(b in p.stderr for b in BAD_END), p.stderr

@@ -17,13 +17,21 @@ from tests.game_helpers import small_lists
 
 
 def test_a_long_solve_stops_within_moments_and_the_solver_stays_exact():
+    """The stop is seen within moments: the process uses little CPU after it (CPU
+    seconds, which a busy machine does not stretch as it does wall time; qajaq's
+    search takes minutes of CPU)."""
     s = Solver(mode="hard")
-    timer = threading.Timer(0.5, s.request_stop)
-    t0 = time.monotonic()
+    asked: list[float] = []
+
+    def stop() -> None:
+        asked.append(time.process_time())
+        s.request_stop()
+
+    timer = threading.Timer(0.5, stop)
     timer.start()
     with pytest.raises(Stopped):
         s.solve("qajaq")  # minutes of search
-    assert time.monotonic() - t0 < 5
+    assert asked and time.process_time() - asked[0] < 2.0
     with pytest.raises(Stopped):  # until cleared, every search stops at once
         s.solve("salet")
     s.clear_stop()

@@ -43,7 +43,7 @@ from tests.web_load import (  # noqa: E402
 # Waits for a state, not bounds on a time: long enough for a loaded machine, far
 # shorter than a slow opener's search (minutes), so a cancel that did not stop its
 # search still fails.
-SETTLE = 30.0  # seconds
+SETTLE = 120.0  # seconds: a hang guard only (wait_until returns as soon as it holds)
 
 
 @pytest.fixture(scope="module")
