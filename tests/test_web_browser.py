@@ -636,6 +636,60 @@ cols.forEach((row, i) => {
 """
 
 
+def _bkey_cells(drv, letter: str) -> list[str]:
+    """The colour classes of the cells of `letter`'s key on the Boards keyboard."""
+    return [c.get_attribute("class") for c in drv.find_elements(
+        By.CSS_SELECTOR, f'#bkbd button[data-key="{letter}"] .kq i')]
+
+
+def test_boards_have_a_keyboard_coloured_board_by_board(server, browser, problem):
+    """Issue 50 item 8: the Boards view had no on-screen keyboard and no letter
+    colouring. Its keyboard types the guess (and so does the computer's, outside the
+    input); each letter's key has a cell per board in the letter's best colour on
+    that board so far, blank once the board is solved, and says so in its label. At
+    390 x 844 the keyboard and the word typed stay on screen at the bottom."""
+    _, lists, _, _ = problem
+    drv = browser
+    w1, w2 = lists.answers[4], lists.answers[12]
+    drv.get("about:blank")
+    drv.get(server + "/#boards?k=4")
+    _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take"))
+    for ch in w1:
+        _click(drv, f'#bkbd button[data-key="{ch}"]')
+    assert drv.find_element(By.ID, "boards-guess").get_attribute("value") == w1
+    # board 1: all green (solved at guess 1); boards 2-4: w1 against w2's colours
+    cols = colours_of(score(w1, w2), 5)
+    drv.execute_script(_SET_COLOURS, [[2] * 5, cols, cols, cols])
+    _click(drv, '#bkbd button[aria-label="enter"]')
+    _wait(drv, lambda d: d.execute_script("return wordleDP.bPosition()").startswith(w1 + ":"))
+    # the keyboard is drawn again when the advice comes: each read is tried again
+    _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take"))
+    for ch in w1:
+        best = max(c for c, x in zip(cols, w1, strict=True) if x == ch)
+        cells, label = _wait(drv, lambda d, ch=ch: (_bkey_cells(d, ch), d.find_element(
+            By.CSS_SELECTOR, f'#bkbd button[data-key="{ch}"]').get_attribute("aria-label")))
+        assert cells == ["", f"c{best}", f"c{best}", f"c{best}"], (ch, cells)  # board 1 solved
+        assert label == f"{ch.upper()}: {['grey', 'yellow', 'green'][best]} on boards 2, 3, 4"
+    untouched = next(c for c in "qwertyuiopasdfghjklzxcvbnm" if c not in w1)
+    assert _wait(drv, lambda d: _bkey_cells(d, untouched)) == ["", "", "", ""]
+    # the computer's keyboard, outside the input, types into the guess too
+    drv.execute_script("document.activeElement.blur()")
+    drv.find_element(By.TAG_NAME, "body").send_keys(w2[:3])
+    assert drv.find_element(By.ID, "boards-guess").get_attribute("value") == w2[:3]
+    drv.find_element(By.TAG_NAME, "body").send_keys(Keys.BACKSPACE)
+    assert drv.find_element(By.ID, "boards-guess").get_attribute("value") == w2[:2]
+    size = drv.get_window_size()
+    drv.set_window_size(*PHONE)
+    try:
+        drv.execute_script("window.scrollTo(0, 0)")
+        assert _in_view(drv, "#bkbd") and _in_view(drv, "#bdock-word")
+        shown = _wait(drv, lambda d: [t.text.lower() for t in d.find_elements(
+            By.CSS_SELECTOR, "#bdock-word .tile")])
+        assert shown == [w2[0], w2[1], "", "", ""], shown
+    finally:
+        drv.set_window_size(size["width"], size["height"])
+
+
 @pytest.mark.parametrize("k", [8, pytest.param(32, marks=pytest.mark.slow)])  # 32: 2 min
 def test_octordle_finished_on_the_page(server, browser, problem, k):
     """Issue 50: an Octordle (and a Duotrigordle) played to its cap of k + 5 guesses,

@@ -60,6 +60,77 @@ function renderBoards() {
     grid.append(card);
   }
   $("#boards-undo").disabled = B.rows.length === 0;
+  renderBoardsKeyboard(word);
+}
+
+// ------------------------------------------------------------------ keyboard
+// One key per letter, coloured board by board: a cell per open board (2 x 2 for four
+// boards, 4 x 2 for eight, ...) in the letter's best colour on that board so far
+// (green over yellow over grey); a solved board's cell stays blank. The label says
+// the same in words.
+const QCOLS = { 2: 2, 4: 2, 8: 4, 16: 4, 32: 8 };
+const COLOUR = ["grey", "yellow", "green"];
+
+function keyStates() {
+  const known = {};  // letter -> [board -> best colour]
+  const n = B.rows.length;
+  for (const r of B.rows) {
+    r.codes.forEach((c, i) => {
+      if (!c || !bOpen(i, n)) return;
+      [...r.word].forEach((ch, j) => {
+        const k = (known[ch] ||= []);
+        k[i] = Math.max(k[i] ?? -1, c[j]);
+      });
+    });
+  }
+  return known;
+}
+
+function keyLabel(ch, states) {
+  const parts = [];
+  for (const c of [2, 1, 0]) {
+    const boards = (states || []).map((s, i) => (s === c ? i + 1 : null)).filter((i) => i != null);
+    if (boards.length) parts.push(`${COLOUR[c]} on board${boards.length > 1 ? "s" : ""} ${boards.join(", ")}`);
+  }
+  return `${ch.toUpperCase()}: ${parts.length ? parts.join("; ") : "not played on an open board"}`;
+}
+
+function renderBoardsKeyboard(word) {
+  const known = keyStates();
+  const kb = $("#bkbd");
+  kb.style.setProperty("--qc", QCOLS[B.k] || 4);
+  kb.replaceChildren();
+  for (const line of ["qwertyuiop", "asdfghjkl", "<zxcvbnm>"]) {
+    const row = el("div", { class: "krow" });
+    for (const ch of line) {
+      if (ch === "<") {
+        row.append(el("button", { type: "button", class: "wide", text: "⌫", "aria-label": "backspace", onclick: () => bKey("Backspace") }));
+      } else if (ch === ">") {
+        row.append(el("button", { type: "button", class: "wide", text: "enter", "aria-label": "enter", onclick: () => bKey("Enter") }));
+      } else {
+        const cells = el("span", { class: "kq", "aria-hidden": "true" });
+        for (let i = 0; i < B.k; i++) {
+          const c = known[ch] ? known[ch][i] : undefined;
+          cells.append(el("i", { class: c != null ? `c${c}` : "" }));
+        }
+        row.append(el("button", { type: "button", "data-key": ch, "aria-label": keyLabel(ch, known[ch]),
+          onclick: () => bKey(ch) }, cells, el("span", { class: "kl", text: ch })));
+      }
+    }
+    kb.append(row);
+  }
+  // the word typed so far, above the keyboard (on a phone the input is out of sight)
+  const shown = $("#bdock-word");
+  shown.replaceChildren();
+  for (let j = 0; j < L(); j++) shown.append(tile(word[j] || "", null));
+}
+
+// a key of the page's keyboard (or of the computer's, outside the input)
+function bKey(k) {
+  const input = $("#boards-guess");
+  if (k === "Enter") { boardsEnter(); return; }
+  input.value = k === "Backspace" ? input.value.slice(0, -1) : (input.value + k).slice(0, L());
+  bTyped();
 }
 
 function renderBoardsAdvice() {
@@ -153,6 +224,15 @@ export function boardsNew() {
 
 export function bindBoards() {
   $("#boards-form").addEventListener("submit", boardsEnter);
+  document.addEventListener("keydown", (ev) => {
+    if ($("#view-boards").hidden || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName)) return;
+    if (ev.key === "Enter" || ev.key === "Backspace" || /^[a-zA-Z]$/.test(ev.key)) {
+      ev.preventDefault();
+      if (document.activeElement.tagName === "BUTTON") document.activeElement.blur();
+      bKey(ev.key.length === 1 ? ev.key.toLowerCase() : ev.key);
+    }
+  });
   $("#boards-guess").addEventListener("input", bTyped);
   $("#boards-new").addEventListener("click", boardsNew);
   $("#boards-k").addEventListener("change", boardsNew);
