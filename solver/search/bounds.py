@@ -1,7 +1,7 @@
 """Lower bounds and cheap exact values of answer sets: class_lb by size, a member
 that separates the set (2n - 1), the most classes of any guess, the one-guess
-look-ahead bound (set_bound) and what is known of a set before it is searched
-(class_bound).
+look-ahead bound (set_bound), a bound from the parts of a set that the memo knows
+(subset_bound) and what is known of a set before it is searched (class_bound).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from .layout import (
     TAINT,
     class_lb_py,
 )
-from .memo import memo_probe, memo_store, set_key
+from .memo import _probe, memo_probe, memo_store, set_key
 from .pool import _collision_order, _parent_table, _pool_source
 from .rules import hard_high, hard_ok
 
@@ -269,3 +269,76 @@ def class_bound(ctx, off, n, b, d, deep):
             memo_store(ctx, k1, k2, 0, sb, False, 0, -1, n)
     return lb, fl & TAINT, np.int64(0)
 
+
+
+@njit(cache=True, nogil=True)
+def subset_bound(ctx, off, n, b, k1, k2, kpar):
+    """A lower bound on the set X = arena[off:off+n] with b guesses left (memo key
+    k1, k2), read from the memo without reading any guess's row: for each letter x,
+    the members of X without x form a part Y, and
+
+        opt(X) >= opt(Y) + opt(X \\ Y) >= bound(Y) + class_lb(|X \\ Y|, kpar).
+
+    Why (superadditivity): play an optimal strategy for X on the answers of Y alone
+    (the same guess after the same feedbacks). Each answer of Y is found after as
+    many guesses as before, within the same cap, so opt(Y) is at most the share of
+    Y's answers in opt(X); the same holds for X \\ Y, and the shares add up to
+    opt(X). Hence the bound, and: Y infeasible with b left makes X infeasible. It
+    is what the memo holds for Y, so it carries Y's cap: an untainted bound of Y
+    (a bound on its uncapped optimum) gives an untainted one for X, a capped one
+    (TAINT) one for b guesses left only, exactly the memo's rules. Hard mode: the
+    restricted strategy plays the same guess after the same history, so it is
+    still legal; X and Y share the history's constraint, which is in both keys
+    (k1, k2 carry X's; Y's key is X's with the members of X \\ Y taken out). Not
+    in strict mode, where a guess must be a possible answer: X's strategy may guess
+    a member of X \\ Y, which Y's may not (the caller does not ask there), nor
+    under a beam, whose values are of a problem restricted set by set. kpar: the
+    most classes of a guess on any subset of X's parent (kmax, as class_lb takes).
+
+    Where it finds Y: the all-grey class of a guess whose live letters are X's
+    guess's and one more (a guess with a repeated or dead letter after one with
+    five live ones: its grey class is the other's and the members with that letter),
+    or any other set the memo holds, such as a bound this function stored. Returns
+    (bound, flags): EXACT | TAINT when a part is infeasible, TAINT when the bound
+    holds only for b guesses left, else 0."""
+    arena = ctx.arena
+    al = ctx.aletters
+    z1 = ctx.z1
+    z2 = ctx.z2
+    length = al.shape[1]
+    acc1 = np.zeros(26, np.uint64)  # the keys' share of the members with letter x
+    acc2 = np.zeros(26, np.uint64)
+    cx = np.zeros(26, np.int64)  # and their count
+    for i in range(n):
+        a = arena[off + i]
+        za = z1[a]
+        zb = z2[a]
+        seen = 0
+        for q in range(length):
+            x = al[a, q]
+            if not (seen >> x) & 1:  # each letter of a member once
+                seen |= 1 << x
+                acc1[x] ^= za
+                acc2[x] ^= zb
+                cx[x] += 1
+    mk1, mk2, mval, mmeta, mbest = ctx.mk1, ctx.mk2, ctx.mval, ctx.mmeta, ctx.mbest
+    mask, limit = ctx.params[3], ctx.params[4]
+    best = np.int64(0)
+    bfl = np.int64(0)
+    for x in range(26):
+        c = cx[x]
+        if c == 0 or n - c < 3:
+            continue  # no part, or one the memo does not hold (1-2 answers)
+        # a key is the XOR of its members' (and the constraint's) keys, bit 0 set
+        v, fl, _h, _g = _probe(mk1, mk2, mval, mmeta, mbest, mask, limit,
+                               (k1 ^ acc1[x]) | np.uint64(1), k2 ^ acc2[x], b, n - c)
+        if fl & EXACT and v >= INF:
+            return np.int64(INF), np.int64(EXACT | TAINT)
+        if v == 0:
+            continue  # nothing known
+        v += class_lb(c, kpar)
+        fl &= TAINT
+        if v > best or (v == best and fl == 0):
+            best = v
+            bfl = fl
+    return best, bfl

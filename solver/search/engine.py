@@ -71,6 +71,13 @@ SMALL_FIRST_MIN_SET = {"easy": NEVER, "hard": 900, "strict": NEVER}
 # 11.1 -> 3.4 s over 16 openers with big all-grey classes, 6.3 -> 2.4 s over 30
 # random ones (from 150; from 300 3.6 and 2.5) (BENCHMARKS, issue 34)
 PRE_BOUND = {"easy": (700, 10), "hard": (150, 10), "strict": (150, 10)}
+# Per mode, whether those classes are first bounded from a part of them that the
+# memo knows (bounds.subset_bound, P_SUBSET: opt(X) >= opt(Y) + opt(X \ Y), no row
+# read). Not in strict mode, where the inequality fails (a guess must be a possible
+# answer: X's strategy may guess a member of X \ Y), nor under a beam (set by set
+# restricted values). Easy woody: 3.85 -> 2.98 billion patterns read (BENCHMARKS,
+# issue 52)
+SUBSET_BOUNDS = {"easy": True, "hard": True, "strict": False}
 # Under a cutoff, classes of the opener of at least this many answers get the
 # one-guess look-ahead bound (kernels.set_bound) before any is searched
 DEEP_BOUND_MIN = 8
@@ -212,7 +219,8 @@ class Solver(ClassQueries, PositionQueries):
             [MODES[self.mode], self.beam or 0, int(dedup), memo - 1, self.depth_limit,
              LAZY_MIN_SET if self.mode != "strict" else NEVER, 2, DOMINANCE_MIN_SET,
              n_p, length, v.all_green, 0, 0, 0, 0,
-             SMALL_FIRST_MIN_SET[self.mode], *PRE_BOUND[self.mode]], np.int64
+             SMALL_FIRST_MIN_SET[self.mode], *PRE_BOUND[self.mode],
+             int(SUBSET_BOUNDS[self.mode] and not self.beam)], np.int64
         )
         pat = v.pattern_dtype
         return K.Ctx(
@@ -282,6 +290,8 @@ class Solver(ClassQueries, PositionQueries):
             "guesses_scanned": int(s[K.ST_SCANNED]),
             "refuted_unread": int(s[K.ST_UNREAD]),
             "lazy_scans": int(s[K.ST_LAZY]),
+            "subset_bounds": int(s[K.ST_SUBSET]),
+            "subset_cuts": int(s[K.ST_SUBSET_CUT]),
             "memo_entries": int(self._ctx.mk1.shape[0]),
         }
 

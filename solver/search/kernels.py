@@ -34,6 +34,7 @@ from .bounds import (  # noqa: F401 (re-exported)
     guess_classes,
     letter_factors,
     set_bound,
+    subset_bound,
 )
 from .layout import (  # noqa: F401 (re-exported: the kernels' constants)
     CAND_BLOCK,
@@ -54,6 +55,7 @@ from .layout import (  # noqa: F401 (re-exported: the kernels' constants)
     P_PRE_SET,
     P_SMALL_FIRST,
     P_STOP,
+    P_SUBSET,
     SAMPLE_GUESSES,
     ST_DEPTH,
     ST_EVICT,
@@ -63,6 +65,8 @@ from .layout import (  # noqa: F401 (re-exported: the kernels' constants)
     ST_NODES,
     ST_SCANNED,
     ST_STORES,
+    ST_SUBSET,
+    ST_SUBSET_CUT,
     STRICT,
     TAINT,
     TAINT_REUSE,
@@ -294,13 +298,40 @@ def _quick_pass(ctx, g, classes, sizes, biggest, lbg, b, d, free):
 
 
 @njit(cache=True, nogil=True)
-def _pre_bound(ctx, g, classes, sizes, running, cut, d, free, hard):
+def _pre_bound(ctx, g, classes, sizes, running, cut, b, d, free, hard):
     """The one-guess look-ahead bound (set_bound) for g's open classes of at least
     P_PRE_CLASS answers, largest first, raising qval[d] and the running bound, until
-    g is refuted. Returns (running, still under cut)."""
+    g is refuted. First (P_SUBSET) the same classes get what the memo knows of their
+    parts (subset_bound), which reads no row: a guess that these refute never reads
+    a third guess's row. Returns (running, still under cut, taint: TAINT when a
+    bound used depends on the cap)."""
     qv = ctx.qval[d]
     qf = ctx.qflag[d]
     least = ctx.params[P_PRE_CLASS]
+    taint = np.int64(0)
+    if ctx.params[P_SUBSET]:
+        for p in classes:
+            sz = sizes[p]
+            if sz < least:
+                break  # classes come largest first
+            if qf[p] & EXACT:
+                continue
+            if hard:
+                hard_child_constraint(ctx, g, p, d)
+            off = free + ctx.cstart[d, p]
+            k1, k2 = set_key(ctx, off, sz, d + 1)
+            sb, fl = subset_bound(ctx, off, sz, b - 1, k1, k2, ctx.kmax[d])
+            if sb > qv[p]:
+                ctx.stats[ST_SUBSET] += 1
+                running += sb - qv[p]
+                qv[p] = sb
+                qf[p] |= fl
+                taint |= fl & TAINT
+                if not fl & EXACT:  # (an infeasible part ends g below)
+                    memo_store(ctx, k1, k2, b - 1 if fl else 0, sb, False, 0, -1, sz)
+                if running >= cut:
+                    ctx.stats[ST_SUBSET_CUT] += 1
+                    return running, False, taint
     for p in classes:
         sz = sizes[p]
         if sz < least:
@@ -317,8 +348,8 @@ def _pre_bound(ctx, g, classes, sizes, running, cut, d, free, hard):
             k1, k2 = set_key(ctx, off, sz, d + 1)
             memo_store(ctx, k1, k2, 0, sb, False, 0, -1, sz)
             if running >= cut:
-                return running, False
-    return running, True
+                return running, False, taint
+    return running, True, taint
 
 
 @njit(cache=True, nogil=True)
@@ -434,8 +465,9 @@ def node(ctx, off, n, b, beta, d, free, tfree):
             taint |= t
             ok = running < cut
             if ok and pre and cut < INF // 2:
-                running, ok = _pre_bound(ctx, g, classes, sizes, running, cut, d, free,
-                                         hard)
+                running, ok, t = _pre_bound(ctx, g, classes, sizes, running, cut, b, d,
+                                            free, hard)
+                taint |= t
             if ok:
                 # search the classes the quick pass left open, largest first (the likeliest
                 # to push g over the budget); with no budget yet every class must be solved

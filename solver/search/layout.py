@@ -39,7 +39,10 @@ P_SMALL_FIRST = 15
 # class's search gets the budget the others' stronger bounds leave (Solver sets both
 # by mode: engine.PRE_BOUND)
 P_PRE_SET, P_PRE_CLASS = 16, 17
-N_PARAMS = 18
+# 1: before those look-ahead bounds, a class is bounded from a part of it that the
+# memo knows (bounds.subset_bound: no row read); 0: not (strict mode, beams, A/Bs)
+P_SUBSET = 18
+N_PARAMS = 19
 DENSE_PATTERNS = 256  # up to this many patterns, scan every code; above, only those seen
 DEDUP_MAX_SET = 16
 CHUNK = 8  # members read between refutation checks
@@ -51,8 +54,10 @@ TAINT_REUSE = 2  # memo_probe also reads tainted entries of up to this many more
 ST_NODES, ST_HITS, ST_STORES, ST_EVICT, ST_SCANNED, ST_GEN = 0, 1, 2, 3, 4, 5
 ST_UNREAD = 6  # guesses a scan refuted without reading (their classes on the parent)
 ST_LAZY = 7  # nodes that searched after a lazy scan (refute_pool collecting)
-N_STATS = 8
-ST_DEPTH = 8  # per-depth profile from here: 4 counters per depth (scans, guesses
+ST_SUBSET = 8  # class bounds raised from a part the memo knew (bounds.subset_bound)
+ST_SUBSET_CUT = 9  # guesses those refuted before any look-ahead bound was read
+N_STATS = 10
+ST_DEPTH = 10  # per-depth profile from here: 4 counters per depth (scans, guesses
 # scanned, patterns read, guesses evaluated); the array is sized for every depth
 
 
@@ -136,7 +141,7 @@ CTX_FIELDS = (
     # least set size and least depth scanned lazily (refute_pool collecting),
     # least root set size whose pool is cut (root_pool; never in hard/strict mode),
     # then P_PATTERNS, P_LENGTH, P_GREEN, P_PARTS, P_PART, P_STOP, P_LIMIT,
-    # P_SMALL_FIRST, P_PRE_SET, P_PRE_CLASS
+    # P_SMALL_FIRST, P_PRE_SET, P_PRE_CLASS, P_SUBSET
     ("params", "int64", 1),
     ("dkey", "uint64", 1),  # [H] dedup hash set (pattern-vector hashes)
     ("dgid", "int32", 1),  # [H]
