@@ -4,24 +4,29 @@
 // (kind "adversary") with progress and Cancel, while the player may go on typing.
 import { api } from "./api.js";
 import { $, el, num, plural } from "./dom.js";
-import { barGuess, barText, playJob, renderBoard, say, setGuess } from "./play.js";
+import { barGuess, barText, playJob, renderBoard, say, setGuess, undoRow } from "./play.js";
 import { S, colsOf, greys } from "./state.js";
 import { wordTiles } from "./tiles.js";
 
+let busy = false;  // a guess sent, its reply not come yet
+let fewest = null;  // the fewest guesses that beat the adversary from the start, once searched
+
 const advPosition = (extra) => [...S.rows.map((r) => r.word), ...(extra ? [extra] : [])].join(",") || "-";
 
-export async function advSubmit(w) {
-  if (S.advBusy) return;
-  S.advBusy = true;
-  const game = S.advGame;
+// A reply for another game (a new one, a row undone, another kind: resume() counts
+// them in S.gameId) is dropped
+async function advSubmit(w) {
+  if (busy) return;
+  busy = true;
+  const game = S.gameId;
   let st;
   try {
     st = await api("/api/adversary", {}, { position: advPosition(w) });
   } catch (e) {
-    if (game === S.advGame) say(e.message, "err");
+    if (game === S.gameId) say(e.message, "err");
     return;
-  } finally { S.advBusy = false; }
-  if (game !== S.advGame || !S.absurd) return;  // a new game meanwhile
+  } finally { busy = false; }
+  if (game !== S.gameId) return;  // a new game meanwhile
   const last = st.rows[st.rows.length - 1];
   S.rows.push({ word: last.guess, colours: colsOf(last.reply) });
   S.cur = { letters: "", colours: greys() };
@@ -33,18 +38,25 @@ export async function advSubmit(w) {
   advShow(st);
 }
 
-export async function advAnalyse() {  // a new game, an undone row: the state of the rows left
+async function advAnalyse() {  // a new game, an undone row: the state of the rows left
   const body = $("#analysis-body");
   body.classList.add("stale");
   body.dataset.position = "";
-  const game = S.advGame, pos = advPosition();
+  const game = S.gameId, pos = advPosition();
   let st;
   try { st = await api("/api/adversary", {}, { position: pos }); } catch (e) {
-    if (game === S.advGame) { body.classList.remove("stale"); body.replaceChildren(el("p", { class: "msg err", text: e.message })); }
+    if (game === S.gameId) { body.classList.remove("stale"); body.replaceChildren(el("p", { class: "msg err", text: e.message })); }
     return;
   }
-  if (game === S.advGame && S.absurd && advPosition() === pos) advShow(st);
+  if (game === S.gameId && advPosition() === pos) advShow(st);
 }
+
+// the game kind (play.js says the interface): easy, no cap, no hidden answer
+export const absurdle = {
+  name: "absurdle", title: "Against the adversary", scored: false, rules: false,
+  start() { S.secret = null; say("Beat the adversary: type a guess."); },
+  enter: advSubmit, advise: advAnalyse, undo: undoRow,
+};
 
 // The candidates at once, then the exact value from a job.
 function advShow(st) {
@@ -59,7 +71,7 @@ function advShow(st) {
   playJob.run({ kind: "adversary", position: st.position, top: 3 },
     (res) => {
       if (res.position !== ($("#analysis-body").dataset.position)) return;
-      if (res.position === "-") S.advStart = res.analysis.guesses;
+      if (res.position === "-") fewest = res.analysis.guesses;
       renderAdversary(res, res.analysis);
       body.dataset.analysed = res.position;
       const an = res.analysis;
@@ -85,7 +97,7 @@ function renderAdversary(st, an) {
     kids.push(chips);
   }
   if (st.won) {
-    const best = S.advStart != null ? ` The fewest that beat the adversary from the start: ${S.advStart}.` : "";
+    const best = fewest != null ? ` The fewest that beat the adversary from the start: ${fewest}.` : "";
     kids.push(el("p", { class: "msg ok", id: "adv-won", text: `Won in ${plural(st.guesses, "guess", "guesses")}.${best}` }));
   } else if (!an) {
     kids.push(el("p", { class: "muted", id: "adv-wait", text: "Searching the fewest guesses that still beat the adversary…" }));

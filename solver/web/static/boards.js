@@ -206,7 +206,7 @@ function boardsEnter(ev) {
   boardsAnalyse();
 }
 
-export function boardsNew() {
+function boardsNew() {
   B.k = Number($("#boards-k").value);
   B.rows = [];
   B.secrets = null;
@@ -222,6 +222,15 @@ export function boardsNew() {
   boardsAnalyse();
 }
 
+function boardsUndo() { B.rows.pop(); bTyped(); boardsAnalyse(); }
+
+// the game kind (play.js says the interface); Assist or Play here is B.kind, the
+// view's own switch
+export const boards = {
+  name: "boards", start: boardsNew, advise: boardsAnalyse, undo: boardsUndo,
+  enter(word) { $("#boards-guess").value = word; boardsEnter(); },
+};
+
 export function bindBoards() {
   $("#boards-form").addEventListener("submit", boardsEnter);
   document.addEventListener("keydown", (ev) => {
@@ -236,7 +245,7 @@ export function bindBoards() {
   $("#boards-guess").addEventListener("input", bTyped);
   $("#boards-new").addEventListener("click", boardsNew);
   $("#boards-k").addEventListener("change", boardsNew);
-  $("#boards-undo").addEventListener("click", () => { B.rows.pop(); bTyped(); boardsAnalyse(); });
+  $("#boards-undo").addEventListener("click", boardsUndo);
   $$("#boards-kind button").forEach((b) => b.addEventListener("click", () => {
     B.kind = b.dataset.kind;
     $$("#boards-kind button").forEach((x) => press(x, x === b));

@@ -1,16 +1,20 @@
 // wordle-dp web page: four views over the JSON API (no framework, no build step,
 // no CDN). This module routes between the views, holds the header's switches (word
-// lists, mode, cap) and starts the page; each view is its own module.
+// lists, mode, cap) and starts the page; each view is its own module. The game
+// kinds (play.js says their interface) are chosen here, by name, and nowhere else.
+import { absurdle } from "./absurdle.js";
 import { statsKey } from "./after.js";
 import { api, listsId, setLists } from "./api.js";
 import { $, $$, el, num, press } from "./dom.js";
-import { B, bPosition, bindBoards, boardsJob, boardsNew } from "./boards.js";
-import { analyse, bindPlay, key, newGame, playJob, renderBoard, say, setKind } from "./play.js";
+import { B, bPosition, bindBoards, boards, boardsJob } from "./boards.js";
+import { analyse, assist, bindPlay, currentKind, key, newGame, play, playJob, renderBoard, say,
+  setKind } from "./play.js";
 import { bindResults, loadStores, refreshResults } from "./results.js";
 import { bindStrategy, forgetStrategy, showStrategy, stratJob } from "./strategy.js";
 import { S, exampleAnswer, feedback, greys, listsLabel } from "./state.js";
 
 const STORED = "wordle-dp.lists";  // localStorage: the lists the player chose last
+const KINDS = { assist, play, absurdle };  // the Play view's game kinds, by the buttons' names
 
 function currentView() { return (location.hash.slice(1).split("?")[0]) || "play"; }
 
@@ -24,7 +28,7 @@ function setProblem(mode, cap, replay = true) {
   $("#cap").value = String(cap);
   if (changed && replay) {
     S.blocked = null;  // the last row is judged again under the new rules
-    if (!S.absurd) say("");
+    if (currentKind().rules) say("");
     renderBoard();
     if (!S.solved) analyse();
   }
@@ -35,7 +39,7 @@ function setProblem(mode, cap, replay = true) {
 // hidden, not just invisible, so that a phone's header has no empty band
 function showControls() {
   const view = currentView();
-  $("#problem-controls").hidden = view === "results" || view === "boards" || (view === "play" && S.absurd);
+  $("#problem-controls").hidden = view === "results" || view === "boards" || (view === "play" && !currentKind().rules);
 }
 
 function route() {
@@ -54,13 +58,13 @@ function route() {
     showStrategy(opener);
   } else if (view === "play") {
     const ans = (params.get("answer") || "").toLowerCase();
-    if (ans && S.answers.includes(ans) && ans !== S.fixedSecret) { setKind("play", ans); return true; }
-    if (params.get("game") === "absurdle" && !S.absurd) { setKind("absurdle"); return true; }
+    if (ans && S.answers.includes(ans) && ans !== S.fixedSecret) { setKind(play, ans); return true; }
+    if (params.get("game") === "absurdle" && currentKind() !== absurdle) { setKind(absurdle); return true; }
   } else if (view === "boards") {
     const k = params.get("k");
     if (k && ["2", "4", "8", "16", "32"].includes(k)) $("#boards-k").value = k;
     // a game started (or finished: no answer to ask for then) is kept
-    if ((!B.res && !B.rows.length) || (k && Number(k) !== B.k)) boardsNew();
+    if ((!B.res && !B.rows.length) || (k && Number(k) !== B.k)) boards.start();
   } else if (view === "results") {
     if (params.get("store")) S.store = params.get("store");
     loadStores();
@@ -144,7 +148,7 @@ function bind() {
   setContrast(contrast, false);
   $("#btn-contrast").addEventListener("click", () =>
     setContrast(document.documentElement.dataset.palette !== "contrast"));
-  bindPlay(currentView);
+  bindPlay(currentView, (name) => KINDS[name]);
   bindStrategy();
   bindResults(currentView);
   bindBoards();

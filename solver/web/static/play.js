@@ -1,17 +1,24 @@
 // The Play view: one board in Assist mode (the player enters the real game's
 // colours), Play mode (a hidden answer colours the tiles) or Absurdle (absurdle.js),
-// and the next guess with its exact value and alternatives.
+// and the next guess with its exact value and alternatives. Each game kind is an
+// object (assist and play here, absurdle in absurdle.js, boards in boards.js):
+//   start()      a new game of this kind (its answer, its greeting)
+//   enter(word)  play a word the guess list has
+//   advise()     fill the panel for the position now
+//   undo()       take the last row back
+// and, for the kinds of this view, `title` (the panel's), `scored` (the player
+// sets the colours) and `rules` (the page's mode and cap apply, and the panel is
+// the solver's). main.js picks the kind; nothing here asks which one it is.
 import { $, $$, el, fmt, num, pct, plural, press } from "./dom.js";
 import { JobRunner } from "./jobs.js";
 import { L, S, feedback, greys, patText } from "./state.js";
 import { tile, wordTiles } from "./tiles.js";
-import { advAnalyse, advSubmit } from "./absurdle.js";
 import { remember, renderAfter, seenKey, setValue, toValue } from "./after.js";
 
 export const playJob = new JobRunner($("#job-play"));
 
 export const position = () => S.rows.map((r) => `${r.word}:${patText(r.colours)}`).join(",") || "-";
-const maxRows = () => (S.cap > 0 && !S.absurd ? S.cap : Math.max(6, S.rows.length + 1));
+const maxRows = () => (S.cap > 0 && kind.rules ? S.cap : Math.max(6, S.rows.length + 1));
 let analysisSeq = 0;
 
 export function renderBoard() {
@@ -23,7 +30,7 @@ export function renderBoard() {
     for (let i = 0; i < L(); i++) row.append(tile(r.word[i], r.colours[i]));
     board.append(row);
   });
-  const scored = !S.secret && !S.absurd;  // Assist: the player sets the colours
+  const scored = kind.scored;  // Assist: the player sets the colours
   if (!S.solved && S.rows.length < maxRows()) {
     const row = el("div", { class: "row current" + (scored ? "" : " typing"), "data-row": S.rows.length });
     for (let i = 0; i < L(); i++) {
@@ -77,7 +84,7 @@ export function say(text, kind = "") {
 }
 
 function cycle(i) {
-  if (S.solved || S.secret || S.absurd || i >= S.cur.letters.length) return;
+  if (S.solved || !kind.scored || i >= S.cur.letters.length) return;
   S.cur.colours[i] = (S.cur.colours[i] + 1) % 3;
   renderBoard();
 }
@@ -114,9 +121,12 @@ function submitRow() {
   }
   if (w.length !== L()) { say(`Type ${L()} letters first.`, "err"); return; }
   if (!S.guesses.has(w)) { say(`${w.toUpperCase()} is not in the guess list.`, "err"); return; }
-  if (S.absurd) { advSubmit(w); return; }
-  if (S.secret) S.cur.colours = feedback(w, S.secret);
-  S.rows.push({ word: w, colours: S.cur.colours.slice() });
+  kind.enter(w);
+}
+
+// Assist and Play: a row played (its colours the player's or the hidden answer's)
+export function addRow(w, colours) {
+  S.rows.push({ word: w, colours: colours.slice() });
   S.cur = { letters: "", colours: greys() };
   if (S.rows[S.rows.length - 1].colours.every((c) => c === 2)) {
     S.solved = true;
@@ -145,8 +155,10 @@ function openingKnown() {
 // the problem the panel is about: mode and cap, and Play's answer
 const nextParams = (pos, top) => ({ position: pos, mode: S.mode, max_guesses: S.cap, top });
 
-export function analyse() {
-  if (S.absurd) { advAnalyse(); return; }
+export const analyse = () => kind.advise();
+
+// Assist and Play: the solver's next guess for the position, under the page's rules
+function advise() {
   const body = $("#analysis-body");
   const seq = ++analysisSeq;
   S.blocked = null;
@@ -278,7 +290,7 @@ export function tieReason(b, alts) {
 // (the panel itself is below the board and the keyboard there); null: on its way
 function bar(res) {
   const nb = $("#next-bar");
-  if (res === undefined || S.absurd) { nb.replaceChildren(); return; }
+  if (res === undefined || !kind.rules) { nb.replaceChildren(); return; }
   if (res == null) { nb.replaceChildren(el("span", { class: "muted", text: "Next guess: …" })); return; }
   const b = res.best;
   if (!b || !b.guess) { nb.replaceChildren(el("span", { class: "muted", text: "No strategy from here." })); return; }
@@ -307,7 +319,7 @@ export function barText(text, muted = true) {
 const HIDE = "wordle-dp.hide-hints";
 export function applyHints() {
   const over = !$("#after").hidden;
-  const off = S.hideHints && !over && !S.absurd;
+  const off = S.hideHints && !over && kind.rules;
   document.body.classList.toggle("hints-off", off);
   $("#hints-off").hidden = !off;
 }
@@ -422,7 +434,7 @@ function renderWins(res, kids, more) {
 function resume() {  // the game goes on: no after-game panel
   S.gameId++;
   bar(undefined);
-  $("#analysis-title").textContent = S.absurd ? "Against the adversary" : "Next guess";
+  $("#analysis-title").textContent = kind.title;
   $("#after").hidden = true;
   $("#after").replaceChildren();
   applyHints();
@@ -430,44 +442,63 @@ function resume() {  // the game goes on: no after-game panel
 
 export function newGame() {
   S.rows = []; S.solved = false; S.blocked = null; S.cur = { letters: "", colours: greys() };
-  S.recorded = false; S.seen.clear(); S.valued.clear(); resume();
-  S.advGame++;  // an adversary's reply still on its way belongs to the old game
-  if (S.secret !== null) S.secret = S.fixedSecret || S.answers[Math.floor(Math.random() * S.answers.length)];
-  say(S.secret ? "Guess the hidden answer." : (S.absurd ? "Beat the adversary: type a guess." : ""));
+  S.recorded = false; S.seen.clear(); S.valued.clear(); resume();  // resume: a new gameId
+  kind.start();
   renderBoard(); analyse();
 }
 
 // Assist: the player enters the real game's colours. Play: a hidden answer (random,
 // or fixed by #play?answer=WORD) colours the tiles.
 // Absurdle: no hidden answer; the server's adversary answers every guess.
-export function setKind(kind, secret = null) {
-  $$("#game-kind button").forEach((b) => press(b, b.dataset.kind === kind));
-  $("#hint-assist").hidden = kind !== "assist";
-  $("#hint-play").hidden = kind !== "play";
-  $("#hint-absurdle").hidden = kind !== "absurdle";
+export function setKind(next, secret = null) {
+  kind = next;
+  for (const name of ["assist", "play", "absurdle"]) $(`#hint-${name}`).hidden = name !== kind.name;
+  $$("#game-kind button").forEach((b) => press(b, b.dataset.kind === kind.name));
   S.fixedSecret = secret;
-  S.secret = kind === "play" ? "" : null;
-  S.absurd = kind === "absurdle";
-  $("#analysis-title").textContent = S.absurd ? "Against the adversary" : "Next guess";
+  $("#analysis-title").textContent = kind.title;
   document.dispatchEvent(new Event("wordle-dp:controls"));
   newGame();
 }
 
+// the row taken back is typed again; a reply still on its way (the adversary's, a
+// valuation) was for it: resume() starts a new gameId
 export function undoRow() {
   if (!S.rows.length) return;
   const r = S.rows.pop();
   S.solved = false;
   S.blocked = null;
-  S.advGame++;  // Absurdle: a reply still on its way was for the row undone
   S.cur = { letters: r.word, colours: r.colours.slice() };
   resume();
   say(""); renderBoard(); analyse();
 }
 
-export function bindPlay(currentView) {
+// Assist: the player enters the real game's colours
+export const assist = {
+  name: "assist", title: "Next guess", scored: true, rules: true,
+  start() { S.secret = null; say(""); },
+  enter(w) { addRow(w, S.cur.colours); },
+  advise, undo: undoRow,
+};
+
+// Play: a hidden answer (random, or fixed by #play?answer=WORD) colours the tiles
+export const play = {
+  name: "play", title: "Next guess", scored: false, rules: true,
+  start() {
+    S.secret = S.fixedSecret || S.answers[Math.floor(Math.random() * S.answers.length)];
+    say("Guess the hidden answer.");
+  },
+  enter(w) { addRow(w, feedback(w, S.secret)); },
+  advise, undo: undoRow,
+};
+
+let kind = assist;  // the game played (setKind)
+export const currentKind = () => kind;
+
+// kindOf: the kind a button names (main.js holds them all)
+export function bindPlay(currentView, kindOf) {
   $$("#game-kind button").forEach((b) => b.addEventListener("click", () => {
     if (b.classList.contains("on")) return;
-    setKind(b.dataset.kind);
+    setKind(kindOf(b.dataset.kind));
   }));
   document.addEventListener("keydown", (ev) => {
     if (currentView() !== "play" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
@@ -480,7 +511,7 @@ export function bindPlay(currentView) {
   });
   $("#btn-submit").addEventListener("click", () => key("Enter"));
   $("#btn-new").addEventListener("click", () => newGame());
-  $("#btn-undo").addEventListener("click", undoRow);
+  $("#btn-undo").addEventListener("click", () => kind.undo());
   try { S.hideHints = localStorage.getItem(HIDE) === "1"; } catch (_) { /* no storage */ }
   $("#hide-hints").checked = S.hideHints;
   $("#hide-hints").addEventListener("change", (ev) => {

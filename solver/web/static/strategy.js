@@ -2,7 +2,7 @@
 // needed and the path of any answer, computed as a job (minutes for bad openers).
 import { $, el, fmt, num, pct, plural, svg } from "./dom.js";
 import { JobRunner } from "./jobs.js";
-import { setGuess } from "./play.js";
+import { currentKind, setGuess } from "./play.js";
 import { L, S, colsOf, feedback, patText } from "./state.js";
 import { patIcon, wordTiles } from "./tiles.js";
 
@@ -95,7 +95,7 @@ function renderWins(res) {
       "for the most wins wherever it must, one guess at a time." }),
     el("button", { class: "primary", id: "st-play", text: `Play ${O} in the Play view`, onclick: () => {
       location.hash = "#play";
-      if (S.rows.length === 0 && !S.absurd) setGuess(res.opener);
+      if (S.rows.length === 0 && currentKind().rules) setGuess(res.opener);
     } }));
 }
 

@@ -1,0 +1,46 @@
+"""The page's ES modules (solver/web/static/*.js) import one another without a
+circle: parsed from their `import ... from "./x.js"` lines, no browser."""
+import re
+from pathlib import Path
+
+STATIC = Path(__file__).resolve().parent.parent / "solver" / "web" / "static"
+IMPORT = re.compile(r"""^\s*import\s[^;]*?from\s+["']\./([\w.-]+\.js)["']""", re.M | re.S)
+
+
+def imports(static=STATIC):
+    """Each module's local imports: {"main.js": {"play.js", ...}, ...}."""
+    return {p.name: set(IMPORT.findall(p.read_text())) for p in sorted(static.glob("*.js"))}
+
+
+def cycles(graph):
+    """The import circles, each as the path that closes it: ["a.js", "b.js", "a.js"]."""
+    found, done = [], set()
+
+    def walk(node, path):
+        if node in path:
+            found.append(path[path.index(node):] + [node])
+            return
+        if node in done:
+            return
+        for nxt in sorted(graph.get(node, ())):
+            walk(nxt, path + [node])
+        done.add(node)
+
+    for node in sorted(graph):
+        walk(node, [])
+    return found
+
+
+def test_parser_sees_the_imports():
+    graph = imports()
+    assert "main.js" in graph and "play.js" in graph["main.js"]
+    assert all(dep in graph for deps in graph.values() for dep in deps), "an import of a missing module"
+
+
+def test_finds_a_circle():
+    assert cycles({"a.js": {"b.js"}, "b.js": {"a.js"}, "c.js": set()}) == [["a.js", "b.js", "a.js"]]
+
+
+def test_no_import_circle():
+    assert cycles(imports()) == []
+
