@@ -1,9 +1,13 @@
-"""The page's ES modules (solver/web/static/*.js) import one another without a
-circle: parsed from their `import ... from "./x.js"` lines, no browser."""
+"""The page's ES modules (solver/web/static/*.js), parsed, no browser: they import
+one another without a circle (from their `import ... from "./x.js"` lines), and
+only state.js, the state's owner, writes the shared state `S`."""
 import re
 from pathlib import Path
 
 STATIC = Path(__file__).resolve().parent.parent / "solver" / "web" / "static"
+# a write to a field of S (S.x = ..., S.x.y += ..., S.x[i]++, S.rows.push(...))
+WRITE = re.compile(r"(?<![\w.$])S(?:\.\w+|\[[^\]]*\])+\s*(?:[-+*/]?=(?!=)|\+\+|--)"
+                   r"|(?<![\w.$])S(?:\.\w+)+\.(?:push|pop|shift|unshift|splice|set|clear|delete)\(")
 IMPORT = re.compile(r"""^\s*import\s[^;]*?from\s+["']\./([\w.-]+\.js)["']""", re.M | re.S)
 
 
@@ -44,3 +48,17 @@ def test_finds_a_circle():
 def test_no_import_circle():
     assert cycles(imports()) == []
 
+
+def writes(text):
+    """The writes to S's fields in a module's text."""
+    return [m.group(0) for m in WRITE.finditer(text)]
+
+
+def test_write_finder():
+    text = "S.mode = m; S.cur.colours[i] = 1; S.rows.push(r); S.n++; x = S.a === b; S.seen.get(k); B.S.x = 1"
+    assert writes(text) == ["S.mode =", "S.cur.colours[i] =", "S.rows.push(", "S.n++"]
+
+
+def test_only_state_js_writes_the_state():
+    found = {p.name: writes(p.read_text()) for p in STATIC.glob("*.js") if p.name != "state.js"}
+    assert {name: w for name, w in found.items() if w} == {}

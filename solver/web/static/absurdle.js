@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { $, el, num, plural } from "./dom.js";
 import { barGuess, barText, playJob, renderBoard, say, setGuess, undoRow } from "./play.js";
-import { S, colsOf, greys } from "./state.js";
+import { S, colsOf, markSolved, pushRow, setSecret } from "./state.js";
 import { wordTiles } from "./tiles.js";
 
 let busy = false;  // a guess sent, its reply not come yet
@@ -28,10 +28,9 @@ async function advSubmit(w) {
   } finally { busy = false; }
   if (game !== S.gameId) return;  // a new game meanwhile
   const last = st.rows[st.rows.length - 1];
-  S.rows.push({ word: last.guess, colours: colsOf(last.reply) });
-  S.cur = { letters: "", colours: greys() };
+  pushRow(last.guess, colsOf(last.reply));
   if (st.won) {
-    S.solved = true;
+    markSolved();
     say(`Won in ${plural(st.guesses, "guess", "guesses")}: ${last.guess.toUpperCase()} was the only answer left.`, "ok");
   } else say("");
   renderBoard();
@@ -54,7 +53,7 @@ async function advAnalyse() {  // a new game, an undone row: the state of the ro
 // the game kind (play.js says the interface): easy, no cap, no hidden answer
 export const absurdle = {
   name: "absurdle", title: "Against the adversary", scored: false, rules: false,
-  start() { S.secret = null; say("Beat the adversary: type a guess."); },
+  start() { setSecret(null); say("Beat the adversary: type a guess."); },
   enter: advSubmit, advise: advAnalyse, undo: undoRow,
 };
 

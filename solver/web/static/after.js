@@ -12,13 +12,17 @@ import { wordTiles } from "./tiles.js";
 const STATS = "wordle-dp.stats";
 
 // the analyses the game got, by problem and position: a finished game is judged
-// under the rules it was played with
+// under the rules it was played with; and the guesses valued from their feedbacks
+const analyses = new Map(), valued = new Map();
 export const seenKey = (pos) => `${S.mode}|${S.cap}|${pos}`;
 export function remember(pos, res, full) {
-  const k = seenKey(pos), old = S.seen.get(k);
-  if (full || !old || !old.full) S.seen.set(k, { res, full });
+  const k = seenKey(pos), old = analyses.get(k);
+  if (full || !old || !old.full) analyses.set(k, { res, full });
 }
-const seen = (pos) => { const x = S.seen.get(seenKey(pos)); return x ? x.res : null; };
+const seen = (pos) => { const x = analyses.get(seenKey(pos)); return x ? x.res : null; };
+// the position's alternatives were ranked (a full analysis)
+export const seenFull = (pos) => { const x = analyses.get(seenKey(pos)); return x != null && x.full; };
+export function forgetGame() { analyses.clear(); valued.clear(); }
 const positionOf = (rows) => rows.map((r) => `${r.word}:${patText(r.colours)}`).join(",") || "-";
 
 // ------------------------------------------------------------------ share
@@ -125,7 +129,7 @@ function valueOf(res, word, pos) {
   if (res.best.guess === word) return { total: res.best.total, status: res.best.status, best: true };
   const a = (res.alternatives || []).find((x) => x.guess === word);
   if (a && a.total != null && a.wins == null) return { total: a.total, status: a.status, best: false };
-  const v = S.valued.get(valKey(pos, word));
+  const v = valued.get(valKey(pos, word));
   return v ? { ...v, best: false, derived: true } : null;
 }
 
@@ -152,7 +156,7 @@ export function toValue(rows) {
   });
   return out;
 }
-export const setValue = (key, total, status) => S.valued.set(key, { total, status });
+export const setValue = (key, total, status) => valued.set(key, { total, status });
 
 // Each row: the expected guesses left after the player's guess against after the
 // best guess (total − n) / n, exact; and the luck of the feedback: the guesses the

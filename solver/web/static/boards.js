@@ -7,7 +7,7 @@ import { JobRunner } from "./jobs.js";
 import { L, S, feedback, greys, patText } from "./state.js";
 import { tile } from "./tiles.js";
 
-export const B = { k: 4, kind: "assist", rows: [], cur: [], secrets: null, res: null, seq: 0 };
+const B = { k: 4, kind: "assist", rows: [], cur: [], secrets: null, res: null, seq: 0 };
 export const boardsJob = new JobRunner($("#job-boards"));
 
 const bSolvedAt = (i) => {
@@ -226,10 +226,19 @@ function boardsUndo() { B.rows.pop(); bTyped(); boardsAnalyse(); }
 
 // the game kind (play.js says the interface); Assist or Play here is B.kind, the
 // view's own switch
-export const boards = {
+const boards = {
   name: "boards", start: boardsNew, advise: boardsAnalyse, undo: boardsUndo,
   enter(word) { $("#boards-guess").value = word; boardsEnter(); },
 };
+
+// the view opened (#boards?k=K): a game started (or finished: no answer to ask for
+// then) is kept, unless K boards are asked for and it has others
+export function openBoards(k) {
+  if (k && ["2", "4", "8", "16", "32"].includes(k)) $("#boards-k").value = k;
+  if ((!B.res && !B.rows.length) || (k && Number(k) !== B.k)) boards.start();
+}
+// the played lists changed: the next visit starts a game on them
+export function forgetBoards() { B.res = null; B.rows = []; }
 
 export function bindBoards() {
   $("#boards-form").addEventListener("submit", boardsEnter);

@@ -6,12 +6,12 @@ import { absurdle } from "./absurdle.js";
 import { statsKey } from "./after.js";
 import { api, listsId, setLists } from "./api.js";
 import { $, $$, el, num, press } from "./dom.js";
-import { B, bPosition, bindBoards, boards, boardsJob } from "./boards.js";
+import { bPosition, bindBoards, boardsJob, forgetBoards, openBoards } from "./boards.js";
 import { analyse, assist, bindPlay, currentKind, key, newGame, play, playJob, renderBoard, say,
   setKind } from "./play.js";
-import { bindResults, loadStores, refreshResults } from "./results.js";
+import { bindResults, forgetStore, loadStores, refreshResults } from "./results.js";
 import { bindStrategy, forgetStrategy, showStrategy, stratJob } from "./strategy.js";
-import { S, exampleAnswer, feedback, greys, listsLabel } from "./state.js";
+import { S, block, exampleAnswer, feedback, listsLabel, setOffered, setRules, setWords } from "./state.js";
 
 const STORED = "wordle-dp.lists";  // localStorage: the lists the player chose last
 const KINDS = { assist, play, absurdle };  // the Play view's game kinds, by the buttons' names
@@ -20,14 +20,14 @@ function currentView() { return (location.hash.slice(1).split("?")[0]) || "play"
 
 function setProblem(mode, cap, replay = true) {
   const changed = mode !== S.mode || cap !== S.cap;
-  S.mode = mode; S.cap = cap;
+  setRules(mode, cap);
   $$("#mode button").forEach((b) => press(b, b.dataset.mode === mode));
   if (![...$("#cap").options].some((o) => o.value === String(cap))) {
     $("#cap").append(el("option", { value: cap, text: cap }));
   }
   $("#cap").value = String(cap);
   if (changed && replay) {
-    S.blocked = null;  // the last row is judged again under the new rules
+    block(null);  // the last row is judged again under the new rules
     if (currentKind().rules) say("");
     renderBoard();
     if (!S.solved) analyse();
@@ -61,13 +61,9 @@ function route() {
     if (ans && S.answers.includes(ans) && ans !== S.fixedSecret) { setKind(play, ans); return true; }
     if (params.get("game") === "absurdle" && currentKind() !== absurdle) { setKind(absurdle); return true; }
   } else if (view === "boards") {
-    const k = params.get("k");
-    if (k && ["2", "4", "8", "16", "32"].includes(k)) $("#boards-k").value = k;
-    // a game started (or finished: no answer to ask for then) is kept
-    if ((!B.res && !B.rows.length) || (k && Number(k) !== B.k)) boards.start();
+    openBoards(params.get("k"));
   } else if (view === "results") {
-    if (params.get("store")) S.store = params.get("store");
-    loadStores();
+    loadStores(params.get("store"));
     refreshResults();
   }
   return false;
@@ -88,12 +84,9 @@ function footer(info) {
 // Load the played lists' info and words, and reset every view to them
 async function loadLists() {
   const [info, words] = await Promise.all([api("/api/info"), api("/api/words")]);
-  S.info = info;
-  S.guesses = new Set(words.guesses);
-  S.answers = words.answers;
-  S.rows = []; S.solved = false; S.blocked = null; S.cur = { letters: "", colours: greys() };
-  S.analysis = null; S.strategy = null; S.store = null; S.storeInfo = null;
-  B.res = null; B.rows = [];
+  setWords(info, words);
+  forgetStore();  // (the strategy: switchLists forgets it)
+  forgetBoards();
   for (const id of ["#opener", "#path-answer", "#q", "#boards-guess"]) $(id).maxLength = info.length;
   $("#last-digit").textContent = String(info.length % 10);  // the tenth tile is 0
   $("#answers-list").replaceChildren(...words.answers.map((w) => el("option", { value: w })));
@@ -174,7 +167,7 @@ function bind() {
 async function init() {
   bind();
   try {
-    S.lists = await api("/api/lists");
+    setOffered(await api("/api/lists"));
     const served = S.lists.find((l) => l.served) || S.lists[0];
     let chosen = served.id;
     try {

@@ -11,9 +11,12 @@
 // the solver's). main.js picks the kind; nothing here asks which one it is.
 import { $, $$, el, fmt, num, pct, plural, press } from "./dom.js";
 import { JobRunner } from "./jobs.js";
-import { L, S, feedback, greys, patText } from "./state.js";
+import {
+  L, S, backspace, block, cycleColour, feedback, fixSecret, markRecorded, markSolved, newRows,
+  nextGameId, patText, pushRow, setAnalysis, setSecret, takeBack, typeLetter, typeWord,
+} from "./state.js";
 import { tile, wordTiles } from "./tiles.js";
-import { remember, renderAfter, seenKey, setValue, toValue } from "./after.js";
+import { forgetGame, remember, renderAfter, seenFull, setValue, toValue } from "./after.js";
 
 export const playJob = new JobRunner($("#job-play"));
 
@@ -85,13 +88,13 @@ export function say(text, kind = "") {
 
 function cycle(i) {
   if (S.solved || !kind.scored || i >= S.cur.letters.length) return;
-  S.cur.colours[i] = (S.cur.colours[i] + 1) % 3;
+  cycleColour(i);
   renderBoard();
 }
 
 export function setGuess(word) {
   if (S.solved) return;
-  S.cur = { letters: word.slice(0, L()), colours: greys() };
+  typeWord(word);
   say("");
   renderBoard();
 }
@@ -100,13 +103,12 @@ export function key(k) {
   if (S.solved) return;
   if (k === "Enter") return submitRow();
   if (k === "Backspace") {
-    S.cur.letters = S.cur.letters.slice(0, -1);
-    S.cur.colours[S.cur.letters.length] = 0;
+    backspace();
   } else if (/^[0-9]$/.test(k)) {  // the digit of a tile (0: the tenth)
     const i = (Number(k) + 9) % 10;
     return i < L() ? cycle(i) : undefined;
   } else if (/^[a-z]$/i.test(k) && S.cur.letters.length < L()) {
-    S.cur.letters += k.toLowerCase();
+    typeLetter(k.toLowerCase());
   } else return;
   if (!S.blocked) say("");
   renderBoard();
@@ -126,10 +128,9 @@ function submitRow() {
 
 // Assist and Play: a row played (its colours the player's or the hidden answer's)
 export function addRow(w, colours) {
-  S.rows.push({ word: w, colours: colours.slice() });
-  S.cur = { letters: "", colours: greys() };
-  if (S.rows[S.rows.length - 1].colours.every((c) => c === 2)) {
-    S.solved = true;
+  pushRow(w, colours);
+  if (colours.every((c) => c === 2)) {
+    markSolved();
     playJob.cancel(false);
     say(`Solved in ${plural(S.rows.length, "guess", "guesses")}!`, "ok");
     renderBoard();
@@ -161,7 +162,7 @@ export const analyse = () => kind.advise();
 function advise() {
   const body = $("#analysis-body");
   const seq = ++analysisSeq;
-  S.blocked = null;
+  block(null);
   if (S.cap > 0 && S.rows.length >= S.cap) {
     playJob.cancel(false);
     const reveal = S.secret ? ` The answer was ${S.secret.toUpperCase()}.` : "";
@@ -190,7 +191,7 @@ function advise() {
     if (pos === "-") { body.replaceChildren(el("p", { class: "msg info", text: msg })); return; }
     // what the server refused: the word (hard or strict mode) or the colours
     const word = /is not allowed in (hard|strict) mode/.test(msg);
-    S.blocked = { kind: word ? "word" : "colours", message: msg };
+    block({ kind: word ? "word" : "colours", message: msg });
     body.replaceChildren(el("p", { class: "msg err", text: msg }),
       el("p", { class: "muted", text: word ? `That word breaks ${S.mode} mode's rule: Undo row and play another.` :
         "Check the colours of the last row (Undo row)." }));
@@ -199,7 +200,7 @@ function advise() {
   const full = (onError) => playJob.ask("/api/next", nextParams(pos, S.top), (res) => {
     if (seq !== analysisSeq) return;
     remember(pos, res, true);
-    body.classList.remove("stale"); S.analysis = res; renderAnalysis(res);
+    body.classList.remove("stale"); setAnalysis(res); renderAnalysis(res);
     body.dataset.position = pos; body.dataset.alternatives = pos;
   }, onError, () => {
     if (seq !== analysisSeq) return;
@@ -212,7 +213,7 @@ function advise() {
   playJob.ask("/api/next", nextParams(pos, 0), (res) => {
     if (seq !== analysisSeq) return;
     remember(pos, res, false);
-    body.classList.remove("stale"); S.analysis = res; renderAnalysis(res, true);
+    body.classList.remove("stale"); setAnalysis(res); renderAnalysis(res, true);
     body.dataset.position = pos;
     full((msg) => {  // the next guess stands; only the ranking failed
       const wait = $("#alts-wait");
@@ -317,9 +318,10 @@ export function barText(text, muted = true) {
 // Hide the suggestions while playing (remembered): the panel, its job box and the
 // phone's bar; they come back, with the comparison, when the game ends
 const HIDE = "wordle-dp.hide-hints";
+let hideHints = false;  // the switch, as this browser remembers it
 export function applyHints() {
   const over = !$("#after").hidden;
-  const off = S.hideHints && !over && kind.rules;
+  const off = hideHints && !over && kind.rules;
   document.body.classList.toggle("hints-off", off);
   $("#hints-off").hidden = !off;
 }
@@ -330,14 +332,13 @@ export function applyHints() {
 function finish(won) {
   const game = S.gameId;
   const recordIt = S.secret != null && S.secret !== "" && !S.recorded;
-  if (recordIt) S.recorded = true;
+  if (recordIt) markRecorded();
   const rows = S.rows.slice();
   const wanted = [];
   for (let i = 0; i <= rows.length; i++) {
     if (i === rows.length && (won || (S.cap > 0 && i >= S.cap))) break;  // no move after the end
     const pos = rows.slice(0, i).map((r) => `${r.word}:${patText(r.colours)}`).join(",") || "-";
-    const x = S.seen.get(seenKey(pos));
-    if (!x || !x.full) wanted.push(pos);
+    if (!seenFull(pos)) wanted.push(pos);
   }
   const VALUING = "Valuing the guesses…";
   renderAfter(won, { recordIt, waiting: VALUING });
@@ -432,7 +433,7 @@ function renderWins(res, kids, more) {
 }
 
 function resume() {  // the game goes on: no after-game panel
-  S.gameId++;
+  nextGameId();
   bar(undefined);
   $("#analysis-title").textContent = kind.title;
   $("#after").hidden = true;
@@ -441,8 +442,7 @@ function resume() {  // the game goes on: no after-game panel
 }
 
 export function newGame() {
-  S.rows = []; S.solved = false; S.blocked = null; S.cur = { letters: "", colours: greys() };
-  S.recorded = false; S.seen.clear(); S.valued.clear(); resume();  // resume: a new gameId
+  newRows(); forgetGame(); resume();  // resume: a new gameId
   kind.start();
   renderBoard(); analyse();
 }
@@ -454,7 +454,7 @@ export function setKind(next, secret = null) {
   kind = next;
   for (const name of ["assist", "play", "absurdle"]) $(`#hint-${name}`).hidden = name !== kind.name;
   $$("#game-kind button").forEach((b) => press(b, b.dataset.kind === kind.name));
-  S.fixedSecret = secret;
+  fixSecret(secret);
   $("#analysis-title").textContent = kind.title;
   document.dispatchEvent(new Event("wordle-dp:controls"));
   newGame();
@@ -464,10 +464,7 @@ export function setKind(next, secret = null) {
 // valuation) was for it: resume() starts a new gameId
 export function undoRow() {
   if (!S.rows.length) return;
-  const r = S.rows.pop();
-  S.solved = false;
-  S.blocked = null;
-  S.cur = { letters: r.word, colours: r.colours.slice() };
+  takeBack();
   resume();
   say(""); renderBoard(); analyse();
 }
@@ -475,7 +472,7 @@ export function undoRow() {
 // Assist: the player enters the real game's colours
 export const assist = {
   name: "assist", title: "Next guess", scored: true, rules: true,
-  start() { S.secret = null; say(""); },
+  start() { setSecret(null); say(""); },
   enter(w) { addRow(w, S.cur.colours); },
   advise, undo: undoRow,
 };
@@ -484,7 +481,7 @@ export const assist = {
 export const play = {
   name: "play", title: "Next guess", scored: false, rules: true,
   start() {
-    S.secret = S.fixedSecret || S.answers[Math.floor(Math.random() * S.answers.length)];
+    setSecret(S.fixedSecret || S.answers[Math.floor(Math.random() * S.answers.length)]);
     say("Guess the hidden answer.");
   },
   enter(w) { addRow(w, feedback(w, S.secret)); },
@@ -512,11 +509,11 @@ export function bindPlay(currentView, kindOf) {
   $("#btn-submit").addEventListener("click", () => key("Enter"));
   $("#btn-new").addEventListener("click", () => newGame());
   $("#btn-undo").addEventListener("click", () => kind.undo());
-  try { S.hideHints = localStorage.getItem(HIDE) === "1"; } catch (_) { /* no storage */ }
-  $("#hide-hints").checked = S.hideHints;
+  try { hideHints = localStorage.getItem(HIDE) === "1"; } catch (_) { /* no storage */ }
+  $("#hide-hints").checked = hideHints;
   $("#hide-hints").addEventListener("change", (ev) => {
-    S.hideHints = ev.target.checked;
-    try { localStorage.setItem(HIDE, S.hideHints ? "1" : "0"); } catch (_) { /* private mode */ }
+    hideHints = ev.target.checked;
+    try { localStorage.setItem(HIDE, hideHints ? "1" : "0"); } catch (_) { /* private mode */ }
     applyHints();
   });
   applyHints();

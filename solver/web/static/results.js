@@ -4,10 +4,17 @@ import { api } from "./api.js";
 import { $, $$, el, fmt, num, svg } from "./dom.js";
 import { S } from "./state.js";
 
+// the view's own state: the store shown, its info, and the table's order and page
+const R = { store: null, storeInfo: null, sort: "total", desc: false, offset: 0, limit: 100 };
 let resultsTimer = null;
 let current = () => "results";  // the view shown (main.js tells)
 
-export function loadStores() {
+// the played lists changed: their stores are others
+export function forgetStore() { R.store = null; R.storeInfo = null; }
+
+// `wanted`: the store a link names (#results?store=ID), shown if the lists have it
+export function loadStores(wanted = null) {
+  if (wanted) R.store = wanted;
   const sel = $("#store-select");
   const stores = S.info.stores;
   $("#results-empty").hidden = stores.length > 0;
@@ -15,15 +22,15 @@ export function loadStores() {
   $("#store-picker").hidden = stores.length === 0;  // no empty dropdown
   sel.replaceChildren(...stores.map((s) => el("option", { value: s.id,
     text: s.kind === "book" ? `opening book (${s.mode}, max ${s.max_guesses})` : s.id })));
-  if (S.store && !stores.some((s) => s.id === S.store)) S.store = null;
-  if (stores.length && !S.store) S.store = stores[0].id;
-  if (S.store) sel.value = S.store;
+  if (R.store && !stores.some((s) => s.id === R.store)) R.store = null;
+  if (stores.length && !R.store) R.store = stores[0].id;
+  if (R.store) sel.value = R.store;
 }
 
 export async function refreshResults(all = true) {
   clearTimeout(resultsTimer);
-  if (!S.store || current() !== "results") return;
-  const id = encodeURIComponent(S.store);
+  if (!R.store || current() !== "results") return;
+  const id = encodeURIComponent(R.store);
   try {
     if (all) {
       const [info, dist] = await Promise.all([api(`/api/stores/${id}`), api(`/api/stores/${id}/distribution`)]);
@@ -38,7 +45,7 @@ export async function refreshResults(all = true) {
 }
 
 function renderProgress(info) {
-  S.storeInfo = info;
+  R.storeInfo = info;
   const p = info.progress;
   $("#store-desc").textContent = `${num(info.answers)} answers × ${num(info.guesses)} guesses · ${info.mode}` +
     ` · cap ${info.max_guesses || "none"}` + (info.cutoff != null ? ` · cutoff ${num(info.cutoff)}` : "");
@@ -90,13 +97,13 @@ function renderDistribution(d) {
 }
 
 async function loadTable() {
-  const params = { sort: S.sort, desc: S.desc, offset: S.offset, limit: S.limit };
+  const params = { sort: R.sort, desc: R.desc, offset: R.offset, limit: R.limit };
   const q = $("#q").value.trim();
   if (q) params.q = q;
   const st = $("#status-filter").value;
   if (st) params.status = st;
-  const res = await api(`/api/stores/${encodeURIComponent(S.store)}/openers`, {}, params);
-  const info = S.storeInfo || {};
+  const res = await api(`/api/stores/${encodeURIComponent(R.store)}/openers`, {}, params);
+  const info = R.storeInfo || {};
   const tb = $("#openers tbody");
   tb.replaceChildren();
   for (const r of res.rows) {
@@ -117,9 +124,9 @@ async function loadTable() {
   $("#prev").disabled = res.offset === 0;
   $("#next").disabled = end >= res.total_rows;
   $$("#openers th").forEach((th, i) => {
-    const on = th.dataset.sort === S.sort && (S.sort !== "total" || i === 3);
+    const on = th.dataset.sort === R.sort && (R.sort !== "total" || i === 3);
     th.classList.toggle("sorted", on);
-    th.classList.toggle("desc", on && S.desc);
+    th.classList.toggle("desc", on && R.desc);
   });
 }
 
@@ -127,14 +134,14 @@ export function bindResults(currentView) {
   current = currentView;
   $$("#openers th[data-sort]").forEach((th) => th.addEventListener("click", () => {
     const k = th.dataset.sort;
-    S.desc = S.sort === k ? !S.desc : false;
-    S.sort = k; S.offset = 0;
+    R.desc = R.sort === k ? !R.desc : false;
+    R.sort = k; R.offset = 0;
     loadTable();
   }));
   let qTimer = null;
-  $("#q").addEventListener("input", () => { clearTimeout(qTimer); qTimer = setTimeout(() => { S.offset = 0; loadTable(); }, 150); });
-  $("#status-filter").addEventListener("change", () => { S.offset = 0; loadTable(); });
-  $("#prev").addEventListener("click", () => { S.offset = Math.max(0, S.offset - S.limit); loadTable(); });
-  $("#next").addEventListener("click", () => { S.offset += S.limit; loadTable(); });
-  $("#store-select").addEventListener("change", (ev) => { S.store = ev.target.value; S.offset = 0; refreshResults(); });
+  $("#q").addEventListener("input", () => { clearTimeout(qTimer); qTimer = setTimeout(() => { R.offset = 0; loadTable(); }, 150); });
+  $("#status-filter").addEventListener("change", () => { R.offset = 0; loadTable(); });
+  $("#prev").addEventListener("click", () => { R.offset = Math.max(0, R.offset - R.limit); loadTable(); });
+  $("#next").addEventListener("click", () => { R.offset += R.limit; loadTable(); });
+  $("#store-select").addEventListener("change", (ev) => { R.store = ev.target.value; R.offset = 0; refreshResults(); });
 }

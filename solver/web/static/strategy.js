@@ -8,6 +8,7 @@ import { patIcon, wordTiles } from "./tiles.js";
 
 export const stratJob = new JobRunner($("#job-strategy"));
 let wanted = null;  // the strategy asked for: {opener, mode, cap}, until it is shown
+let strategy = null;  // the one shown (the server's answer)
 
 const same = (a, b) => a && b && a.opener === b.opener && a.mode === b.mode && a.cap === b.cap;
 
@@ -17,18 +18,18 @@ export function showStrategy(opener, again = false) {
   $("#opener").value = opener;
   if (!opener) return;
   const want = { opener, mode: S.mode, cap: S.cap };
-  const shown = S.strategy && { opener: S.strategy.opener, mode: S.strategy.mode, cap: S.strategy.max_guesses };
+  const shown = strategy && { opener: strategy.opener, mode: strategy.mode, cap: strategy.max_guesses };
   if (same(want, wanted) && stratJob.id) return;  // on its way
   if (!again && !wanted && same(want, shown)) return;  // shown
   wanted = want;
   // nothing of another opener stays on screen while this one computes, and what is
   // hidden is no longer shown: asked again after an error, it is computed again
   $("#strategy-out").hidden = true;
-  S.strategy = null;
+  strategy = null;
   $("#strategy-msg").textContent = "";
   $("#strategy-problem").textContent = `${opener.toUpperCase()}: ${S.mode}, cap ${S.cap || "none"}`;
   stratJob.run({ kind: "strategy", opener, mode: S.mode, max_guesses: S.cap },
-    (res) => { wanted = null; S.strategy = res; renderStrategy(res); },
+    (res) => { wanted = null; strategy = res; renderStrategy(res); },
     (msg) => { wanted = null; say(msg, "err"); },
     () => {
       wanted = null;
@@ -46,7 +47,7 @@ function say(text, kind) {
 export function forgetStrategy() {
   stratJob.cancel(false);
   wanted = null;
-  S.strategy = null;
+  strategy = null;
   $("#strategy-out").hidden = true;
 }
 
@@ -147,12 +148,12 @@ function showPath() {
   const a = $("#path-answer").value.trim().toLowerCase();
   const out = $("#path-out");
   out.replaceChildren();
-  if (!S.strategy || a.length < L()) return;
-  const steps = S.strategy.games[a];
+  if (!strategy || a.length < L()) return;
+  const steps = strategy.games[a];
   if (steps === null) {  // in a class that loses answers: no tree built below it
-    const O = S.strategy.opener.toUpperCase();
+    const O = strategy.opener.toUpperCase();
     out.append(el("p", { class: "msg wins", text: `${a.toUpperCase()} gives ${O} ` +
-      `${patText(feedback(S.strategy.opener, a))}, a feedback after which no strategy wins every ` +
+      `${patText(feedback(strategy.opener, a))}, a feedback after which no strategy wins every ` +
       "answer: its game is not built here. Play it in the Play view." }));
     return;
   }
