@@ -42,7 +42,7 @@ def main() -> None:
                 if name == "validated open":
                     S.Store.open(path)
                 else:
-                    g = S._zarr().open_group(str(path), mode="r")
+                    g = S.zarr_module().open_group(str(path), mode="r")
                     S.Store(g, path, True).snapshot()
                 rows[name].append((time.process_time() - c0, time.perf_counter() - t0))
         print(f"{len(lists.guesses)} openers, {args.repeat} rounds, load {os.getloadavg()}")

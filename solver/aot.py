@@ -90,6 +90,11 @@ def set_notice(fn: Notice | None) -> Notice:
     return before
 
 
+def notify(kind: str, message: str, eta: float | None = None) -> None:
+    """Say `message` wherever the notices go now (stderr, or the page's progress)."""
+    _notice(kind, message, eta)
+
+
 def shipped_dir() -> Path:
     """Where prebuilt modules are looked for first: $WORDLE_DP_KERNEL_DIR, else the
     package's own (filled when a wheel is built)."""

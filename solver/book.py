@@ -49,7 +49,6 @@ from .errors import StoreError, UsageError, quote
 from .moves import Moves, moves_path, read_archive
 from .search.result import SolveResult
 from .store import (
-    _FIELDS,
     EXACT,
     INFEASIBLE,
     LOWER_BOUND,
@@ -58,6 +57,7 @@ from .store import (
     Problem,
     Snapshot,
     Store,
+    fields_of,
 )
 from .variant import pattern_dtype
 
@@ -220,7 +220,7 @@ class Book:
 
     def snapshot(self) -> Snapshot:
         fields = {name: np.full(len(self.words), fill, dtype=dtype)
-                  for name, (dtype, fill) in _FIELDS.items()}
+                  for name, (dtype, fill) in fields_of().items()}
         fields["total"][:] = self.total
         fields["depth"][:] = self.depth
         fields["cpu_seconds"][:] = self.cpu
@@ -695,9 +695,9 @@ def _test_pause(step: str) -> None:
 
 def _comm():
     """The MPI communicator run() uses (None without MPI)."""
-    from .run import _mpi
+    from .run.mpi import mpi
 
-    return _mpi()[0]
+    return mpi()[0]
 
 
 def _rank() -> int:

@@ -20,7 +20,7 @@ from .store import ATTRS, FIELDS, ROW_KEYS, STATUS_NAMES, Store, averages
 __all__ = ["open_dataset", "to_dataframe", "to_dataset", "write_parquet"]
 
 
-def _need(module: str):
+def need(module: str):
     import importlib
 
     try:
@@ -37,7 +37,7 @@ def to_dataset(store: Store):
     lists as codes (words over opener and letter, answer_ids over answer). The
     attributes name the problem (lists' sha256, mode, max_guesses, cutoff). A store of
     the objective wins has wins too (total and average are then over those)."""
-    xr = _need("xarray")
+    xr = need("xarray")
     from .feedback import to_text
 
     snap = store.snapshot()
@@ -79,7 +79,7 @@ def to_dataframe(store: Store):
     """One row per opener, the columns of `export --csv` with types: status an
     ordered categorical of STATUS_NAMES, counts as nullable integers (missing
     where unknown), finished_at a UTC timestamp."""
-    pd = _need("pandas")
+    pd = need("pandas")
     snap = store.snapshot()
     ranks = snap.ranks()
     rows = [snap.row(i, ranks) for i in range(len(snap.status))]
@@ -99,7 +99,7 @@ def write_parquet(store: Store, f) -> None:
     key-value metadata as JSON, key wordle-dp)."""
     import json
 
-    pa = _need("pyarrow")
+    pa = need("pyarrow")
     import pyarrow.parquet as pq
 
     df = to_dataframe(store)

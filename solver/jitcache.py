@@ -146,5 +146,5 @@ def _listen() -> None:
 def _say(what: str) -> None:
     from . import aot
 
-    aot._notice("jit", f"compiling {what} with numba (first use after install; cached "
-                "afterwards)...", None)
+    aot.notify("jit", f"compiling {what} with numba (first use after install; cached "
+               "afterwards)...")

@@ -358,10 +358,10 @@ def _cmd_export(args) -> int:
     check_output("--csv", args.csv)
     check_output("--parquet", args.parquet, ".parquet")
     if args.parquet is not None:
-        from ..dataset import _need
+        from ..dataset import need
 
-        _need("pandas")  # refused before anything is written
-        _need("pyarrow")
+        need("pandas")  # refused before anything is written
+        need("pyarrow")
     snap = store.snapshot()
     ranks = snap.ranks()
 

@@ -52,11 +52,9 @@ from .config import (
 )
 from .main import run
 from .mpi import LAUNCHER_SIZE_VARS, check_launcher
-from .mpi import mpi as _mpi  # solver.book reaches MPI through this name
 from .work import fallback_estimate
 from .worker import default_factory
 
 __all__ = ["RunConfig", "RunSummary", "run", "parse_time_limit", "parse_shard",
            "select_openers", "opener_file", "check_launcher", "fallback_estimate",
-           "default_factory", "LAUNCHER_SIZE_VARS", "STATUS_NAMES", "LOWER_BOUND", "UsageError",
-           "_mpi"]
+           "default_factory", "LAUNCHER_SIZE_VARS", "STATUS_NAMES", "LOWER_BOUND", "UsageError"]

@@ -394,10 +394,10 @@ class ClassStore:
         self._loaded = True
         if not (self.path / GROUP / "zarr.json").is_file():
             return
-        from ..store import _zarr
+        from ..store import zarr_module
 
         try:
-            g = _zarr().open_group(str(self.path), mode="r+", zarr_format=3)[GROUP]
+            g = zarr_module().open_group(str(self.path), mode="r+", zarr_format=3)[GROUP]
             v, c = g["value"], g["cpu_seconds"]
             if v.shape != (self.n, self.n_p) or v.dtype != np.uint64 or (
                     c.shape != v.shape or c.dtype != np.float32):
@@ -453,10 +453,10 @@ class ClassStore:
     def _create(self):
         import shutil
 
-        from ..store import _zarr
+        from ..store import zarr_module
 
         shutil.rmtree(self.path / GROUP, ignore_errors=True)
-        root = _zarr().open_group(str(self.path), mode="r+", zarr_format=3)
+        root = zarr_module().open_group(str(self.path), mode="r+", zarr_format=3)
         g = root.create_group(GROUP)
         shape, chunks = (self.n, self.n_p), (CHUNK_ROWS, self.n_p)
         g.create_array("cpu_seconds", shape=shape, chunks=chunks, dtype="float32",

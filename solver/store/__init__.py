@@ -70,7 +70,6 @@ be wrong with a store on disk: `inspect`, `check_folder`, `damage_message`),
 from ..errors import StoreError
 from .damage import Damage, check_folder, damage_message, inspect
 from .layout import (
-    _FIELDS,
     ATTRS,
     DIMS,
     EVERY_CHUNK,
@@ -91,12 +90,12 @@ from .layout import (
     XARRAY_ARRAYS,
     Problem,
     Record,
-    _zarr,
     averages,
     decode_words,
     fields_of,
     layout,
     second_rows,
+    zarr_module,
 )
 from .merge import merge
 from .repair import repair
@@ -110,5 +109,5 @@ __all__ = [
     "Problem", "Record", "Snapshot", "Store", "StoreError", "averages", "check_folder",
     "damage_message", "decode_words", "describe_progress", "dumps_row", "fields_of", "inspect",
     "layout",
-    "merge", "repair", "second_rows", "_FIELDS", "_zarr",
+    "merge", "repair", "second_rows", "zarr_module",
 ]

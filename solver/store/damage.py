@@ -18,7 +18,7 @@ import numpy as np
 from ..errors import StoreError, one_line, quote
 from ..variant import OBJECTIVES
 from ..words import kind_of, read_regular
-from .layout import EVERY_CHUNK, FORMAT, MODES, STATUS_NAMES, _zarr, decode_words, layout
+from .layout import EVERY_CHUNK, FORMAT, MODES, STATUS_NAMES, decode_words, layout, zarr_module
 
 
 @dataclass
@@ -133,7 +133,7 @@ def _array_damage(group, path: Path, attrs: dict) -> tuple[list[Damage], dict]:
     Returns (damage, the arrays' values as read, for arrays read whole)."""
     from ..words import canonical_sha256
 
-    zarr = _zarr()
+    zarr = zarr_module()
     n_g, n_a = attrs["n_guesses"], attrs["n_answers"]
     length = attrs.get("word_length", 5)
     spec = layout(n_g, n_a, length, attrs.get("objective", "expected"))
@@ -235,7 +235,7 @@ def inspect(path) -> tuple[object | None, dict | None, list[Damage]]:
     if root:
         return None, None, damage + root
     try:
-        group = _zarr().open_group(str(path), mode="r", zarr_format=3)
+        group = zarr_module().open_group(str(path), mode="r", zarr_format=3)
     except Exception as exc:
         return None, None, damage + [Damage(f"cannot open ({one_line(exc, 80)})", fatal=True)]
     assert attrs is not None  # (no root damage: _root_damage returned them)

@@ -128,7 +128,8 @@ LIST_ARRAYS = ("words", "answer_ids")  # rebuilt from the list files
 _ZARR_READY = False
 
 
-def _zarr():
+def zarr_module():
+    """zarr, configured as every store of ours is written (each chunk on disk)."""
     import zarr
 
     global _ZARR_READY

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..errors import StoreError
 from .damage import _array_damage, _file_damage, _root_damage, check_folder, damage_message
-from .layout import LIST_ARRAYS, PENDING, RESULT_ARRAYS, _zarr, layout
+from .layout import LIST_ARRAYS, PENDING, RESULT_ARRAYS, layout, zarr_module
 from .store import Store
 
 
@@ -45,7 +45,7 @@ def repair(path, lists=None) -> list[str]:
     attrs, root = _root_damage(path)
     if any(d.fatal for d in root):
         raise StoreError(damage_message(path, root))
-    zarr = _zarr()
+    zarr = zarr_module()
     group = zarr.open_group(str(path), mode="r+", zarr_format=3)
     for d in root:  # a progress note that is not a mapping: reset it
         assert d.array is not None  # ("attr:NAME": only notes are not fatal)

@@ -29,11 +29,11 @@ from .layout import (
     XARRAY_ARRAYS,
     Problem,
     Record,
-    _zarr,
     averages,
     decode_words,
     fields_of,
     layout,
+    zarr_module,
 )
 from .snapshot import Snapshot
 
@@ -111,7 +111,7 @@ class Store:
         It is built in a temporary folder beside `path` and renamed into place when
         complete, so a kill during creation never leaves half a store at `path`.
         """
-        zarr = _zarr()
+        zarr = zarr_module()
         path = Path(path)
         if path.exists() and any(path.iterdir()):
             raise StoreError(f"{path} exists and is not empty")
@@ -172,7 +172,7 @@ class Store:
     def open(cls, path, read_only: bool = True) -> Store:
         """Open a validated store; a damaged one raises StoreError saying what is
         wrong and how to recover."""
-        zarr = _zarr()
+        zarr = zarr_module()
         path = Path(path)
         check_folder(path)
         _group, _attrs, damage = inspect(path)
@@ -309,7 +309,7 @@ class Store:
                 done.append(name)
         missing = [n for n in XARRAY_ARRAYS if n not in self.group]
         if done or missing:
-            zarr = _zarr()
+            zarr = zarr_module()
             self.group = zarr.open_group(str(self.path), mode="r+", zarr_format=3)
             snap = self.snapshot()
             _add_xarray_arrays(self.group, self.words, snap.status, snap.fields["total"],

@@ -1,9 +1,11 @@
-"""The web app's only contact with the engine and the game layer.
+"""What the web app computes through the game layer's Python API.
 
-Everything the pages show is computed here from the Python API: positions and
-the next guess (`solver.game`), the opening move searched opener by opener so a
-job can report progress and stop, and the strategy tree (`Solver.strategy`).
-Keeping it in one module means a change of those APIs touches this file only.
+Positions and the next guess (`solver.game`), the opening move searched opener by
+opener so a job can report progress and stop, and the strategy tree
+(`Solver.strategy`) are computed here. It is not the only contact: `service.py`
+opens books, moves and stores (`solver.book`, `solver.store`) and answers from them
+without a worker, and `compute.py` keeps one `Solver` per problem in a worker
+(docs/architecture.md).
 """
 
 from __future__ import annotations
