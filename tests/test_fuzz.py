@@ -727,7 +727,7 @@ def _book_cases() -> list[Case]:
     lists = ["--answers", "{A}", "--guesses", "{G}", "--cache-dir", "{C}"]
     build = ["book", "build", *lists, "--store", "{T}/new.zarr", "--out", "{T}/b.npz",
              "--quiet"]
-    out = [Case("book-no-action", ["book"], "build, show or moves"),
+    out = [Case("book-no-action", ["book"], "build, show, moves or wins"),
            Case("lists-extra-word", ["lists", "x"], "unrecognized"),
            Case("lists-unknown", ["solve", "salet", "--lists", "doddle-9"], "no built-in lists"),
            Case("length-unknown", ["solve", "salet", "--length", "9"], "no built-in lists"),
@@ -880,13 +880,16 @@ def _variant_cases() -> list[Case]:
              "exclude each other"),
         Case("objective-bogus", ["solve", "salet", *lists, "--objective", "best"],
              "--objective"),
-        # issue 49: the objective wins, where it is not offered yet
+        # issue 49: the objective wins, where it is not offered, and its book action
         Case("wins-beam", ["solve", "salet", *lists, "--objective", "wins", "--beam", "2"],
              "exclude each other"),
-        Case("wins-tree", ["tree", "salet", *lists, "--objective", "wins"],
-             "not offered by tree"),
-        Case("wins-run", ["run", "--store", "{T}/new.zarr", *lists, "--objective", "wins"],
-             "not stored by run"),
+        Case("wins-run-cutoff", ["run", "--store", "{T}/new.zarr", *lists, "--objective",
+                                 "wins", "--cutoff", "50"], "takes no cutoff"),
+        Case("book-wins-no-book", ["book", "wins", *lists, "--book", "{T}/b.npz",
+                                   "--openers", "cigar"], "no opening book"),
+        Case("book-wins-opener", ["book", "wins", "--lists", "original", "--store",
+                                  "{T}/w.zarr", "--openers", "zzzzq"],
+             "not in the guess list"),
         Case("wins-next-store", ["next", "-", *lists, "--objective", "wins", "--store", "{S}"],
              "objective (store: expected, requested: wins)"),
         Case("wins-next-start-big", ["next", "-", "--lists", "nyt", "--objective", "wins"],
