@@ -63,6 +63,9 @@ def main() -> None:
     ap.add_argument("--openers", default="crane,slate")
     ap.add_argument("--fresh", action="store_true")
     ap.add_argument("--positions", default="")
+    ap.add_argument("--module", default="solver.game.wins",
+                    help="where WinsSearch comes from (--positions): another version of "
+                    "wins.py copied into the package, to compare")
     args = ap.parse_args()
     lists = WordLists.load(lists=args.lists, quiet=True)
     table, _ = get_table(lists, "numpy")
@@ -93,8 +96,11 @@ def main() -> None:
 
 
 def positions(lists, table, args) -> None:
+    import importlib
+
     from solver.game import Position
-    from solver.game.wins import WinsSearch
+
+    WinsSearch = importlib.import_module(args.module).WinsSearch  # noqa: N806
 
     for text in args.positions.split(","):
         solver = Solver(lists, args.mode, args.max_guesses, table=table)
