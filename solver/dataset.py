@@ -85,7 +85,7 @@ def to_dataframe(store: Store):
     rows = [snap.row(i, ranks) for i in range(len(snap.status))]
     df = pd.DataFrame({k: [r[k] for r in rows] for k in ROW_KEYS})
     df["status"] = pd.Categorical(df["status"], categories=list(STATUS_NAMES), ordered=True)
-    for k in ("index", "total", "rank", "depth", "nodes", "mpi_rank", "wins"):
+    for k in ("index", "total", "rank", "depth", "nodes", "mpi_rank", "wins", "wins_total"):
         df[k] = df[k].astype("Int64")
     for k in ("average", "cpu_seconds", "wall_seconds"):
         df[k] = df[k].astype("float64")

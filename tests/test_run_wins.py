@@ -150,6 +150,7 @@ def test_wins_run_stopped_resumed_matches_brute_force(tmp_path, stems, mode):
                        env=mpi_env(cache), capture_output=True, text=True, timeout=60)
     row = json.loads(q.stdout.splitlines()[0])
     assert row["objective"] == "wins" and row["wins"] >= 0 and row["total"] > 0
+    assert row["wins_total"] == row["total"]
     # the same store under another objective is another problem; a cutoff is refused
     p = subprocess.run(_cmd(None, *args[:-4]), env=mpi_env(cache), capture_output=True,
                        text=True, timeout=120)

@@ -214,16 +214,19 @@ def _cmd_run(args) -> int:
 def _fmt_row(row: dict, answers: int | None = None) -> str:
     """One opener of a store or a book in a line (`answers`: how many there are)."""
     st = row["status"]
-    if row["total"] is None:
+    of = "" if answers is None else f" of {answers}"
+    w, wt = row.get("wins"), row.get("wins_total")
+    if st == "infeasible" and w is not None and wt is not None:  # a book's most wins
+        value = f"wins {w}{of}, total {wt} over those ({wt / max(w, 1):.4f} avg)"
+    elif row["total"] is None:
         value = {"infeasible": "infeasible", "pending": "pending", "failed": "failed"}.get(
             st, st)
     else:
         rel = {"lower_bound": ">= ", "upper_bound": "<= "}.get(st, "")
         value = f"{rel}{row['total']} ({rel}{row['average']:.4f} avg)"
-        if row.get("objective") == "wins" and row.get("wins") is not None:
+        if row.get("objective") == "wins" and w is not None:
             avg = "" if row["average"] is None else f" ({row['average']:.4f} avg over those)"
-            of = "" if answers is None else f" of {answers}"
-            value = f"wins {row['wins']}{of}, total {row['total']}{avg}"
+            value = f"wins {w}{of}, total {row['total']}{avg}"
         elif row.get("objective") == "worst" and row["depth"] is not None:
             value = f"within {row['depth']} guesses, {value}"
     rank = f"#{row['rank']}" if row["rank"] else "-"

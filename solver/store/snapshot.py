@@ -132,14 +132,16 @@ class Snapshot:
             return cast(v)
 
         r = int(ranks[i]) if ranks is not None and ranks[i] > 0 else None
-        # the answers won within the cap: a store of the objective wins, or a book's
-        # opener that cannot win them all (book.py: its total over the answers won
-        # in the field wins_total; the row is then one of the objective wins); the
-        # average is over the answers won
+        # under the objective wins (the answers won within the cap, and the guesses
+        # summed over those): a store of that objective (its total is that sum, its
+        # average over the answers won), or a book that holds it for some openers
+        # (book.py: field wins_total; an infeasible opener keeps no total)
         wins = int(f["wins"][i]) if "wins" in f and done and f["wins"][i] >= 0 else None
         objective = getattr(self.store.problem, "objective", "expected")
-        if st == INFEASIBLE and wins is not None and "wins_total" in f:
-            objective, total = "wins", int(f["wins_total"][i])
+        wins_total = None
+        if wins is not None:
+            wins_total = total if objective == "wins" else (
+                int(f["wins_total"][i]) if "wins_total" in f else None)
         over = wins if objective == "wins" else self.n_answers
         return {
             "opener": self.store.words[i],
@@ -159,6 +161,7 @@ class Snapshot:
             else round(float(f["finished_at"][i]), 3),
             "objective": objective,
             "wins": wins,
+            "wins_total": wins_total,
         }
 
     def order(self) -> np.ndarray:
@@ -173,7 +176,8 @@ class Snapshot:
 
 
 ROW_KEYS = ("opener", "index", "status", "total", "average", "rank", "depth", "cpu_seconds",
-            "wall_seconds", "nodes", "mpi_rank", "finished_at", "objective", "wins")
+            "wall_seconds", "nodes", "mpi_rank", "finished_at", "objective", "wins",
+            "wins_total")
 
 
 def describe_progress(p: dict) -> str:
