@@ -112,8 +112,9 @@ def register(sub) -> None:
         "answer is then infeasible there, with what it wins ('query --book', 'book "
         "show' and 'solve' show it at once). Resumable: stopped (--time-limit, SIGTERM), "
         "the values finished so far go into the book and the same command goes on. "
-        "Under mpiexec every rank values openers. About a minute of CPU an opener in "
-        "hard mode on today's lists.")
+        "Under mpiexec every rank values openers. In hard mode on today's lists an "
+        "opener takes from seconds to hours of CPU: crane about a minute, arise 16 "
+        "minutes, soare hours (BENCHMARKS.md).")
     add_lists(wins)
     add_problem(wins)
     wins.add_argument("--book", type=path_arg, metavar="FILE",
