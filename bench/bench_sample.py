@@ -141,6 +141,9 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, help="CPU seconds per opener before giving up")
     ap.add_argument("--baseline", metavar="REV", help="also run git revision REV, interleaved")
     ap.add_argument("--record", metavar="FILE", help="append one JSON line per run here")
+    ap.add_argument("--no-book", action="store_true",
+                    help="search every opener (solve --no-book): without it an opener "
+                    "the packaged book holds is answered at once, as a user gets it")
     ap.add_argument("--list", action="store_true", help="print the sample and stop")
     args = ap.parse_args()
 
@@ -161,6 +164,8 @@ def main() -> None:
     extra = ["--mode", args.mode, "--max-guesses", args.max_guesses]
     if args.lists:
         extra += ["--lists", args.lists]
+    if args.no_book:
+        extra += ["--no-book"]
 
     trees = [("current", ROOT)]
     tmp = None
