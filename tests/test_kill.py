@@ -101,7 +101,7 @@ def _kill_cycles(tmp_path: Path, n_answers: int, step: int, kills: int, seed: in
         except ProcessLookupError:
             pass
         try:
-            p.communicate(timeout=60)
+            p.communicate(timeout=300)
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGKILL)
             p.communicate()

@@ -144,7 +144,7 @@ def test_stop_kill_resume_and_query_during_run(tmp_path, cache):
                          stderr=subprocess.PIPE, text=True)
     assert _wait_for(lambda: _done(store) > done2, p), p.communicate()
     q = subprocess.run(_cmd(None, "query", "--store", str(store), "--json", "--top", "2"),
-                       env=mpi_env(cache), capture_output=True, text=True, timeout=60)
+                       env=mpi_env(cache), capture_output=True, text=True, timeout=300)
     assert q.returncode == 0, q.stderr
     rows = [json.loads(x) for x in q.stdout.splitlines()]
     assert len(rows) == 2 and rows[0]["rank"] == 1 and "progress:" in q.stderr
@@ -164,7 +164,7 @@ def test_sigterm_single_process(tmp_path, cache):
                          text=True)
     assert _wait_for(lambda: _done(store) >= 20, p), p.communicate()
     p.send_signal(signal.SIGTERM)
-    _out, err = p.communicate(timeout=60)
+    _out, err = p.communicate(timeout=300)
     assert p.returncode == 0, err
     assert "stopped (signal SIGTERM)" in err and "can be resumed" in err
     snap = S.Store.open(store).snapshot()

@@ -140,14 +140,14 @@ def test_wins_run_stopped_resumed_matches_brute_force(tmp_path, stems, mode):
     _check(store, lists, mode)
     # query: the values, in words and as JSON
     q = subprocess.run(_cmd(None, "query", "--store", str(store), "--top", "3"),
-                       env=mpi_env(cache), capture_output=True, text=True, timeout=60)
+                       env=mpi_env(cache), capture_output=True, text=True, timeout=300)
     assert q.returncode == 0, q.stderr
     assert "objective wins" in q.stdout and "(the most wins first)" in q.stdout
     top = S.Store.open(store).snapshot().best(1)[0]
     assert (f"{top['opener']}  exact       wins {top['wins']} of {len(lists.answers)}, "
             f"total {top['total']}") in q.stdout
     q = subprocess.run(_cmd(None, "query", "--store", str(store), "--json", lists.guesses[0]),
-                       env=mpi_env(cache), capture_output=True, text=True, timeout=60)
+                       env=mpi_env(cache), capture_output=True, text=True, timeout=300)
     row = json.loads(q.stdout.splitlines()[0])
     assert row["objective"] == "wins" and row["wins"] >= 0 and row["total"] > 0
     assert row["wins_total"] == row["total"]
@@ -178,7 +178,7 @@ def test_wins_array_damage_repair_and_other_objectives(tmp_path, stems):
     with pytest.raises(S.StoreError, match="chunk wins/c/0 is missing"):
         S.Store.open(store)
     r = subprocess.run(_cmd(None, "repair", "--store", str(store), *files[:4]),
-                       env=mpi_env(cache), capture_output=True, text=True, timeout=60)
+                       env=mpi_env(cache), capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert S.Store.open(store).snapshot().counts()["pending"] == len(lists.guesses)
     assert subprocess.run(run, env=mpi_env(cache), timeout=300).returncode == 0

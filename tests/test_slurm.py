@@ -47,7 +47,7 @@ def _local_slurm(tmp_path_factory, nodes: int):
     env["WDP_CMD"] = f"{sys.executable} -m solver"
     yield env
     subprocess.run(["scancel", "--user=root"], env=env, capture_output=True)
-    subprocess.run(["bash", str(HELPER), "stop", str(d)], capture_output=True, timeout=60)
+    subprocess.run(["bash", str(HELPER), "stop", str(d)], capture_output=True, timeout=300)
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +69,7 @@ def _table(store: Path) -> dict[str, tuple[str, int]]:
 
 
 def _sh(env, *cmd: str, cwd=None) -> str:
-    p = subprocess.run(list(cmd), env=env, capture_output=True, text=True, timeout=60,
+    p = subprocess.run(list(cmd), env=env, capture_output=True, text=True, timeout=300,
                        cwd=cwd)
     assert p.returncode == 0, (cmd, p.stdout, p.stderr)
     return p.stdout.strip()
