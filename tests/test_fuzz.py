@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ANSWERS = ["cigar", "rebut", "sissy", "humph", "awake", "blush", "focal", "evade"]
 EXTRA = ["salet", "crane", "trace", "adieu", "roate"]
 HUGE = "9" * 40  # beyond int64
-TIMEOUT = 60  # seconds per case: a hang fails the case instead of the suite (wide: a busy machine is no hang)
+TIMEOUT = 60  # seconds per case: a hang fails the case, not the suite (a busy machine is no hang)
 
 
 @dataclass
