@@ -10,12 +10,68 @@ patterns.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 import numpy as np
 
+from .errors import UsageError
+
 MIN_LENGTH, MAX_LENGTH = 3, 10
-MODES = ("easy", "hard", "strict")
-OBJECTIVES = ("expected", "worst", "wins")
+
+
+class Mode(StrEnum):
+    """The rules, the one list of them: easy (any guess), hard (NYT hard mode: the
+    hints revealed must be used) and strict (every guess could be the answer). A str:
+    `mode == "hard"`, JSON, Zarr attributes and the CLI's choices take it as is."""
+
+    EASY = "easy"
+    HARD = "hard"
+    STRICT = "strict"
+
+    def __repr__(self) -> str:  # as the plain name: messages quote it with !r
+        return repr(self.value)
+
+
+class Objective(StrEnum):
+    """What a value ranks by, the one list of them: the expected number of guesses,
+    the worst case first (game/objective.py), or the most answers won within the cap
+    first (game/wins.py). A str, as Mode is."""
+
+    EXPECTED = "expected"
+    WORST = "worst"
+    WINS = "wins"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+# their names as plain strings, in order (argparse's choices, FastAPI's literals, the
+# messages: a plain str has a plain repr)
+MODES: tuple[str, ...] = tuple(m.value for m in Mode)
+OBJECTIVES: tuple[str, ...] = tuple(o.value for o in Objective)
+
+
+def check_mode(mode: object) -> Mode:
+    """`mode` as a Mode; a UsageError naming the choices when it is none."""
+    if mode not in MODES:
+        raise UsageError(f"unknown mode {mode!r} ({', '.join(MODES[:-1])} or "
+                         f"{MODES[-1]})")
+    return Mode(mode)
+
+
+def check_objective(objective: object) -> Objective:
+    """`objective` as an Objective; a UsageError naming the choices when it is none."""
+    if objective not in OBJECTIVES:
+        raise UsageError(f"unknown objective {objective!r} ("
+                         f"{', '.join(OBJECTIVES[:-1])} or {OBJECTIVES[-1]})")
+    return Objective(objective)
+
+
+def check_max_guesses(max_guesses: int) -> int:
+    """The guess cap, checked: 0 (no cap) or more."""
+    if max_guesses < 0:
+        raise UsageError("max_guesses must be >= 0 (0 = no cap)")
+    return max_guesses
 
 
 def n_patterns(length: int) -> int:
@@ -37,27 +93,23 @@ class Variant:
     worst case first, or the most answers won within the cap first)."""
 
     length: int = 5
-    mode: str = "easy"
+    mode: str = Mode.EASY  # a Mode once made (a name is taken too)
     max_guesses: int = 6
     boards: int = 1
     adversary: bool = False
-    objective: str = "expected"
+    objective: str = Objective.EXPECTED  # an Objective once made
 
     def __post_init__(self) -> None:
         if not MIN_LENGTH <= self.length <= MAX_LENGTH:
             raise ValueError(f"word length {self.length} is outside {MIN_LENGTH}..{MAX_LENGTH}")
-        if self.mode not in MODES:
-            raise ValueError(f"unknown mode {self.mode!r} (easy, hard or strict)")
-        if self.max_guesses < 0:
-            raise ValueError("max_guesses must be >= 0 (0 = no cap)")
+        object.__setattr__(self, "mode", check_mode(self.mode))
+        check_max_guesses(self.max_guesses)
         if self.boards < 1:
             raise ValueError("boards must be >= 1")
-        if self.objective not in OBJECTIVES:
-            raise ValueError(f"unknown objective {self.objective!r} (expected, worst or "
-                             "wins)")
+        object.__setattr__(self, "objective", check_objective(self.objective))
 
     @classmethod
-    def of(cls, lists, mode: str = "easy", max_guesses: int = 6, **kw) -> Variant:
+    def of(cls, lists, mode: str = Mode.EASY, max_guesses: int = 6, **kw) -> Variant:
         """The variant played on `lists` (their word length)."""
         return cls(lists.length, mode, max_guesses, **kw)
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from ..errors import StoreError, UsageError, WordListError
 from ..output import check_output
 from ..output import write_atomically as _write_atomically
+from ..variant import MODES
 from .common import (
     INT32_MAX,
     INT62_MAX,
@@ -120,7 +121,7 @@ def register(sub) -> None:
                    "('wordle-dp lists')")
     q.add_argument("--length", type=int_range(3, 10), metavar="N",
                    help="with --book: the built-in lists of N-letter words")
-    q.add_argument("--mode", choices=("easy", "hard", "strict"), default="easy",
+    q.add_argument("--mode", choices=MODES, default="easy",
                    help="with --book: which packaged book (default: easy)")
     q.add_argument("--max-guesses", type=int_range(0, 64), default=6, metavar="N",
                    help="with --book: which packaged book (default: 6)")

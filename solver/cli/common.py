@@ -10,6 +10,7 @@ import re
 
 from ..errors import UsageError, one_line, quote
 from ..table import BACKENDS, get_table, memory_bytes
+from ..variant import MODES, OBJECTIVES
 from ..words import WordLists
 
 EXIT_USAGE = 2
@@ -155,7 +156,7 @@ class _Given(argparse.Action):
 def add_problem(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("problem")
     g.add_argument(
-        "--mode", choices=("easy", "hard", "strict"), default="easy",
+        "--mode", choices=MODES, default="easy",
         help="easy: any allowed guess; hard: NYT hard mode (greens kept, revealed letters "
         "reused); strict: every guess must still be a possible answer (default: easy)",
     )
@@ -169,7 +170,7 @@ def add_problem(p: argparse.ArgumentParser) -> None:
 
 def add_objective(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--objective", choices=("expected", "worst", "wins"), default="expected",
+        "--objective", choices=OBJECTIVES, default="expected",
         help="expected: the smallest expected number of guesses (ties: the smaller worst "
         "case); worst: first the fewest guesses that solve every answer, then the "
         "smallest total within them; wins: first the most answers won within the cap, "

@@ -32,8 +32,6 @@ import numpy as np
 from ..plural import counted
 from ..search.result import SolveResult
 
-OBJECTIVES = ("expected", "worst", "wins")  # wins: wins.py
-
 
 def _relabel(solver, status: str) -> str:
     if solver.beam:

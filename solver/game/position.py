@@ -15,12 +15,9 @@ import numpy as np
 from ..errors import PatternError, UsageError, WordListError, quote
 from ..feedback import colours_of, pattern_rows, to_text
 from ..feedback import parse as parse_pattern
-from ..search.engine import MODES as ENGINE_MODES
 from ..search.engine import UNCAPPED_DEPTH as UNCAPPED  # the engine's depth for "no cap"
-from ..variant import OBJECTIVES, Variant
+from ..variant import Variant, check_max_guesses, check_mode, check_objective
 from ..words import WordLists, encode_words
-
-MODES = tuple(ENGINE_MODES)
 
 Constraint = tuple[np.ndarray, np.ndarray]  # greens uint8[L] (255: none), min counts uint8[26]
 
@@ -121,12 +118,9 @@ class Position:
     @classmethod
     def start(cls, lists: WordLists, mode: str = "easy", max_guesses: int = 6,
               objective: str = "expected") -> Position:
-        if mode not in MODES:
-            raise UsageError(f"unknown mode {mode!r} (easy, hard or strict)")
-        if max_guesses < 0:
-            raise UsageError("max_guesses must be >= 0 (0 = no cap)")
-        if objective not in OBJECTIVES:
-            raise UsageError(f"unknown objective {objective!r} (expected, worst or wins)")
+        check_mode(mode)
+        check_max_guesses(max_guesses)
+        check_objective(objective)
         cons = no_constraint(lists.length) if mode == "hard" else None
         return cls(lists, mode, max_guesses, (),
                    np.arange(len(lists.answers), dtype=np.int32), cons, objective)

@@ -58,12 +58,12 @@ from typing import Any
 
 import numpy as np
 
+from ..status import Status
 from ..store import (
     EXACT,
     FAILED,
     INFEASIBLE,
     LOWER_BOUND,
-    STATUS_CODES,
     UPPER_BOUND,
 )
 from .costs import class_cost, class_sizes
@@ -216,7 +216,7 @@ def second_row(results: list[ClassResult], n_patterns: int) -> np.ndarray:
 
 def class_status_code(status: str) -> int:
     """Store code of a class status from Solver.class_value (not_found -> FAILED)."""
-    return FAILED if status == "not_found" else STATUS_CODES[status]
+    return Status(status).code
 
 
 # --------------------------------------------------------------------------- planning

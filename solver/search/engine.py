@@ -18,7 +18,7 @@ from .. import stops
 from ..progress import fmt_duration
 from ..shared_table import registered_transpose
 from ..table import get_table
-from ..variant import Variant
+from ..variant import Mode, Variant
 from ..words import WordLists, encode_words
 from . import layout as K
 from .classes import ClassQueries
@@ -27,7 +27,7 @@ from .layout import partition_bound
 from .positions import PositionQueries
 from .result import SolveResult
 
-MODES = {"easy": K.EASY, "hard": K.HARD, "strict": K.STRICT}
+MODES: dict[str, int] = {m: getattr(K, m.name) for m in Mode}  # each mode's code in the kernels
 UNCAPPED_DEPTH = 30  # "no cap": deeper than any strategy the search can build here
 DEFAULT_MEMO_ENTRIES = 1 << 21  # 36 bytes each: 75 MB
 MEMO_ENTRY_BYTES = 36

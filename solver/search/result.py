@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-STATUSES = ("exact", "infeasible", "upper_bound", "lower_bound", "not_found")
+from ..status import RESULTS, Status
+
+STATUSES: tuple[str, ...] = tuple(s.value for s in RESULTS)
 
 
 @dataclass
@@ -32,6 +34,9 @@ class SolveResult:
     note: str = ""
     source: str = ""  # where a value read from data comes from ("book"); "" when searched
 
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)  # one of RESULTS (a str: compares as the name)
+
     @property
     def average(self) -> float | None:
         return None if self.total is None else self.total / self.answers
@@ -48,12 +53,13 @@ class SolveResult:
         return d
 
     def describe(self) -> str:
-        if self.status == "infeasible":
+        if self.status == Status.INFEASIBLE:
             value = f"infeasible within {self.max_guesses} guesses"
-        elif self.status == "not_found":
+        elif self.status == Status.NOT_FOUND:
             value = "no strategy found"
         else:
-            rel = {"exact": "", "upper_bound": "<= ", "lower_bound": ">= "}[self.status]
+            rel = {Status.EXACT: "", Status.UPPER_BOUND: "<= ",
+                   Status.LOWER_BOUND: ">= "}[Status(self.status)]
             value = f"{rel}{self.total} ({rel}{self.average:.4f} avg)"
         depth = f", depth {self.depth}" if self.depth else ""
         note = f" ({self.note})" if self.note else ""

@@ -68,6 +68,7 @@ be wrong with a store on disk: `inspect`, `check_folder`, `damage_message`),
 """
 
 from ..errors import StoreError
+from ..variant import MODES  # the store's modes are the game's
 from .damage import Damage, check_folder, damage_message, inspect
 from .layout import (
     ATTRS,
@@ -81,7 +82,6 @@ from .layout import (
     INFO_ARRAYS,
     LIST_ARRAYS,
     LOWER_BOUND,
-    MODES,
     PENDING,
     RESULT_ARRAYS,
     STATUS_CODES,

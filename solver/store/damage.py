@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import StoreError, one_line, quote
-from ..variant import OBJECTIVES
+from ..variant import MODES, OBJECTIVES
 from ..words import kind_of, read_regular
-from .layout import EVERY_CHUNK, FORMAT, MODES, STATUS_NAMES, decode_words, layout, zarr_module
+from .layout import EVERY_CHUNK, FORMAT, STATUS_NAMES, decode_words, layout, zarr_module
 
 
 @dataclass

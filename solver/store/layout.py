@@ -9,11 +9,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..status import STORED, Status
+
 FORMAT = "wordle-dp-store/1"
 
-PENDING, EXACT, INFEASIBLE, LOWER_BOUND, UPPER_BOUND, FAILED = range(6)
-STATUS_NAMES = ("pending", "exact", "infeasible", "lower_bound", "upper_bound", "failed")
-STATUS_CODES = {name: code for code, name in enumerate(STATUS_NAMES)}
+# the status codes (solver/status.py's STORED), as the ints numpy compares
+PENDING, EXACT, INFEASIBLE, LOWER_BOUND, UPPER_BOUND, FAILED = (s.code for s in STORED)
+STATUS_NAMES: tuple[str, ...] = tuple(s.value for s in STORED)
+STATUS_CODES = {name: Status(name).code for name in STATUS_NAMES}
 
 # name -> (dtype, fill value); all 1-D over guesses
 _FIELDS: dict[str, tuple[str, object]] = {
@@ -120,7 +123,6 @@ class Record:
     class_rows: np.ndarray | None = None
 
 
-MODES = ("easy", "hard", "strict")
 EVERY_CHUNK = "every_chunk_written"  # attribute: a missing chunk file means damage
 RESULT_ARRAYS = ("status", "total", "depth", "second", "wins")  # lost -> opener pending again
 INFO_ARRAYS = ("selected", "cpu_seconds", "wall_seconds", "nodes", "rank", "finished_at")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from fastapi import Body, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
@@ -23,7 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import UsageError, WordleDPError
-from ..variant import MAX_LENGTH
+from ..store import STATUS_NAMES
+from ..variant import MAX_LENGTH, MODES
 from . import adapter
 from .catalog import Catalog
 from .service import MAX_ADVERSARY_TOP, MAX_TOP, Busy, NotFound, QueueFull, Service
@@ -47,7 +48,7 @@ def boards_position_chars(boards: int, length: int, cap: int) -> int:
 MAX_BOARDS_POSITION = boards_position_chars(MAX_BOARDS, MAX_LENGTH, BOARDS_CAP)
 log = logging.getLogger("wordle-dp.web")
 
-Mode = Literal["easy", "hard", "strict"]
+Mode = Literal["easy", "hard", "strict"]  # variant.MODES (mypy reads literals only)
 Cap = Annotated[int | None, Query(ge=0, le=20, description="guess cap; 0 = no cap")]
 Position = Annotated[str, Query(max_length=MAX_POSITION,
                                 description="'-' or 'salet:BBYBG,drone:YBBBG'")]
@@ -60,6 +61,9 @@ ListsId = Annotated[str | None, Query(max_length=40, pattern="^[A-Za-z0-9_.-]+$"
 SORTS = Literal["total", "opener", "rank", "status", "depth", "cpu_seconds", "wall_seconds",
                 "nodes"]
 STATUSES = Literal["pending", "exact", "infeasible", "lower_bound", "upper_bound", "failed"]
+if get_args(Mode) != MODES or get_args(STATUSES) != STATUS_NAMES:  # one list each
+    raise ImportError("web/app.py's Mode and STATUSES differ from variant.MODES and "
+                      "the store's STATUS_NAMES")
 
 
 class JobRequest(BaseModel):

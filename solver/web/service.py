@@ -35,11 +35,11 @@ from ..store import (
     Problem,
     Store,
 )
+from ..variant import MODES, check_mode
 from ..words import WordLists
 from . import adapter
 from .workers import QueueFull, Scheduler, SharedTables, Task, WorkerSpec
 
-MODES = ("easy", "hard", "strict")
 MAX_TOP = 50
 MAX_ADVERSARY_TOP = 10  # other first guesses that beat the adversary as fast, at most
 JOB_KEEP_SECONDS = 600.0
@@ -313,8 +313,7 @@ class Service:
                  quick_workers: int = QUICK_WORKERS, job_ids: Iterator[int] | None = None):
         from ..table import get_table
 
-        if mode not in MODES:
-            raise UsageError(f"unknown mode {mode!r} (easy, hard or strict)")
+        check_mode(mode)
         # what a service for other lists of the same server is made with (catalog.py)
         self.options = dict(mode=mode, max_guesses=max_guesses, memo_entries=memo_entries,
                             cache_dir=cache_dir, backend=backend, workers=workers,

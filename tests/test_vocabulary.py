@@ -1,0 +1,79 @@
+"""The vocabulary every layer speaks (issue 51): the modes, objectives and statuses
+are each listed once, as str enums that compare, hash, print and serialise as their
+names, and the store's status codes never move."""
+
+import json
+import typing
+
+import pytest
+
+from solver import store as S
+from solver.errors import UsageError
+from solver.search import engine
+from solver.search.result import STATUSES, SolveResult
+from solver.status import RESULTS, STORED, Status
+from solver.variant import (
+    MODES,
+    OBJECTIVES,
+    Mode,
+    Objective,
+    Variant,
+    check_max_guesses,
+    check_mode,
+    check_objective,
+)
+
+
+def test_names_are_plain_strings():
+    assert MODES == ("easy", "hard", "strict")
+    assert OBJECTIVES == ("expected", "worst", "wins")
+    for e in (*Mode, *Objective, *Status):
+        assert e == e.value and hash(e) == hash(e.value) and {e.value: 1}[e] == 1
+        assert f"{e}" == str(e) == e.value and repr(e) == repr(e.value)
+        assert json.dumps({"k": e}) == json.dumps({"k": e.value})
+        assert type(e.value) is str
+    assert all(type(m) is str for m in MODES + OBJECTIVES)
+
+
+def test_store_codes_never_move():
+    # stores on disk hold these codes
+    assert [s.value for s in STORED] == ["pending", "exact", "infeasible", "lower_bound",
+                                         "upper_bound", "failed"]
+    assert (S.PENDING, S.EXACT, S.INFEASIBLE, S.LOWER_BOUND, S.UPPER_BOUND, S.FAILED) == \
+        tuple(range(6))
+    assert S.STATUS_NAMES == tuple(s.value for s in STORED)
+    assert S.STATUS_CODES == {s.value: i for i, s in enumerate(STORED)}
+    assert Status.NOT_FOUND.code == S.FAILED  # a result's not_found is stored as failed
+    assert all(Status.of_code(s.code) is s for s in STORED)
+    assert STATUSES == ("exact", "infeasible", "upper_bound", "lower_bound", "not_found")
+    assert set(RESULTS) | set(STORED) == set(Status)
+
+
+def test_every_layer_uses_the_one_list():
+    from solver.web import app
+
+    assert set(engine.MODES) == set(Mode) and S.MODES is MODES
+    assert typing.get_args(app.Mode) == MODES
+    assert typing.get_args(app.STATUSES) == S.STATUS_NAMES
+
+
+def test_variant_takes_names_and_checks_them():
+    v = Variant(5, "hard", 6, objective="worst")
+    assert v.mode is Mode.HARD and v.objective is Objective.WORST
+    assert repr(v) == ("Variant(length=5, mode='hard', max_guesses=6, boards=1, "
+                       "adversary=False, objective='worst')")
+    with pytest.raises(ValueError, match=r"unknown mode 'medium' \(easy, hard or strict\)"):
+        Variant(5, "medium")
+    with pytest.raises(UsageError, match=r"unknown objective 'best' \(expected, worst or"):
+        check_objective("best")
+    with pytest.raises(UsageError, match=r"max_guesses must be >= 0 \(0 = no cap\)"):
+        check_max_guesses(-1)
+    assert check_mode("strict") is Mode.STRICT
+
+
+def test_a_result_carries_a_status():
+    r = SolveResult("salet", "exact", 7920, 2315, 5, 1.0, 3, "easy", 6)
+    assert r.status is Status.EXACT and "status='exact'" in repr(r)
+    assert r.to_dict()["status"] == "exact"
+    with pytest.raises(ValueError):
+        SolveResult("salet", "pending-ish", None, 1, None, 0.0, 0, "easy", 6)
