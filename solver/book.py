@@ -45,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import StoreError, UsageError, quote
+from .errors import Param, StoreError, UsageError, quote
 from .moves import Moves, moves_path, read_archive
 from .search.result import SolveResult
 from .store import (
@@ -452,11 +452,13 @@ def write(store: Store, out: str | Path, top: int, popular: list[str], command: 
     if proven < top:
         what = f"only the {proven} best openers" if proven else "none of the best openers"
         raise UsageError(f"{store.path} proves {what}, not {top}: run it again with a "
-                         "higher --cutoff (or none: one past the best exact totals)")
+                         "higher ", Param("cutoff"), " (or none: one past the best exact "
+                         "totals)")
     missing = [w for w in popular if st[store.index_of(w)] not in (EXACT, INFEASIBLE)]
     if missing:
         raise UsageError(f"{len(missing)} popular opener(s) are not exact in {store.path} "
-                         f"(first {missing[0]}): value them with run --no-cutoff")
+                         f"(first {missing[0]}): value them with run ",
+                         Param("no_cutoff"))
     total = snap.fields["total"]
     exact = np.flatnonzero(st == EXACT)
     classes = ClassStore(store.path, len(store.words), store.problem.n_patterns)
@@ -557,7 +559,7 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
     from .run.mpi import Signals
 
     if top < 1:
-        raise UsageError("--top must be >= 1")
+        raise UsageError(Param("top"), " must be >= 1")
     signals = Signals().install()  # a stop while scoring or writing is not lost either
     try:
         return _build(store, out, answers, guesses, mode, max_guesses, lists_name, length,
@@ -669,7 +671,7 @@ def _score(answers, guesses, lists_name, length, out, mode, max_guesses, n_score
     lists = WordLists.load(answers, guesses, quiet=True, lists=lists_name, length=length)
     if out is None:
         if not lists.name:
-            raise UsageError("a book for other lists needs --out FILE")
+            raise UsageError("a book for other lists needs ", Param("out"), " FILE")
         out = book_path(mode, max_guesses, lists.name)
     _test_pause("scoring")
     table, _ = get_table(lists, "numpy", cache_dir)

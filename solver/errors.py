@@ -3,13 +3,43 @@
 Every subclass of `WordleDPError` is a user error: the CLI prints its message as
 one line, 'wordle-dp: error: ...', and exits with status 2. Anything else that
 escapes is a bug.
+
+The library speaks of its parameters, never of the command line's flags: a message
+names a parameter as `Param("memo_mb")`, one of its parts, and reads 'memo_mb must be
+a number above 0'; cli/ prints the same message with the flag, '--memo-mb must be a
+number above 0' (`rendered`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+
+class Param(str):
+    """A parameter's name inside an error message (its flag on the command line)."""
+
+    __slots__ = ()
+
 
 class WordleDPError(Exception):
-    """A user error: bad input, a store that cannot be used, a missing backend."""
+    """A user error: bad input, a store that cannot be used, a missing backend.
+
+    Made from one message, or from parts of one, some of them `Param`s."""
+
+    def __init__(self, *parts: object) -> None:
+        if parts and all(isinstance(p, str) for p in parts) and any(
+                isinstance(p, Param) for p in parts):
+            self.parts: tuple[str, ...] = parts  # type: ignore[assignment]
+            super().__init__("".join(parts))  # type: ignore[arg-type]
+        else:
+            self.parts = ()
+            super().__init__(*parts)
+
+    def rendered(self, name: Callable[[str], str]) -> str:
+        """The message with each parameter written as `name(parameter)`."""
+        if not self.parts:
+            return str(self)
+        return "".join(name(p) if isinstance(p, Param) else p for p in self.parts)
 
 
 class UsageError(WordleDPError, ValueError):

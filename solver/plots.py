@@ -10,7 +10,7 @@ import io
 
 import numpy as np
 
-from .errors import UsageError
+from .errors import Param, UsageError
 from .output import write_output
 
 FIG_SIZE = (10.0, 5.6)
@@ -21,7 +21,8 @@ def _plt():
     try:
         import matplotlib
     except ImportError:
-        raise UsageError("--plot needs matplotlib (pip install 'wordle-dp[plot]')") from None
+        raise UsageError(Param("plot"), " needs matplotlib (pip install 'wordle-dp[plot]')"
+                         ) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 import numpy as np
 
-from .errors import UsageError
+from .errors import Param, UsageError
 
 MIN_LENGTH, MAX_LENGTH = 3, 10
 
@@ -70,7 +70,7 @@ def check_objective(objective: object) -> Objective:
 def check_max_guesses(max_guesses: int) -> int:
     """The guess cap, checked: 0 (no cap) or more."""
     if max_guesses < 0:
-        raise UsageError("max_guesses must be >= 0 (0 = no cap)")
+        raise UsageError(Param("max_guesses"), " must be >= 0 (0 = no cap)")
     return max_guesses
 
 

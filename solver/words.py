@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import WordListError, quote
+from .errors import Param, WordListError, quote
 from .variant import MAX_LENGTH, MIN_LENGTH
 
 # The original Wordle lists ship inside the package (solver/data/; provenance in the
@@ -114,7 +114,8 @@ def builtin(name: str | None = None, length: int | None = None) -> BuiltinLists:
     if length not in BY_LENGTH:
         raise WordListError(f"no built-in lists of {length}-letter words (built in: "
                             f"{', '.join(str(n) for n in sorted(BY_LENGTH))} letters; custom "
-                            "lists of 3 to 10 letters: --answers/--guesses)")
+                            "lists of 3 to 10 letters: ", Param("answers"), "/",
+                            Param("guesses"), ")")
     return BY_LENGTH[length]
 
 MAX_LIST_BYTES = 256 * 2**20  # every 5-letter string of a-z (26**5) fits in about 80 MB
@@ -297,8 +298,9 @@ class WordLists:
         letters (default: the original Wordle lists shipped with the package). Files
         and built-in lists exclude each other."""
         if (lists is not None or length is not None) and (answers or guesses):
-            raise WordListError("give built-in lists (--lists/--length) or list files "
-                                "(--answers/--guesses), not both")
+            raise WordListError("give built-in lists (", Param("lists"), "/",
+                                Param("length"), ") or list files (", Param("answers"), "/",
+                                Param("guesses"), "), not both")
         if lists is not None and length is not None:
             b = builtin(lists)
             if b.length != length:

@@ -77,3 +77,31 @@ def test_a_result_carries_a_status():
     assert r.to_dict()["status"] == "exact"
     with pytest.raises(ValueError):
         SolveResult("salet", "pending-ish", None, 1, None, 0.0, 0, "easy", 6)
+
+
+def test_library_errors_name_parameters_and_the_cli_flags():
+    from solver.cli.flags import error_line, flag
+    from solver.errors import Param
+    from solver.run import RunConfig, check_config
+
+    e = UsageError(Param("memo_mb"), " must be a number above 0")
+    assert str(e) == "memo_mb must be a number above 0" and e.args == (str(e),)
+    assert error_line(e) == "--memo-mb must be a number above 0"
+    assert error_line(UsageError("plain {braces} --kept")) == "plain {braces} --kept"
+    assert flag("no_cutoff") == "--no-cutoff"
+    with pytest.raises(UsageError) as info:
+        check_config(RunConfig(store="s", split="all", cutoff=100))
+    assert str(info.value).startswith("split all values openers exactly, so it does not go "
+                                      "with cutoff")
+    assert error_line(info.value).startswith("--split all values openers exactly, so it "
+                                             "does not go with --cutoff")
+    for bad, needle in [(dict(cutoff=1, no_cutoff=True), "--cutoff and --no-cutoff exclude"),
+                        (dict(parts=4, split="off"), "--parts values classes"),
+                        (dict(max_guesses=-1), "--max-guesses must be >= 0"),
+                        (dict(split="some"), "--split must be one of auto, all, off"),
+                        (dict(objective="worst", cutoff=5), "--cutoff is a total: the worst"),
+                        (dict(memo_mb=float("nan")), "--memo-mb must be a number above 0"),
+                        (dict(best=0), "the best openers are those of the expected")]:
+        with pytest.raises(UsageError) as info:
+            check_config(RunConfig(store="s", **bad))
+        assert error_line(info.value).startswith(needle), bad

@@ -20,9 +20,10 @@ import sys
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from .. import __version__  # noqa: E402
-from ..errors import UsageError, WordleDPError, check_environment, one_line  # noqa: E402
+from ..errors import UsageError, WordleDPError, check_environment  # noqa: E402
 from . import book, cluster, game, solve, web  # noqa: E402
 from .common import EXIT_USAGE, Parser, launcher_rank  # noqa: E402
+from .flags import error_line  # noqa: E402
 
 __all__ = ["UsageError", "build_parser", "main"]
 
@@ -66,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except WordleDPError as exc:
         if launcher_rank() == 0:  # under mpiexec every rank would say the same
-            print(f"wordle-dp: error: {one_line(exc)}", file=sys.stderr)
+            print(f"wordle-dp: error: {error_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except SystemExit as exc:  # --help, --version, or a parse error already printed
         return _exit_code(exc.code)
@@ -84,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # a full disk behind stdout shows here, not at exit
         return rc
     except WordleDPError as exc:
-        print(f"wordle-dp: error: {one_line(exc)}", file=sys.stderr)
+        print(f"wordle-dp: error: {error_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         from ..progress import end_open_line

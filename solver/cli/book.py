@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ..errors import UsageError
+from ..errors import UsageError, WordleDPError
 from .common import (
     INT32_MAX,
     INT62_MAX,
@@ -293,6 +293,8 @@ def _cmd_wins(args) -> int:
         info = B.wins(book.path, store, words, args.answers, args.guesses, args.mode,
                       args.max_guesses, args.lists, args.length, args.cache_dir,
                       time_limit(args.time_limit), args.quiet)
+    except WordleDPError:  # its message as it is (parameters as flags)
+        raise
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if info is not None and not args.quiet:

@@ -8,7 +8,7 @@ import math
 import sys
 from pathlib import Path
 
-from ..errors import StoreError, UsageError, WordListError
+from ..errors import StoreError, UsageError, WordleDPError, WordListError
 from ..output import check_output
 from ..output import write_atomically as _write_atomically
 from ..variant import MODES
@@ -176,36 +176,37 @@ def register(sub) -> None:
     m.set_defaults(func=_cmd_merge)
 
 
-def _cmd_run(args) -> int:
-    from ..run import RunConfig, parse_shard, run
+def run_config(args):
+    """The run the options of `run` ask for, checked (run.check_config: the checks
+    a run makes again on rank 0, here before anything starts)."""
+    from ..run import RunConfig, check_config, parse_shard
 
     tl = time_limit(args.time_limit)
     try:
         shard = None if args.shard is None else parse_shard(args.shard)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    cutoff = args.cutoff
-    if cutoff is not None and args.no_cutoff:
-        raise UsageError("--cutoff and --no-cutoff exclude each other")
-    if args.parts not in (None, 0) and args.split == "off":
-        raise UsageError("--parts values classes of split openers, so it needs --split "
-                         "auto or all")
-    if cutoff is not None and args.split == "all":
-        raise UsageError("--split all values openers exactly, so it does not go with "
-                         "--cutoff (a cutoff run values every opener whole)")
     cfg = RunConfig(
         store=args.store, answers=args.answers, guesses=args.guesses, lists=args.lists,
         length=args.length,
         cache_dir=args.cache_dir, openers=args.openers, mode=args.mode,
-        max_guesses=args.max_guesses, objective=args.objective, cutoff=cutoff,
+        max_guesses=args.max_guesses, objective=args.objective, cutoff=args.cutoff,
         no_cutoff=args.no_cutoff, time_limit=tl,
         retry_failed=args.retry_failed, quiet=args.quiet, shard=shard, grace=args.grace,
         flush_seconds=args.flush_seconds, progress_seconds=args.progress_seconds,
         memo_mb=args.memo_mb, split=args.split, parts=args.parts,
     )
+    check_config(cfg)
+    return cfg
+
+
+def _cmd_run(args) -> int:
+    from ..run import run
+
+    cfg = run_config(args)
     try:
         summary = run(cfg)
-    except WordListError:
+    except WordleDPError:  # its message as it is (parameters as flags)
         raise
     except ValueError as exc:
         raise UsageError(str(exc)) from None

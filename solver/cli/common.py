@@ -10,7 +10,7 @@ import re
 
 from ..errors import UsageError, one_line, quote
 from ..table import BACKENDS, get_table, memory_bytes
-from ..variant import MODES, OBJECTIVES
+from ..variant import MODES, OBJECTIVES, check_max_guesses
 from ..words import WordLists
 
 EXIT_USAGE = 2
@@ -237,8 +237,7 @@ def make_solver(args, lists: WordLists, openers=()):
     from ..search import Solver
     from ..search.engine import memo_entries_for
 
-    if args.max_guesses < 0:
-        raise UsageError("--max-guesses must be >= 0 (0 = no cap)")
+    check_max_guesses(args.max_guesses)
     if args.memo_mb is not None and args.memo_mb <= 0:
         raise UsageError("--memo-mb must be > 0")
     table, _ = get_table(lists, args.backend, args.cache_dir)

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from ..errors import UsageError
+from ..errors import UsageError, WordleDPError
 from ..table import get_table
 from .common import (
     INT32_MAX,
@@ -130,6 +130,8 @@ def _cmd_best(args) -> int:
                     grace=args.grace, quiet=args.quiet, memo_mb=args.memo_mb)
     try:
         found = best(cfg, args.top)
+    except WordleDPError:  # its message as it is (parameters as flags)
+        raise
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if found is None:  # another rank, or stopped (the run said how to resume)

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import PatternError, UsageError, WordListError, quote
+from ..errors import Param, PatternError, UsageError, WordListError, quote
 from ..feedback import parse as parse_pattern
 from ..feedback import score, to_squares, to_text
 from ..plural import counted
@@ -60,7 +60,7 @@ def default_cap(boards: int) -> int:
 def boards_variant(lists, boards: int, max_guesses: int | None = None) -> Variant:
     """The Variant of a k-board game on `lists` (easy mode; cap k + 5 by default)."""
     if not 1 <= boards <= MAX_BOARDS:
-        raise UsageError(f"--boards must be from 1 to {MAX_BOARDS} (got {boards})")
+        raise UsageError(Param("boards"), f" must be from 1 to {MAX_BOARDS} (got {boards})")
     if boards > len(lists.answers):
         raise UsageError(f"{boards} boards need {boards} distinct answers; the list has "
                          f"{len(lists.answers)}")
@@ -429,7 +429,8 @@ def make_boards_strategy(name: str, table: np.ndarray, lists, exact=None) -> Boa
     if name == "optimal":
         if exact is None:
             raise UsageError("the optimal strategy on several boards is exact only on small "
-                             "instances (see solve --boards); use a heuristic here")
+                             "instances (see solve ", Param("boards"), "); use a heuristic "
+                             "here")
         return exact.strategy()
     base, rule = name, True
     if name.endswith(PURE):

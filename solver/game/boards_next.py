@@ -4,7 +4,7 @@ and the web page: exact (boards_exact.py) where that takes seconds, else a heuri
 
 from __future__ import annotations
 
-from ..errors import UsageError
+from ..errors import Param, UsageError
 from ..search import Solver
 from ..search.engine import UNCAPPED_DEPTH
 from .boards import BoardsHeuristic, BoardsPosition
@@ -33,7 +33,7 @@ def advise(lists, table, pos: BoardsPosition, top: int = 5, strategy: str = "aut
     if strategy == "optimal" and not small:
         raise UsageError(f"{pos}: {len(sets)} open boards and {n} answer tuples; the exact "
                          f"next guess is offered up to 3 open boards and {EXACT_NEXT} tuples "
-                         "(use --strategy entropy, expected or minimax)")
+                         "(use ", Param("strategy"), " entropy, expected or minimax)")
     if strategy in ("auto", "optimal") and small:
         cap = pos.variant.max_guesses
         ex = BoardsExact(Solver(lists, mode="easy", max_guesses=cap, table=table), pos.boards,

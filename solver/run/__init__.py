@@ -43,8 +43,10 @@ learns how the run ended, so a stopped book build or best ends on every rank."""
 from ..errors import UsageError
 from ..store import LOWER_BOUND, STATUS_NAMES
 from .config import (
+    SPLIT_MODES,
     RunConfig,
     RunSummary,
+    check_config,
     opener_file,
     parse_shard,
     parse_time_limit,
@@ -55,6 +57,7 @@ from .mpi import LAUNCHER_SIZE_VARS, check_launcher
 from .work import fallback_estimate
 from .worker import default_factory
 
-__all__ = ["RunConfig", "RunSummary", "run", "parse_time_limit", "parse_shard",
+__all__ = ["RunConfig", "check_config", "SPLIT_MODES", "RunSummary",
+           "run", "parse_time_limit", "parse_shard",
            "select_openers", "opener_file", "check_launcher", "fallback_estimate",
            "default_factory", "LAUNCHER_SIZE_VARS", "STATUS_NAMES", "LOWER_BOUND", "UsageError"]

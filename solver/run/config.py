@@ -3,10 +3,14 @@ parsers of its options: time limits, shards and opener selections."""
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from ..errors import Param, UsageError
+from ..variant import check_max_guesses
 
 EXIT_USAGE = 2
 # Up to this many ranks, rank 0 solves too (a thread beside the coordinator): at 16
@@ -59,6 +63,37 @@ class RunConfig:
     rank0_solves: bool | None = None
     progress_file: Any = None  # default sys.stderr
     extra: dict = field(default_factory=dict)
+
+
+SPLIT_MODES = ("auto", "all", "off")
+
+
+def check_config(cfg: RunConfig) -> None:
+    """Refuse options that do not go together or are out of range: the one place of
+    these checks (the CLI calls it before a run starts, the run on rank 0 again)."""
+    if cfg.cutoff is not None and cfg.no_cutoff:
+        raise UsageError(Param("cutoff"), " and ", Param("no_cutoff"), " exclude each other")
+    if cfg.parts not in (None, 0) and cfg.split == "off":
+        raise UsageError(Param("parts"), " values classes of split openers, so it needs ",
+                         Param("split"), " auto or all")
+    if cfg.split == "all" and cfg.cutoff is not None:
+        raise UsageError(Param("split"), " all values openers exactly, so it does not go "
+                         "with ", Param("cutoff"), " (a cutoff run values every opener "
+                         "whole)")
+    check_max_guesses(cfg.max_guesses)
+    if cfg.split not in SPLIT_MODES:
+        raise UsageError(Param("split"), f" must be one of {', '.join(SPLIT_MODES)}")
+    other = {"worst": "the worst-case objective ranks by the worst case first",
+             "wins": "the objective wins ranks by the answers won first"}.get(cfg.objective)
+    if other and cfg.cutoff is not None:
+        raise UsageError(Param("cutoff"), f" is a total: {other} and takes no cutoff")
+    if other and cfg.split == "all":
+        raise UsageError(Param("split"), " all sums class values of the expected "
+                         f"objective; {other} and values openers whole")
+    if cfg.memo_mb is not None and not (cfg.memo_mb > 0 and math.isfinite(cfg.memo_mb)):
+        raise UsageError(Param("memo_mb"), " must be a number above 0")
+    if cfg.best is not None and (cfg.best < 1 or cfg.objective != "expected"):
+        raise UsageError("the best openers are those of the expected objective, K >= 1")
 
 
 @dataclass
@@ -156,7 +191,7 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 
 def opener_file(spec: str) -> str | None:
-    """The file an --openers value names, or None when it is words.
+    """The file an `openers` value names, or None when it is words.
 
     Files are explicit, so that a file in the working folder named like a word
     cannot change the meaning: '@FILE', or a path containing '/' or ending in '.txt'.
@@ -171,7 +206,7 @@ def opener_file(spec: str) -> str | None:
 def select_openers(spec: str, lists) -> list[int]:
     """Guess indices named by 'all', a file of words ('@FILE', a path with '/' or
     ending in '.txt') or 'w1,w2,...'."""
-    from ..errors import UsageError, quote
+    from ..errors import quote
     from ..words import read_words
 
     spec = "all" if spec is None else spec.strip()
@@ -180,15 +215,16 @@ def select_openers(spec: str, lists) -> list[int]:
     path = opener_file(spec)
     if path is not None:
         if not path:
-            raise UsageError("--openers '@': the file name is missing (use @FILE)")
+            raise UsageError(Param("openers"), " '@': the file name is missing (use @FILE)")
         words = read_words(path)
     else:
         words = [w.strip() for w in spec.split(",")]
         if not any(words):
-            raise UsageError(f"--openers {quote(spec)} names no opener (use all, @FILE "
-                             "or w1,w2,...)")
+            raise UsageError(Param("openers"), f" {quote(spec)} names no opener (use all, "
+                             "@FILE or w1,w2,...)")
         if not all(words):
-            raise UsageError(f"--openers {quote(spec)} has an empty item (use w1,w2,...)")
+            raise UsageError(Param("openers"), f" {quote(spec)} has an empty item (use "
+                             "w1,w2,...)")
     seen: set[int] = set()
     out = []
     for w in words:

@@ -6,7 +6,6 @@ docstring."""
 
 from __future__ import annotations
 
-import math
 import sys
 import time
 from dataclasses import replace
@@ -19,6 +18,7 @@ from .config import (
     RANK0_SOLVES_MAX,
     RunConfig,
     RunSummary,
+    check_config,
     default_memo_mb,
     select_openers,
     work_memo_mb,
@@ -39,7 +39,7 @@ from .mpi import (
     node_table,
     quiet_bcast,
 )
-from .split import SPLIT_MODES, ClassStore, has_class_values
+from .split import ClassStore, has_class_values
 from .work import order, plan_work
 from .worker import Worker, default_factory, worker_main
 
@@ -50,24 +50,7 @@ def _setup_rank0(cfg: RunConfig):
     from ..table import check_fits, get_table
     from ..words import WordLists
 
-    if cfg.max_guesses < 0:
-        raise ValueError("--max-guesses must be >= 0 (0 = no cap)")
-    if cfg.split not in SPLIT_MODES:
-        raise ValueError(f"--split must be one of {', '.join(SPLIT_MODES)}")
-    if cfg.split == "all" and cfg.cutoff is not None:
-        raise ValueError("--split all values openers exactly, so it does not go with "
-                         "--cutoff (a cutoff run values every opener whole)")
-    other = {"worst": "the worst-case objective ranks by the worst case first",
-             "wins": "the objective wins ranks by the answers won first"}.get(cfg.objective)
-    if other and cfg.cutoff is not None:
-        raise ValueError(f"--cutoff is a total: {other} and takes no cutoff")
-    if other and cfg.split == "all":
-        raise ValueError(f"--split all sums class values of the expected objective; "
-                         f"{other} and values openers whole")
-    if cfg.memo_mb is not None and not (cfg.memo_mb > 0 and math.isfinite(cfg.memo_mb)):
-        raise ValueError("--memo-mb must be a number above 0")
-    if cfg.best is not None and (cfg.best < 1 or cfg.objective != "expected"):
-        raise ValueError("the best openers are those of the expected objective, K >= 1")
+    check_config(cfg)
     lists = WordLists.load(cfg.answers, cfg.guesses, quiet=cfg.quiet, lists=cfg.lists,
                            length=cfg.length)
     chosen = select_openers(cfg.openers, lists)

@@ -79,7 +79,6 @@ SPLIT_SHARE = 0.35
 HEAD_FRACTION = 0.05  # classes predicted below this part of their opener: one head unit
 CHUNK_ROWS = 8  # openers per chunk of the checkpoint arrays (a chunk: 15 kB raw)
 GROUP = "classes"
-SPLIT_MODES = ("auto", "all", "off")
 
 def classes_of(row: np.ndarray, n_patterns: int) -> list[tuple[int, int]]:
     """(pattern, size) of the non-green classes of an opener's table row, in the

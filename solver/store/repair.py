@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import StoreError
+from ..errors import Param, StoreError
 from .damage import _array_damage, _file_damage, _root_damage, check_folder, damage_message
 from .layout import LIST_ARRAYS, PENDING, RESULT_ARRAYS, layout, zarr_module
 from .store import Store
@@ -68,7 +68,8 @@ def repair(path, lists=None) -> list[str]:
                     lists.answers_sha256 != attrs["answers_sha256"]):
                 raise StoreError(
                     f"{path}: the word arrays are damaged; repair needs the lists the store "
-                    f"was made with (--answers/--guesses with sha256 "
+                    "was made with (", Param("answers"), "/", Param("guesses"),
+                    " with sha256 "
                     f"{attrs['answers_sha256'][:12]} / {attrs['guesses_sha256'][:12]})")
         lost = np.zeros(n_g, dtype=bool)
         status_lost = False

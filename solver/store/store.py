@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import StoreError, one_line, quote
+from ..errors import Param, StoreError, one_line, quote
 from .damage import check_folder, damage_message, inspect
 from .layout import (
     _MIRROR_MAX,
@@ -358,8 +358,8 @@ class Store:
         if diff:
             raise StoreError(
                 f"{self.path} holds results for another problem: different "
-                + "; ".join(diff) + " (use another --store, or the same lists/--mode/"
-                "--max-guesses as the run that made it)"
+                + "; ".join(diff) + " (use another ", Param("store"), ", or the same lists/",
+                Param("mode"), "/", Param("max_guesses"), " as the run that made it)"
             )
 
     # ---- reading -------------------------------------------------------------------
