@@ -72,6 +72,7 @@ from solver.run.split import (  # noqa: E402
     decisive,
     plan,
 )
+from solver.run.units import Part, Whole  # noqa: E402
 from solver.run.work import Work, gate_heads  # noqa: E402
 from solver.store import FAILED, STATUS_CODES  # noqa: E402
 
@@ -283,7 +284,7 @@ def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
         if i in chosen:
             work.add_split(i, {}, costs[i])
         else:
-            work.push((i, None), costs[i])
+            work.push(Whole(i), costs[i])
     cls = {}  # population index -> pattern -> (status code, cpu)
 
     def classes(i: int) -> dict:
@@ -295,13 +296,14 @@ def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
     def cost_of(unit) -> tuple[float, list]:
         """(busy seconds, the class or part results sent) of one unit."""
         nonlocal n_parts
-        i, pats = unit[0], unit[1]
-        if pats is None:
+        i = unit.index
+        if isinstance(unit, Whole):
             return pop[i].whole, []
-        if len(unit) > 2:  # a part of a class (or its quick bound)
+        if isinstance(unit, Part):  # a part of a class (or its quick bound)
             n_parts += 1
+            pats = (unit.pattern,)
             code, c = classes(i)[pats[0]]
-            part, n, _below = unit[2]
+            part, n = unit.part, unit.parts
             found = None if code != STATUS_CODES["exact"] else (1, 1, 0, False)
             if pats[0] in pop[i].quick:  # what the quick bound found, measured
                 t = pop[i].quick[pats[0]]
@@ -313,7 +315,7 @@ def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
                                        and pop[i].quick.get(pats[0], 0) is None) else None
             return c * pm.cost(n) / n, [PartResult(i, pats[0], part, n, got)]
         t, out = 0.0, []
-        for p in pats:
+        for p in unit.patterns:
             code, c = classes(i)[p]
             t += c
             out.append(ClassResult(i, p, code, 1, 1, 0, c))

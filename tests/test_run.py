@@ -19,6 +19,7 @@ import pytest
 from solver import cli
 from solver import store as S
 from solver.run import RunConfig, parse_shard, parse_time_limit, run, select_openers
+from solver.run.units import Whole
 from solver.search.result import SolveResult
 from solver.words import WordListError, WordLists
 
@@ -334,8 +335,8 @@ def test_eta_weighs_what_is_left_by_what_each_kind_cost(tmp_path, lists_files):
     assert whole and eta == pytest.approx(7 * 0.1 / 2)  # what is left, shared
     # in flight: 2 s into an opener of mean 0.1 s (outrun: as long again), and one
     # just sent (its mean less the time it ran)
-    co.sent(0, [(2, None)])
-    co.sent(1, [(3, None)])
+    co.sent(0, [Whole(2)])
+    co.sent(1, [Whole(3)])
     t0 = co.in_flight[0][0]
     co.in_flight[0] = (t0 - 2.0, co.in_flight[0][1])
     eta, whole = co.eta(now=t0)

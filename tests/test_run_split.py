@@ -36,6 +36,7 @@ from solver.run.split import (
     plan,
     unpack,
 )
+from solver.run.units import Classes, Part
 from solver.run.work import Work
 from solver.run.worker import default_factory
 from solver.words import WordLists
@@ -333,7 +334,7 @@ def test_a_best_run_plans_its_exact_openers_first_and_may_split_them(tmp_path, s
         assert split == (set(exact) if how == "all" else set())
         popped = []
         while work.more() and len(work):
-            popped += [u[0] for u in work.pop()]
+            popped += [u.index for u in work.pop()]
             for sp in work.splits.values():  # as if the heads came back: the big
                 if sp.big:  # classes go out too
                     work._release(sp)
@@ -371,12 +372,12 @@ def test_head_gates_the_big_classes_and_an_infeasible_head_settles(small):
     assert work.add_split(i, {}, 5.0) is None
     assert len(work) == 1 and work.more()  # only the head; the big classes wait
     unit, = work.pop()
-    assert unit == (i, sp.head) and not len(work) and work.more()
-    first = unit[1][0]
+    assert unit == Classes(i, sp.head) and not len(work) and work.more()
+    first = unit.patterns[0]
     rec, err = work.on_class(ClassResult(i, first, S.INFEASIBLE), None)
     assert rec.status == S.INFEASIBLE and rec.total == -1 and err is None
     assert not work.more()  # the big classes never go out
-    assert work.on_class(ClassResult(i, unit[1][1], S.EXACT, 3, 2, 0), None) is None
+    assert work.on_class(ClassResult(i, unit.patterns[1], S.EXACT, 3, 2, 0), None) is None
     # without a head, every class goes out at once; one settling the opener drops
     # the others still queued
     j = lists.guess_id("abase")
@@ -385,7 +386,7 @@ def test_head_gates_the_big_classes_and_an_infeasible_head_settles(small):
         sp.classes[k][0] for k in range(len(sp.classes) - 3))}, 5.0)  # 3 left: all big
     assert len(work) == 3
     first, = work.pop()
-    rec, _err = work.on_class(ClassResult(j, first[1][0], S.INFEASIBLE), None)
+    rec, _err = work.on_class(ClassResult(j, first.patterns[0], S.INFEASIBLE), None)
     assert rec.status == S.INFEASIBLE and not len(work) and not work.more()
 
 
@@ -547,30 +548,30 @@ def test_a_class_without_a_quick_bound_goes_out_whole_and_settled_parts_are_drop
     units = []
     while len(work):
         units += work.pop()
-    head = [u for u in units if len(u) == 2]
-    quick = [u for u in units if len(u) == 3]
+    head = [u for u in units if isinstance(u, Classes)]
+    quick = [u for u in units if isinstance(u, Part)]
     # the head is valued: the big classes are released, each as a quick bound
     for u in head:
-        for p in u[1]:
+        for p in u.patterns:
             work.on_class(ClassResult(i, p, S.EXACT, 1, 2, 0), None)
     while len(work):
-        quick += [u for u in work.pop() if len(u) == 3]  # (classes of 1-2 go whole)
-    assert quick and all(u[2] == (0, -QUICK, 0) for u in quick)
-    big = [u[1][0] for u in quick]
+        quick += [u for u in work.pop() if isinstance(u, Part)]  # (classes of 1-2 go whole)
+    assert quick and all((u.part, u.parts, u.below) == (0, -QUICK, 0) for u in quick)
+    big = [u.pattern for u in quick]
     # no quick bound for the first class: its parts go out without one (-1); when
     # no part finds a strategy either, the class goes out whole (for its status)
     assert work.on_part(PartResult(i, big[0], 0, -QUICK, None, 0.5), None) == (None, None)
     unbound = work.pop() + work.pop()
-    assert sorted(unbound) == [(i, (big[0],), (0, 2, -1)), (i, (big[0],), (1, 2, -1))]
+    assert sorted(unbound) == [Part(i, big[0], 0, 2, -1), Part(i, big[0], 1, 2, -1)]
     assert work.on_part(PartResult(i, big[0], 0, 2, None, 1.0), None) == (None, None)
     assert work.on_part(PartResult(i, big[0], 1, 2, None, 1.0), None) == (None, None)
-    assert work.pop() == [(i, (big[0],))]
+    assert work.pop() == [Classes(i, (big[0],))]
     assert len(big) > 2
     # a quick bound for the second: two parts against it, then the least of all
     p = big[1]
     assert work.on_part(PartResult(i, p, 0, -QUICK, (50, 4, 7, False), 0.5), None) == (None, None)
     parts = work.pop() + work.pop()
-    assert sorted(parts) == [(i, (p,), (0, 2, 50)), (i, (p,), (1, 2, 50))]
+    assert sorted(parts) == [Part(i, p, 0, 2, 50), Part(i, p, 1, 2, 50)]
     assert work.on_part(PartResult(i, p, 0, 2, None, 1.0), None) == (None, None)
     cr, err = work.on_part(PartResult(i, p, 1, 2, (48, 5, 9, False), 2.0, rank=3), None)
     assert err is None and (cr.status, cr.total, cr.depth, cr.second) == (S.EXACT, 48, 5, 9)
@@ -658,17 +659,17 @@ def test_a_quick_bound_sizes_the_parts_again():
         work = Work("hard", len(row), table, 243, parts=None, share=share, workers=100)
         assert work.add_split(0, {}, cost) is None
         head, = work.pop()
-        for p in head[1]:
+        for p in head.patterns:
             work.on_class(ClassResult(0, p, S.EXACT, 2, 2, 0), None)
         unit, = work.pop()
-        assert unit == (0, (0,), (0, -QUICK, 0))  # the quick bound first
+        assert unit == Part(0, 0, 0, -QUICK, 0)  # the quick bound first
         assert work.on_part(PartResult(0, 0, 0, -QUICK, (total, 6, 7, False), 0.3),
                             None) == (None, None)
         n = parts_for(900, cost_after_quick(900, total, "hard"), share, 100, None)
         units = []
         while len(work):
             units += work.pop()
-        assert sorted(units) == [(0, (0,), (j, n, total)) for j in range(n)]
+        assert sorted(units) == [Part(0, 0, j, n, total) for j in range(n)]
         assert (n > 4) if total == 2970 else (n == 1)
 
 
@@ -690,8 +691,8 @@ def test_easy_mode_releases_the_big_classes_with_the_head(small):
     units = []
     while len(work):
         units += work.pop()
-    assert units[0] == (i, sp.head)  # the head first, then every big class
-    assert sorted(u[1] for u in units[1:]) == sorted(
+    assert units[0] == Classes(i, sp.head)  # the head first, then every big class
+    assert sorted(u.patterns for u in units[1:]) == sorted(
         (p,) for p, _s in sp.classes if p not in sp.head)
     assert not work.more()
 
@@ -744,11 +745,11 @@ def test_a_probed_class_with_no_quick_bound_goes_out_whole():
                 share=cost / (PART_SHARE + PROBE_SHARE) * 2, workers=100)
     work.add_split(0, {}, cost)
     head, = work.pop()
-    for p in head[1]:
+    for p in head.patterns:
         work.on_class(ClassResult(0, p, S.EXACT, 2, 2, 0), None)
-    assert work.pop() == [(0, (0,), (0, -QUICK, 0))]
+    assert work.pop() == [Part(0, 0, 0, -QUICK, 0)]
     assert work.on_part(PartResult(0, 0, 0, -QUICK, None, 0.3), None) == (None, None)
-    assert work.pop() == [(0, (0,))] and not len(work)
+    assert work.pop() == [Classes(0, (0,))] and not len(work)
 
 
 def test_progress_counts_classes_and_parts(tmp_path, small):

@@ -16,6 +16,7 @@ from ..progress import fmt_duration
 from ..store import EXACT, FAILED, PENDING, Record, Store
 from .config import RunConfig, RunSummary
 from .cutoffs import Cutoffs
+from .eta import eta as estimate
 from .mpi import Signals
 from .split import ClassResult, ClassStore, PartResult
 from .work import Work
@@ -119,42 +120,9 @@ class Coordinator:
         return index in c.exact or (c.fixed is None and c.top is None)
 
     def eta(self, now: float | None = None) -> tuple[float, bool]:
-        """(seconds left, whether that is an estimate of all of it). Each kind's
-        openers left cost its mean CPU so far; while a kind still to do has no mean
-        yet, what the others need (a lower bound). Units in flight count what they
-        have left: their expected cost less the time they have run, but at least
-        that time again once they run past it (a unit that has outlived its mean is
-        a dear one, and dear ones run long: the last openers of a book take minutes
-        where the mean says seconds). The wall time is that work over the solvers,
-        but never less than the longest unit in flight has left, nor than one
-        opener of a kind still queued: an opener is never shared by ranks."""
-        if not any(n for _, n, _ in self.kinds.values()):
-            return float("inf"), False  # nothing valued yet: no scale at all
-        now = time.monotonic() if now is None else now
-        mean = {k: cpu / n if n else 0.0 for k, (_, n, cpu) in self.kinds.items()}
-        whole = all(n for n_left, n, _ in self.kinds.values() if n_left > 0)
-        work = sum(n_left * mean[k] for k, (n_left, _, _) in self.kinds.items())
-        longest = 0.0
-        flying = {True: 0, False: 0}
-        for t0, units in self.in_flight.values():
-            ran = max(0.0, now - t0)
-            # a whole opener's cost is its kind's mean; a class or a part of one:
-            # unknown here (its opener's cost is counted with the openers left)
-            cost = 0.0
-            for u in units:
-                if u[1] is None:
-                    kind = self.exact_kind(u[0])
-                    cost += mean[kind]
-                    flying[kind] += 1
-            left = max(cost - ran, ran)
-            work += left - cost
-            longest = max(longest, left)
-        queued = [mean[k] for k, (n_left, _, _) in self.kinds.items()
-                  if n_left > flying[k]]
-        wall = max(work / self.solvers, longest, max(queued, default=0.0))
-        if not whole and wall == 0:
-            return float("inf"), False
-        return wall, whole
+        """(seconds left, whether that is an estimate of all of it): eta.py's."""
+        return estimate(self.kinds, self.in_flight.values(), self.exact_kind, self.solvers,
+                   time.monotonic() if now is None else now)
 
     def sent(self, rank: int, units: list) -> None:
         """Units went out to `rank` (for the ETA)."""
@@ -168,7 +136,7 @@ class Coordinator:
         """The cutoffs a chunk of units goes out under."""
         if self.cutoffs is None:
             return None
-        return self.cutoffs.for_units(u[0] for u in units)
+        return self.cutoffs.for_units(u.index for u in units)
 
     # ---- results ----
     def unit_wall(self, w: float) -> None:

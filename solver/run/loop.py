@@ -22,7 +22,8 @@ import traceback
 
 from .coordinator import Coordinator
 from .mpi import QUIET_SLEEP, TAG_ABANDON, TAG_REP, TAG_REQ, Signals
-from .worker import Unit, Worker, serve
+from .units import Unit
+from .worker import Worker, serve
 
 ABANDON_WAIT = 30.0  # seconds an abandoned solve has to answer before the job ends
 BUSY_SLEEP = 0.004  # the longest the coordinator sleeps between looks while work is out

@@ -32,7 +32,7 @@ from .split import (
     plan,
     second_row,
 )
-from .worker import Unit
+from .units import Classes, Part, Unit, Whole
 
 
 def fallback_estimate(table: np.ndarray, index: int) -> float:
@@ -85,7 +85,7 @@ class Work:
         """Forget queued classes of openers another class has settled meanwhile."""
         while self._heap:
             unit = self._heap[0][2][0]  # class units are never bundled
-            sp = self.splits.get(unit[0]) if unit[1] is not None else None
+            sp = None if isinstance(unit, Whole) else self.splits.get(unit.index)
             if sp is None or not sp.finished:
                 return
             heapq.heappop(self._heap)
@@ -102,7 +102,7 @@ class Work:
         """The next unit, with any bundled with it."""
         self._drop_settled()
         units = list(heapq.heappop(self._heap)[2])
-        sp = self.splits.get(units[0][0]) if units[0][1] is not None else None
+        sp = None if isinstance(units[0], Whole) else self.splits.get(units[0].index)
         if sp is not None and math.isnan(sp.started):
             sp.started = time.time()
         return units
@@ -118,7 +118,7 @@ class Work:
             return self._finish(sp)
         make_units(sp, lambda p, s: self.costs.of_class(index, p, s))
         if sp.head:
-            self.push((index, sp.head), cost)
+            self.push(Classes(index, sp.head), cost)
             if sp.big and self.gate:
                 self.gated.add(index)
             else:
@@ -142,9 +142,9 @@ class Work:
                      * self.share and quick_model_applies(size, self.mode))
             if n > 1 or probe:  # the quick bound first; its parts once it is back
                 self.partial[(sp.index, u[0])] = Parts(n, n)
-                self.push((sp.index, u, (0, -QUICK, 0)), self._key[sp.index])
+                self.push(Part(sp.index, u[0], 0, -QUICK, 0), self._key[sp.index])
             else:
-                self.push((sp.index, u), self._key[sp.index])
+                self.push(Classes(sp.index, u), self._key[sp.index])
         sp.big = []
         self.gated.discard(sp.index)
 
@@ -187,7 +187,7 @@ class Work:
         if pr.parts < 0:  # the quick bound; the parts against it (-1: none found)
             if pr.found is None and st.parts == 1:  # one part with no bound: the class
                 del self.partial[key]  # whole does the same search, and gives the status
-                self.push((pr.index, (pr.pattern,)), self._key[pr.index])
+                self.push(Classes(pr.index, (pr.pattern,)), self._key[pr.index])
                 return None, None
             below = -1 if pr.found is None else pr.found[0]
             if self.parts is None and pr.found is not None:  # auto: sized again by
@@ -198,8 +198,7 @@ class Work:
                     st.parts = st.out = parts_for(size, cost, self.share, self.workers,
                                                   None)
             for j in range(st.parts):
-                self.push((pr.index, (pr.pattern,), (j, st.parts, below)),
-                          self._key[pr.index])
+                self.push(Part(pr.index, pr.pattern, j, st.parts, below), self._key[pr.index])
             return None, None
         st.out -= 1
         if st.out > 0:
@@ -208,7 +207,7 @@ class Work:
         best = least_part(st.found)
         if best is None:  # no strategy within the cap, or the search's limits: the
             # whole class says which (infeasible, not_found), as solve would
-            self.push((pr.index, (pr.pattern,)), self._key[pr.index])
+            self.push(Classes(pr.index, (pr.pattern,)), self._key[pr.index])
             return None, None
         assert st.longest is not None
         total, depth, second, tainted = best
@@ -367,8 +366,8 @@ def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: lis
         elif i in bundled:
             b = bundled[i]
             if i == b[0]:
-                work.push_bundle(tuple((j, None) for j in b),
+                work.push_bundle(tuple(Whole(j) for j in b),
                                  bundle_cost(costs, b, table, cfg.mode, n_p))
         else:
-            work.push((i, None), keys[i])
+            work.push(Whole(i), keys[i])
     return work, classes, queue, split, bundled, settled

@@ -33,13 +33,7 @@ from .mpi import (
     wait_message,
 )
 from .split import ClassResult, PartResult, class_status_code, decisive
-
-# A unit of work, as rank 0 hands it out: (opener index, None) values the opener
-# whole; (opener index, patterns) values those first-feedback classes of it, in
-# that order, stopping at one that settles the opener (split); (opener index,
-# (pattern,), (part, parts, below)) one part of a class valued in parts
-# (Solver.class_part; parts < 0: the quick bound)
-Unit = tuple
+from .units import Classes, Part, Unit, Whole
 
 # A quick bound that finds nothing within the cap among its candidates is tried
 # again with this many times more: parts with no bound refute only against their
@@ -217,19 +211,20 @@ class Worker:
         """Value one unit: [(result, error or None)], one per opener, class or part
         valued. A whole opener is valued under cutoffs.cutoff(its index) (None: the
         run's fixed cutoff), and an exact total it finds tightens `cutoffs`."""
-        index, patterns = unit[0], unit[1]
-        if patterns is None:
+        if isinstance(unit, Whole):
+            index = unit.index
             cutoff = self.cutoff if cutoffs is None else cutoffs.cutoff(index)
             rec, err = self.solve(index, cutoff)
             if cutoffs is not None and rec.status == EXACT:
                 cutoffs.add(index, rec.total)
             return [(rec, err)]
-        if len(unit) > 2:
-            part, parts, below = unit[2]
-            return [self.solve_part(index, patterns[0], part, parts, below)]
+        if isinstance(unit, Part):
+            return [self.solve_part(unit.index, unit.pattern, unit.part, unit.parts,
+                                    unit.below)]
+        assert isinstance(unit, Classes)
         out: list[tuple[Record | ClassResult | PartResult, str | None]] = []
-        for p in patterns:
-            cr, err = self.solve_class(index, p)
+        for p in unit.patterns:
+            cr, err = self.solve_class(unit.index, p)
             out.append((cr, err))
             if err is not None or decisive(cr):
                 break  # the opener is settled: its other classes are not needed
