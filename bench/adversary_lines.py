@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from solver.game.adversary import Adversary
-from solver.game.adversary_jit import replies, separator
+from solver.kernels.adversary_jit import replies, separator
 from solver.words import WordLists
 
 

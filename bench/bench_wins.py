@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solver import Solver  # noqa: E402
-from solver.game.wins import WinsSolver  # noqa: E402
+from solver.search.wins import WinsSolver  # noqa: E402
 from solver.table import get_table  # noqa: E402
 from solver.words import WordLists  # noqa: E402
 
@@ -63,7 +63,7 @@ def main() -> None:
     ap.add_argument("--openers", default="crane,slate")
     ap.add_argument("--fresh", action="store_true")
     ap.add_argument("--positions", default="")
-    ap.add_argument("--module", default="solver.game.wins",
+    ap.add_argument("--module", default="solver.search.wins",
                     help="where WinsSearch comes from (--positions): another version of "
                     "wins.py copied into the package, to compare")
     args = ap.parse_args()

@@ -63,7 +63,7 @@ except ImportError:  # not on Windows: builds there may overlap (each still atom
 SHIPPED = Path(__file__).resolve().parent / "_kernels"
 # the modules that make the package's CompiledKernels: importing them registers
 # every one (tests/test_cold_start.py checks that the list is complete)
-KERNEL_MODULES = ("solver.search.compiled", "solver.game.scan_kernel")
+KERNEL_MODULES = ("solver.search.compiled", "solver.kernels.scan_kernel")
 _REGISTRY: list[CompiledKernels] = []
 
 # (kind, message, seconds left or None): what a build ("build"), a wait for one

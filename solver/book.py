@@ -23,7 +23,7 @@ with the problem and the provenance.
 The most wins (`add_wins`, behind `wordle-dp book wins`): where an opener cannot win
 every answer within the cap (hard mode on today's lists: crane, slate, ...), the
 book may hold its value under the objective wins, from a run of that objective
-(game/wins.py): the answers it wins and the guesses summed over those. Arrays
+(search/wins.py): the answers it wins and the guesses summed over those. Arrays
 wins_index (the openers), wins, wins_total and wins_cpu, and info['wins'], the
 provenance; books without them (every book before) read as before. Such an opener's
 status is infeasible (it wins fewer than every answer: no strategy solves them
@@ -248,7 +248,7 @@ class Book:
         note = ""
         w = self.wins_result(word)
         if not exact and w is not None:
-            from .game.analysis import percent
+            from .plural import percent
 
             assert w.wins is not None and w.total is not None
             note = (f"no strategy wins every answer within {p.max_guesses} guesses; "
@@ -264,7 +264,7 @@ class Book:
         reports it (a WinsResult), when the book has it: an exact opener wins every
         answer at its total; an infeasible one by its stored wins value. None
         otherwise."""
-        from .game.wins import WinsResult
+        from .search.wins import WinsResult
 
         i = self.index_of(word)
         if self.wins is None or self.wins_total is None or self.wins[i] < 0:

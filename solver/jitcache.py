@@ -39,7 +39,7 @@ _ROOT = Path(__file__).resolve().parent
 JIT_SOURCES = tuple(_ROOT / p for p in (
     "search/kernels.py", "search/layout.py", "search/rules.py", "search/memo.py",
     "search/pool.py", "search/bounds.py", "search/scans.py",
-    "game/scan_jit.py", "game/scan_columns.py", "game/adversary_jit.py",
+    "kernels/scan_jit.py", "kernels/scan_columns.py", "kernels/adversary_jit.py",
     "run/costs.py",
 ))
 

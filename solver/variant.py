@@ -34,8 +34,8 @@ class Mode(StrEnum):
 
 class Objective(StrEnum):
     """What a value ranks by, the one list of them: the expected number of guesses,
-    the worst case first (game/objective.py), or the most answers won within the cap
-    first (game/wins.py). A str, as Mode is."""
+    the worst case first (search/worst.py), or the most answers won within the cap
+    first (search/wins.py). A str, as Mode is."""
 
     EXPECTED = "expected"
     WORST = "worst"

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from solver import aot
-from solver.game import scan_kernel
+from solver.kernels import scan_kernel
 from solver.search import compiled
 from solver.search.compiled import SEARCH, guess_classes_np
 
@@ -155,7 +155,7 @@ def test_processes_that_start_together_build_once(tmp_path):
         import sys, time
         from pathlib import Path
         from solver import aot
-        from solver.game import scan_kernel
+        from solver.kernels import scan_kernel
         k = scan_kernel.MEASURES
         src = Path({str(k.path())!r})
         def build(path):

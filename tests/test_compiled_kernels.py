@@ -1,5 +1,5 @@
 """The kernels compiled ahead of time (solver.aot; the search's in
-solver.search.compiled, the measures scan's in solver.game.scan_kernel) against
+solver.search.compiled, the measures scan's in solver.kernels.scan_kernel) against
 numba's jit: the same values, the fallbacks, the rebuild when a source changes or
 a module file is damaged, and the GIL released during a search (the web app
 searches on a worker thread)."""
@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 from test_search_crosscheck import SEEDS, _solver, instance
 
-from solver.game import scan_kernel
 from solver.game.measures import scan
+from solver.kernels import scan_kernel
 from solver.search import compiled
 from solver.search.compiled import SEARCH
 from solver.search.engine import Solver

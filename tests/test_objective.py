@@ -1,5 +1,5 @@
 """The worst-case objective and the worst-case tie-break of the expected objective
-(solver.game.objective), checked against the brute force: the capped values of
+(solver.search.worst), checked against the brute force: the capped values of
 tests/brute.py, and a separate recursion on (total, height) pairs."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from solver import Solver
 from solver.feedback import score
 from solver.game import Position, analyse, tree
-from solver.game.objective import (
+from solver.search.worst import (
     WorstSolver,
     capped_second_guesses,
     guess_height,

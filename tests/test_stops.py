@@ -12,7 +12,7 @@ import pytest
 
 from solver import Solver, stops
 from solver.game.adversary import Adversary, AdversaryPosition
-from solver.game.adversary_jit import win3
+from solver.kernels.adversary_jit import win3
 from solver.search import Stopped
 from solver.table import get_table
 from solver.words import WordLists

@@ -155,7 +155,7 @@ def test_hard_mode_and_cap_are_separate_problems(client, ref, problem):
     assert r["total"] == hard and r["mode"] == "hard"
     r = client.get("/api/strategy", params={"opener": opener, "max_guesses": 3})
     if capped.status == "infeasible":  # the best chance instead (issue 49)
-        from solver.game.wins import WinsSolver
+        from solver.search.wins import WinsSolver
 
         want = WinsSolver(Solver(lists, mode="easy", max_guesses=3, table=table)).solve(opener)
         res = r.json()
@@ -1008,7 +1008,7 @@ def test_strategy_of_an_opener_that_loses_answers_says_its_wins(wins_client):
     import numpy as np
 
     from solver.game.position import no_constraint
-    from solver.game.wins import WinsSearch
+    from solver.search.wins import WinsSearch
     from tests.web_helpers import ATCH
 
     client, lists, table = wins_client

@@ -1,4 +1,4 @@
-"""The objective `wins` (solver.game.wins) against a separate brute-force recursion:
+"""The objective `wins` (solver.search.wins) against a separate brute-force recursion:
 every mode, caps 3 and 4, 5 and 4 letters, on lists where some answers cannot be won."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from solver import Solver
 from solver.game.position import constraint_after, no_constraint
-from solver.game.wins import WinsSearch
+from solver.search.wins import WinsSearch
 from solver.words import WordLists
 from tests.brute import Brute
 from tests.brute import no_constraint as brute_no_constraint
@@ -305,7 +305,7 @@ def _one_in(pos, word: str):
 
 
 def test_percent_never_rounds_to_all_or_nothing():
-    from solver.game.analysis import percent
+    from solver.plural import percent
 
     assert percent(5, 6) == "83 %" and percent(6, 6) == "100 %" and percent(0, 6) == "0 %"
     assert percent(3157, 3158) == "99.97 %" and percent(1, 3158) == "0.03 %"
@@ -503,7 +503,7 @@ def test_play_falls_back_and_wins_what_the_best_chance_says(capsys, stems, monke
     cannot win every answer the game says so, plays for the most wins, and over every
     candidate of a class that cannot all be won it wins exactly the number it
     announced, in the guesses it announced."""
-    from solver.game.analysis import percent
+    from solver.plural import percent
 
     lists = stems[0]
     brute = WinsBrute(lists.answers, lists.guesses, "hard")

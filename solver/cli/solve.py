@@ -84,7 +84,7 @@ def _cmd_solve(args) -> int:
             if solver is None:  # made only when something must be searched
                 solver = make_solver(args, lists, args.words)
                 if args.objective == "worst":
-                    from ..game.objective import WorstSolver
+                    from ..search.worst import WorstSolver
 
                     solver = WorstSolver(solver)
             r = solver.solve(w, progress=None if args.quiet else sys.stderr)
@@ -94,8 +94,8 @@ def _cmd_solve(args) -> int:
 
 def _solve_wins(args, lists) -> int:
     """solve --objective wins: the most answers won within the cap after each opener,
-    then the fewest guesses summed over those (game/wins.py)."""
-    from ..game.wins import WinsSolver
+    then the fewest guesses summed over those (search/wins.py)."""
+    from ..search.wins import WinsSolver
 
     book = None  # the book's values under wins are answered at once (--no-book searches)
     if not args.no_book:

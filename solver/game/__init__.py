@@ -10,7 +10,7 @@ Stable API (used by the CLI and the web app):
   `.alternatives` (`Choice(guess, total, status)`), `.to_dict()` (the `next --json`
   schema: position, candidates, words, best{guess,total,average,status},
   alternatives[{guess,total,status}], mode, max_guesses), `.describe()` (text).
-  Under the objective wins (`Position(objective="wins")`, game/wins.py) each Choice
+  Under the objective wins (`Position(objective="wins")`, search/wins.py) each Choice
   has `wins` too; `analyse(..., fallback=True)` falls back to it where no strategy
   wins every candidate (`Analysis.fallback_from`) instead of answering infeasible.
 - `evaluate(solver, position, guess)` -> `Choice`: the exact total of one guess.

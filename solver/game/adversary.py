@@ -23,7 +23,7 @@ classes any guess makes on the whole answer list), so the kept class of n answer
 has at least ceil(n / K), and a set needs at least `min_guesses(n)` guesses. Two
 guesses from S win iff one guess separates S (gives every answer its own
 feedback), possible only when |S| <= K; three guesses run in one compiled kernel
-(adversary_jit.win3); deeper levels try guesses in Python, those whose kept class
+(kernels/adversary_jit.win3); deeper levels try guesses in Python, those whose kept class
 is smallest first, and remember the (set, depth) pairs that failed.
 
 Known lines. On today's lists (3,158 answers, 14,855 guesses) the search rules
@@ -75,7 +75,7 @@ def priorities(length: int) -> np.ndarray:
 
 def reply(table: np.ndarray, prio: np.ndarray, gid: int, members: np.ndarray) -> int:
     """The feedback the adversary gives to guess `gid` over the answers `members`."""
-    from .adversary_jit import replies
+    from ..kernels.adversary_jit import replies
 
     size = np.zeros(1, np.int64)
     pat = np.zeros(1, np.int64)
@@ -272,7 +272,7 @@ class Adversary:
 
     def win(self, members: np.ndarray, d: int) -> list[int] | None:
         """Guess ids of a line that wins within d guesses from `members`, or None."""
-        from .adversary_jit import separator, win3
+        from ..kernels.adversary_jit import separator, win3
 
         n = len(members)
         if n == 1:
@@ -323,7 +323,7 @@ class Adversary:
     def ordered(self, members: np.ndarray) -> list[int]:
         """The guesses that shrink `members`, smallest kept class first (ties: the
         order of self.gids)."""
-        from .adversary_jit import replies
+        from ..kernels.adversary_jit import replies
 
         size = np.zeros(len(self.gids), np.int64)
         pat = np.zeros(len(self.gids), np.int64)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import StoreError, UsageError
-from ..plural import counted
+from ..plural import counted, percent
 from .measures import EST, HIT, PATTERNS, lower_bounds, scan
 from .position import Position
 
@@ -182,15 +182,6 @@ class Analysis:
         if self.note:
             lines.append(f"note: {self.note}")
         return lines
-
-
-def percent(k: int, n: int) -> str:
-    """k of n as a player reads it: '83 %'; never '100 %' or '0 %' unless it is."""
-    p = 100 * k / n
-    text = f"{p:.0f}"
-    if (text == "100" and k < n) or (text == "0" and k > 0):
-        text = f"{p:.2f}" if 0.01 <= p <= 99.99 else f"{p:.4f}"
-    return f"{text} %"
 
 
 def evaluate(solver, position: Position, guess: str) -> Choice:
@@ -362,7 +353,7 @@ def best_known(pos: Position, top: int) -> Analysis:
 def _smallest_worst(solver, pos: Position, total: int, status: str) -> Choice:
     """Among the guesses of optimal `total`, one whose strategy has the smallest worst
     case (the expected objective's tie-break, exact: objective.set_height)."""
-    from .objective import set_height
+    from ..search.worst import set_height
 
     worst, g = set_height(solver, pos.members, pos.budget, pos.cons, total)
     return Choice(solver.lists.guesses[g], total, status, worst)
@@ -372,7 +363,7 @@ def _stored_tie_break(solver, pos: Position, best: Choice) -> Choice:
     """A stored second guess was chosen among equal totals without the tie-break:
     kept when its smallest worst case is the position's, else replaced by one that
     has it."""
-    from .objective import guess_height
+    from ..search.worst import guess_height
 
     assert best.total is not None  # a stored guess has its total
     choice = _smallest_worst(solver, pos, best.total, best.status)
@@ -484,7 +475,7 @@ def analyse_worst(solver, pos, top: int = 5, store=None, allow_empty: bool = Fal
     solves every candidate in the fewest guesses (`worst`, counting it), the smallest
     total within that many, and the `top` next guesses that also solve every
     candidate within `worst`, by total. A store of this objective answers the start."""
-    from .objective import set_worst
+    from ..search.worst import set_worst
 
     t0 = time.perf_counter()
     if store is not None:
@@ -535,7 +526,7 @@ def analyse_wins(solver, pos: Position, top: int = 5, store=None, allow_empty: b
     alphabetical). Where every candidate can be won these are the capped optimum and
     the best totals, as under the default objective. `fallback_from`: the objective
     that had no value here (said in the result)."""
-    from .wins import search_for
+    from ..search.wins import search_for
 
     t0 = time.perf_counter()
     if store is not None:  # no store holds this objective yet

@@ -179,7 +179,7 @@ class BoardsExact:
         key = (members.tobytes(), left)
         hit = self.leaves.get(key)
         if hit is None:
-            from .objective import set_height
+            from ..search.worst import set_height
 
             total, g, _status = self.solver.set_value(members, left)
             if total is None:

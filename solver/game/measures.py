@@ -1,5 +1,5 @@
 """One-step measures of every guess over a candidate set, in one compiled pass
-(scan_kernel.py).
+(solver/kernels/scan_kernel.py).
 
 For a candidate set S (n answers) and a guess g, the feedback classes of S under g
 have sizes c_p. The measures are functions of those sizes:
@@ -21,33 +21,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..words import encode_words
-from .position import guess_letters
-from .scan_kernel import (  # noqa: F401 (the raw columns, re-exported for analysis.py)
-    ENTROPY,
+from ..kernels.scan_kernel import (  # noqa: F401 (the raw columns and the scan,
+    ENTROPY,  # re-exported for analysis.py and the strategies)
     EST,
     HIT,
     PATTERNS,
     SUMSQ,
     WORST,
-    scan_kernel,
+    scan,
 )
-
-
-def scan(table: np.ndarray, members: np.ndarray, gids: np.ndarray, green: int,
-         cost: np.ndarray | None = None) -> np.ndarray:
-    """float64 (len(gids), 6): per guess the raw columns SUMSQ, ENTROPY, WORST,
-    PATTERNS, HIT, EST (sum of cost[c] over non-green classes; 0 without cost).
-    `green`: the all-green code of the game (Variant.all_green)."""
-    out = np.zeros((len(gids), 6), np.float64)
-    if len(members) == 0 or len(gids) == 0:
-        return out
-    if cost is None:
-        cost = np.zeros(len(members) + 1)
-    scan_kernel(table)(table, np.ascontiguousarray(members, np.int32),
-                       np.ascontiguousarray(gids, np.int64),
-                       np.ascontiguousarray(cost, np.float64), int(green), out)
-    return out
+from ..words import encode_words
+from .position import guess_letters
 
 
 def measures(raw: np.ndarray, n: int) -> dict[str, np.ndarray]:

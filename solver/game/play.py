@@ -20,7 +20,8 @@ from typing import TextIO
 from ..errors import UsageError, WordleDPError, quote
 from ..feedback import parse as parse_pattern
 from ..feedback import score, to_squares, to_text
-from .analysis import WORDS_SHOWN, Analysis, _check_store, analyse, percent
+from ..plural import percent
+from .analysis import WORDS_SHOWN, Analysis, _check_store, analyse
 from .position import NoFit, Position
 from .strategies import make_strategy
 from .wider import note, solver_for, widen

@@ -13,32 +13,18 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import PatternError, UsageError, WordListError, quote
-from ..feedback import colours_of, pattern_rows, to_text
 from ..feedback import parse as parse_pattern
+from ..feedback import pattern_rows, to_text
+from ..search.constraint import (  # noqa: F401 (the game's names for them)
+    Constraint,
+    constraint_after,
+    guess_letters,
+    legal_mask,
+    no_constraint,
+)
 from ..search.engine import UNCAPPED_DEPTH as UNCAPPED  # the engine's depth for "no cap"
 from ..variant import Variant, check_max_guesses, check_mode, check_objective
 from ..words import WordLists, encode_words
-
-Constraint = tuple[np.ndarray, np.ndarray]  # greens uint8[L] (255: none), min counts uint8[26]
-
-
-def no_constraint(length: int) -> Constraint:
-    return np.full(length, 255, np.uint8), np.zeros(26, np.uint8)
-
-
-def constraint_after(cons: Constraint, guess: str, pattern: int) -> Constraint:
-    """NYT hard mode: greens stay in place; each letter revealed green or yellow is
-    reused at least as often as it was revealed in one guess (max over the history)."""
-    greens, mins = cons[0].copy(), cons[1].copy()
-    cols = colours_of(pattern, len(guess))
-    for i, (ch, col) in enumerate(zip(guess, cols, strict=True)):
-        if col == 2:
-            greens[i] = ord(ch) - 97
-    for ch in set(guess):
-        seen = sum(1 for g, col in zip(guess, cols, strict=True) if g == ch and col)
-        c = ord(ch) - 97
-        mins[c] = max(mins[c], seen)
-    return greens, mins
 
 
 def hard_violation(cons: Constraint, guess: str) -> str | None:
@@ -52,40 +38,6 @@ def hard_violation(cons: Constraint, guess: str) -> str | None:
             times = "" if mins[c] == 1 else f" {mins[c]} times"
             return f"it must contain {chr(97 + c).upper()}{times}"
     return None
-
-
-_LETTERS: dict[int, tuple[object, np.ndarray]] = {}
-
-
-def guess_letters(lists: WordLists) -> np.ndarray:
-    """encode_words(lists.guesses), cached per lists object."""
-    hit = _LETTERS.get(id(lists))
-    if hit is None or hit[0] is not lists:
-        hit = (lists, encode_words(lists.guesses))
-        _LETTERS[id(lists)] = hit
-    return hit[1]
-
-
-def legal_mask(lists: WordLists, mode: str, cons: Constraint | None,
-               members: np.ndarray, first: bool) -> np.ndarray:
-    """bool [n_guesses]: the guesses allowed now (strict: the candidates, except
-    for the opener, which is always free, as in the engine)."""
-    n_g = len(lists.guesses)
-    if mode == "strict" and not first:
-        mask = np.zeros(n_g, bool)
-        mask[lists.answer_guess_ids[members]] = True
-        return mask
-    if mode == "hard" and cons is not None:
-        letters = guess_letters(lists)
-        greens, mins = cons
-        mask = np.ones(n_g, bool)
-        for i in range(len(greens)):
-            if greens[i] != 255:
-                mask &= letters[:, i] == greens[i]
-        for c in np.flatnonzero(mins):
-            mask &= (letters == c).sum(axis=1) >= mins[c]
-        return mask
-    return np.ones(n_g, bool)
 
 
 class NoFit(UsageError):
@@ -105,7 +57,7 @@ class Position:
     """History of (guess, pattern code); `members` are the ids of the answers still
     possible; `cons` the hard-mode constraint (None in the other modes); `objective`
     what the analysis optimises (Variant.objective: expected, worst first, or wins
-    first: game/wins.py)."""
+    first: search/wins.py)."""
 
     lists: WordLists
     mode: str

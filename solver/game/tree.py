@@ -3,7 +3,7 @@ one game per answer.
 
 Where no strategy after the opener wins every answer within the cap (hard mode
 after crane on today's lists), the objective asked for has no strategy: the tree
-falls back to the objective wins (game/wins.py) and says so: the strategy that wins
+falls back to the objective wins (search/wins.py) and says so: the strategy that wins
 the most answers, then with the fewest guesses summed over those. A lost answer's
 game ends after the last guess allowed, without the all-green step."""
 
@@ -15,7 +15,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..feedback import all_green, to_text
-from .objective import guess_height, guess_worst
+from ..search.worst import guess_height, guess_worst
 from .position import Position
 
 
@@ -71,7 +71,7 @@ class Tree:
         """What the tree achieves in words: '3158 games, total 11752' (every answer
         won), or under wins '3157 of 3158 answers won, 99.97 %, total 11752 over
         those'."""
-        from .analysis import percent
+        from ..plural import percent
 
         n = len(self.games)
         if self.objective != "wins":
@@ -122,7 +122,7 @@ class Tree:
     def text(self) -> str:
         """One line per answer: answer, guesses needed (or 'lost'), then guess:PATTERN
         steps."""
-        from .analysis import percent
+        from ..plural import percent
 
         n = len(self.games)
         cap = self.max_guesses or "no cap"
@@ -214,7 +214,7 @@ def wins_tree(solver, gid: int, pos: Position, fallback_from: str | None = None,
     engine's capped optimum), so the tree achieves the value of `gid`. `fallback_from`:
     the objective asked for, which has no strategy here. `progress(done, of)`: as
     the opener's first-feedback classes are valued."""
-    from .wins import search_for
+    from ..search.wins import search_for
 
     lists = solver.lists
     ws = search_for(solver)

@@ -30,7 +30,7 @@ class RunConfig:
     openers: str = "all"  # all | FILE | w1,w2,...
     mode: str = "easy"
     max_guesses: int = 6
-    objective: str = "expected"  # or worst: fewest guesses first (game/objective.py)
+    objective: str = "expected"  # or worst: fewest guesses first (search/worst.py)
     cutoff: int | None = None
     no_cutoff: bool = False  # value exactly, whatever cutoff the store was made with
     time_limit: float | None = None  # seconds from the start of the run

@@ -71,11 +71,11 @@ class Worker:
         else:
             self.solver = default_factory(lists, cfg.mode, cfg.max_guesses, table, memo_mb)
         if cfg.objective == "worst":
-            from ..game.objective import WorstSolver
+            from ..search.worst import WorstSolver
 
             self.solver = WorstSolver(self.solver)
         elif cfg.objective == "wins":
-            from ..game.wins import WinsSolver
+            from ..search.wins import WinsSolver
 
             self.solver = WinsSolver(self.solver)
         self.lists = lists

@@ -68,7 +68,7 @@ def analyse(solver, pos, top: int = 5, store=None,
     (guesses ranked, of) may raise Cancelled to stop between guesses.
 
     Where no strategy wins every candidate within the guesses left, the answer falls
-    back to the objective wins, as `next` does (game/wins.py): `objective` is then
+    back to the objective wins, as `next` does (search/wins.py): `objective` is then
     "wins", `fallback_from` the objective that has no value here, and `best` and each
     alternative gain `wins` (candidates won), `total` and `average` being over the
     candidates won. Everywhere else the answer is unchanged."""
@@ -215,9 +215,9 @@ def strategy(solver, opener: str, check: Check = _noop,
 
 def _class_wins(solver, pos, check: Check):
     """The best chance of a first-feedback class that no strategy wins outright
-    (game/wins.py: the most answers won within the guesses left, then the fewest
+    (search/wins.py: the most answers won within the guesses left, then the fewest
     guesses summed over those); `check` may stop it between guesses."""
-    from ..game.wins import search_for
+    from ..search.wins import search_for
 
     return search_for(solver).set_value(pos.members, pos.budget, pos.cons,
                                         progress=lambda _done, _of: check())

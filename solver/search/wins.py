@@ -56,10 +56,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..search.layout import EXACT, INF
-from ..search.result import SolveResult
-from .measures import EST, HIT, PATTERNS, scan
-from .position import Constraint, legal_mask
+from ..kernels.scan_kernel import EST, HIT, PATTERNS, scan
+from .constraint import Constraint, legal_mask
+from .layout import EXACT, INF
+from .result import SolveResult
 
 Progress = Callable[[int, int], None]
 PROGRESS_EVERY = 64
@@ -507,7 +507,7 @@ class WinsResult(SolveResult):
         return d
 
     def describe(self) -> str:
-        from .analysis import percent
+        from ..plural import percent
 
         if self.status != "exact" or self.wins is None or self.total is None:
             return super().describe() + " [objective wins]"
@@ -541,7 +541,7 @@ class WinsSolver:
         """The hard-mode constraint at the start (None in the other modes)."""
         if self.mode != "hard":
             return None
-        from .position import no_constraint
+        from .constraint import no_constraint
 
         return no_constraint(self.solver.variant.length)
 
@@ -552,8 +552,8 @@ class WinsSolver:
         import time
 
         from ..progress import fmt_duration
-        from ..search.engine import PROGRESS_EVERY as EVERY
-        from ..search.engine import PROGRESS_FIRST as FIRST
+        from .engine import PROGRESS_EVERY as EVERY
+        from .engine import PROGRESS_FIRST as FIRST
 
         if cutoff is not None:
             raise ValueError("a cutoff is a total; the objective wins ranks by the answers "

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..plural import counted
-from ..search.result import SolveResult
+from .result import SolveResult
 
 
 def _relabel(solver, status: str) -> str:
@@ -186,7 +186,7 @@ class WorstSolver:
 def _start_cons(solver):
     if solver.mode != "hard":
         return None
-    from .position import no_constraint
+    from .constraint import no_constraint
 
     return no_constraint(solver.variant.length)
 
@@ -194,7 +194,7 @@ def _start_cons(solver):
 def capped_second_guesses(solver, opener: str, cap: int) -> dict[int, str]:
     """For each first-feedback pattern of `opener` (green excluded): the best second
     guess of the capped optimum with `cap` guesses in all."""
-    from .position import constraint_after
+    from .constraint import constraint_after
 
     lists = solver.lists
     gid = lists.guess_id(opener)

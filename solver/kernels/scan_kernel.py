@@ -1,6 +1,7 @@
-"""The one-pass kernel behind solver.game.measures: class sizes of a candidate set
-under each guess, reduced to the raw columns below. Compiled ahead of time like
-the search kernels (solver.aot), numba's jit as the fallback."""
+"""The one-pass kernel behind solver.game.measures and the objective wins (scan):
+class sizes of a candidate set under each guess, reduced to the raw columns below.
+Compiled ahead of time like the search kernels (solver.aot), numba's jit as the
+fallback."""
 
 from __future__ import annotations
 
@@ -31,6 +32,22 @@ MEASURES = CompiledKernels(
     "wordle_dp_measures",
     [_HERE / "scan_jit.py", _HERE / "scan_kernel.py", _HERE / "scan_columns.py"], _exports
 )
+
+
+def scan(table: np.ndarray, members: np.ndarray, gids: np.ndarray, green: int,
+         cost: np.ndarray | None = None) -> np.ndarray:
+    """float64 (len(gids), 6): per guess the raw columns SUMSQ, ENTROPY, WORST,
+    PATTERNS, HIT, EST (sum of cost[c] over non-green classes; 0 without cost).
+    `green`: the all-green code of the game (Variant.all_green)."""
+    out = np.zeros((len(gids), 6), np.float64)
+    if len(members) == 0 or len(gids) == 0:
+        return out
+    if cost is None:
+        cost = np.zeros(len(members) + 1)
+    scan_kernel(table)(table, np.ascontiguousarray(members, np.int32),
+                       np.ascontiguousarray(gids, np.int64),
+                       np.ascontiguousarray(cost, np.float64), int(green), out)
+    return out
 
 
 def scan_kernel(table: np.ndarray):
