@@ -35,9 +35,9 @@ sys.path.insert(0, str(ROOT))
 
 from solver.run.config import RunConfig  # noqa: E402
 from solver.run.coordinator import Coordinator  # noqa: E402
-from solver.run.split import ClassResult, ClassStore, classes_of  # noqa: E402
+from solver.run.split import classes_of  # noqa: E402
 from solver.run.work import Work  # noqa: E402
-from solver.store import EXACT, Record, Store  # noqa: E402
+from solver.store import EXACT, ClassResult, ClassStore, Record, Store  # noqa: E402  # noqa: E402
 
 
 def _setup(tmp: Path, name: str):

@@ -440,7 +440,7 @@ def write(store: Store, out: str | Path, top: int, popular: list[str], command: 
     its class checkpoint (the run's workers keep them: no search here). `steps`:
     what the build measured (wall and CPU seconds of its steps), for the
     provenance. Returns the book's info."""
-    from .run.split import ClassStore
+    from .store import ClassStore
 
     snap = store.snapshot()
     st = snap.status

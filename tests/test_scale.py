@@ -20,7 +20,8 @@ import pytest
 from solver import Solver
 from solver import store as S
 from solver.book import Book
-from solver.run.split import ClassStore, has_class_values
+from solver.run.split import has_class_values
+from solver.store import ClassStore
 from solver.table import get_table
 from solver.words import WordLists
 from tests.run_helpers import MPIEXEC, mpi_env, write_lists

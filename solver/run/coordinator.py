@@ -13,12 +13,12 @@ import time
 import numpy as np
 
 from ..progress import fmt_duration
-from ..store import EXACT, FAILED, PENDING, Record, Store
+from ..store import EXACT, FAILED, PENDING, ClassResult, ClassStore, Record, Store
 from .config import RunConfig, RunSummary
 from .cutoffs import Cutoffs
 from .eta import eta as estimate
 from .mpi import Signals
-from .split import ClassResult, ClassStore, PartResult
+from .split import PartResult
 from .work import Work
 
 

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..store import EXACT, LOWER_BOUND, Store
+from ..store import EXACT, LOWER_BOUND, ClassStore, Store
 from .config import (
     EXIT_USAGE,
     RANK0_SOLVES_MAX,
@@ -39,7 +39,7 @@ from .mpi import (
     node_table,
     quiet_bcast,
 )
-from .split import ClassStore, has_class_values
+from .split import has_class_values
 from .work import order, plan_work
 from .worker import Worker, default_factory, worker_main
 

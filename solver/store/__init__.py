@@ -64,11 +64,14 @@ Record, every array's shape, chunks, dimensions and attributes), `damage` (what 
 be wrong with a store on disk: `inspect`, `check_folder`, `damage_message`),
 `snapshot` (a consistent read of every opener, its rows, the progress line), `store`
 (the Store: create, open, lock, upgrade, read, write a batch), and on top of it
-`repair` and `merge`.
+`repair` and `merge`; `classes` the class checkpoint beside the store's arrays
+(`ClassStore`: the values of first-feedback classes the run writes and the book
+reads).
 """
 
 from ..errors import StoreError
 from ..variant import MODES  # the store's modes are the game's
+from .classes import ClassResult, ClassStore
 from .damage import Damage, check_folder, damage_message, inspect
 from .layout import (
     ATTRS,
@@ -103,6 +106,7 @@ from .snapshot import ROW_KEYS, Snapshot, describe_progress, dumps_row
 from .store import Store
 
 __all__ = [
+    "ClassResult", "ClassStore",
     "ATTRS", "DIMS", "EVERY_CHUNK", "EXACT", "FAILED", "FIELDS", "FORMAT", "INFEASIBLE",
     "INFO_ARRAYS", "LIST_ARRAYS", "LOWER_BOUND", "MODES", "PENDING", "RESULT_ARRAYS",
     "ROW_KEYS", "STATUS_CODES", "STATUS_NAMES", "UPPER_BOUND", "XARRAY_ARRAYS", "Damage",
