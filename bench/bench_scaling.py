@@ -228,7 +228,7 @@ def report(rows: list[dict], machine: str) -> str:
 def machine() -> str:
     """The machine as the books' provenance names it (solver.book), with its host."""
     sys.path.insert(0, str(ROOT))
-    from solver.book import _machine
+    from solver.book.builder import _machine
 
     return f"{_machine()}, {platform.node()}"
 

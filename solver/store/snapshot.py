@@ -135,7 +135,7 @@ class Snapshot:
         # under the objective wins (the answers won within the cap, and the guesses
         # summed over those): a store of that objective (its total is that sum, its
         # average over the answers won), or a book that holds it for some openers
-        # (book.py: field wins_total; an infeasible opener keeps no total)
+        # (book/reader.py: field wins_total; an infeasible opener keeps no total)
         wins = int(f["wins"][i]) if "wins" in f and done and f["wins"][i] >= 0 else None
         objective = getattr(self.store.problem, "objective", "expected")
         wins_total = None

