@@ -215,7 +215,7 @@ class Solver(ClassQueries, PositionQueries):
         npool[0] = n_g
         v = self.variant
         n_p, length = v.n_patterns, v.length
-        params = np.array(
+        params = np.array(  # in the order of layout.py's P_MODE ... P_SUBSET
             [MODES[self.mode], self.beam or 0, int(dedup), memo - 1, self.depth_limit,
              LAZY_MIN_SET if self.mode != "strict" else NEVER, 2, DOMINANCE_MIN_SET,
              n_p, length, v.all_green, 0, 0, 0, 0,

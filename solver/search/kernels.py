@@ -13,7 +13,7 @@ holds only for the b it was computed with, and as a lower bound for fewer guesse
 left (memo_probe reads those of up to TAINT_REUSE more guesses left). Reusing capped
 results across depths without this distinction is the classic bug.
 
-With a beam (params[1] > 0) every value is that of the beam-restricted problem (the
+With a beam (params[P_BEAM] > 0) every value is that of the beam-restricted problem (the
 beam of a set depends on the set alone, so the memo stays consistent): a value under
 the budget is a real strategy's total, but a bound or "infeasible" proves nothing
 about the unrestricted problem. The engine labels root results accordingly.
@@ -46,8 +46,14 @@ from .layout import (  # noqa: F401 (re-exported: the kernels' constants)
     HARD,
     INF,
     N_STATS,
+    P_BEAM,
+    P_DEPTH_LIMIT,
     P_GREEN,
+    P_LAZY_DEPTH,
+    P_LAZY_SET,
     P_LIMIT,
+    P_MEMO_MASK,
+    P_MODE,
     P_PART,
     P_PARTS,
     P_PATTERNS,
@@ -222,7 +228,7 @@ def _candidates(ctx, d, m, beta):
     """Pool rows worth evaluating (bound under the budget; the beam's only, if one),
     in pool order, and the least bound among the others (INF if none). node takes
     them most promising first, a block at a time (_next_block)."""
-    beam = ctx.params[1]
+    beam = ctx.params[P_BEAM]
     if beam > 0 and m > beam:
         rows = np.argsort(ctx.ests[d, :m])[:beam]  # the beam depends on S alone
     else:
@@ -257,11 +263,11 @@ def _quick_pass(ctx, g, classes, sizes, biggest, lbg, b, d, free):
     qv = ctx.qval[d]
     qf = ctx.qflag[d]
     kmax = ctx.kmax[d]
-    hard = ctx.params[0] == HARD
+    hard = ctx.params[P_MODE] == HARD
     arena, z1, z2, cz1, cz2 = ctx.arena, ctx.z1, ctx.z2, ctx.cz1, ctx.cz2
     cgreen, cmin, cstart = ctx.cgreen, ctx.cmin, ctx.cstart[d]
     mk1, mk2, mval, mmeta, mbest = ctx.mk1, ctx.mk2, ctx.mval, ctx.mmeta, ctx.mbest
-    mask, limit = ctx.params[3], ctx.params[4]
+    mask, limit = ctx.params[P_MEMO_MASK], ctx.params[P_DEPTH_LIMIT]
     letters, agid, tbl, ccnt = ctx.letters, ctx.agid, ctx.tbl, ctx.cnt[d + 1]
     h = np.int64(3 if biggest >= 2 else 2)
     if biggest == 0:
@@ -402,11 +408,12 @@ def node(ctx, off, n, b, beta, d, free, tfree):
         root_pool(ctx, off, n)
     lazy = False
     if beta < INF and b > 2:  # with 2 left, full_split_guess is as cheap and exact
-        # from depth params[6] (2: depth 1's few nodes keep their local tables for
-        # their children), on sets of at least params[5] answers (smaller ones are
+        # from depth params[P_LAZY_DEPTH] (2: depth 1's few nodes keep their local tables for
+        # their children), on sets of at least params[P_LAZY_SET] answers (smaller ones are
         # deduplicated by scan_prepare), without a beam (whose choice must not
         # depend on the budget): the refutation pass also collects the pool
-        lazy = d >= ctx.params[6] and n >= ctx.params[5] and ctx.params[1] == 0
+        lazy = (d >= ctx.params[P_LAZY_DEPTH] and n >= ctx.params[P_LAZY_SET]
+                and ctx.params[P_BEAM] == 0)
         lb, m, full = refute_pool(ctx, off, n, d, beta, 1 if lazy else 0)
         if lb >= beta:
             memo_store(ctx, k1, k2, 0, lb, False, 0, -1, n)
@@ -434,7 +441,7 @@ def node(ctx, off, n, b, beta, d, free, tfree):
     best_g = np.int64(-1)
     best_h = np.int64(0)
     taint = 0
-    hard = ctx.params[0] == HARD
+    hard = ctx.params[P_MODE] == HARD
     big = n >= ctx.params[P_SMALL_FIRST]  # (hard mode's big sets: see below)
     pre = n >= ctx.params[P_PRE_SET]
     qv = ctx.qval[d]

@@ -15,8 +15,14 @@ INF = 1 << 40
 EXACT = 1
 TAINT = 2
 EASY, HARD, STRICT = 0, 1, 2
-# params slots (see CTX_FIELDS) beyond the first eight: the game's pattern count,
-# word length and all-green code (solver.variant)
+# the slots of ctx.params (int64; the engine fills them, Solver._ctx): the rules
+# (EASY, HARD, STRICT), the beam width (0: none), whether easy mode drops duplicate
+# guesses (dedup), the memo's index mask (entries - 1), the depth limit, the lazy
+# class tables' least set size and least depth, the least set size for the
+# undominated guesses of easy mode (pool.py)
+(P_MODE, P_BEAM, P_DEDUP, P_MEMO_MASK, P_DEPTH_LIMIT, P_LAZY_SET, P_LAZY_DEPTH,
+ P_DOMINANCE_SET) = range(8)
+# the game's pattern count, word length and all-green code (solver.variant)
 P_PATTERNS, P_LENGTH, P_GREEN = 8, 9, 10
 # the guesses a root (depth 1) may evaluate, for a set valued in parts on several
 # processes (Solver.set_part): 0 all; k > 0 only guess ids = P_PART mod k; k < 0 only

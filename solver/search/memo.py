@@ -14,7 +14,10 @@ from .layout import (
     EXACT,
     HARD,
     INF,
+    P_DEPTH_LIMIT,
     P_LIMIT,
+    P_MEMO_MASK,
+    P_MODE,
     P_STOP,
     ST_EVICT,
     ST_STORES,
@@ -64,7 +67,7 @@ def _key(arena, z1, z2, cgreen, cmin, cz1, cz2, hard, off, n, d):
 @njit(cache=True, nogil=True)
 def set_key(ctx, off, n, d):
     return _key(ctx.arena, ctx.z1, ctx.z2, ctx.cgreen, ctx.cmin, ctx.cz1, ctx.cz2,
-                ctx.params[0] == HARD, off, n, d)
+                ctx.params[P_MODE] == HARD, off, n, d)
 
 
 @njit(cache=True, nogil=True)
@@ -80,7 +83,7 @@ def _find(mk1, mk2, mmeta, mask, k1, k2, tag, n):
 
 @njit(cache=True, nogil=True)
 def memo_find(ctx, k1, k2, tag, n):
-    return _find(ctx.mk1, ctx.mk2, ctx.mmeta, ctx.params[3], k1, k2, tag, n)
+    return _find(ctx.mk1, ctx.mk2, ctx.mmeta, ctx.params[P_MEMO_MASK], k1, k2, tag, n)
 
 
 @njit(cache=True, nogil=True)
@@ -125,7 +128,7 @@ def memo_store(ctx, k1, k2, tag, val, exact, height, best, n):
         # a search cut short: every node fails high from here on, and what the nodes
         # still open would store is not a result; what finished before is kept
         return
-    _store(ctx.mk1, ctx.mk2, ctx.mval, ctx.mmeta, ctx.mbest, ctx.stats, ctx.params[3],
+    _store(ctx.mk1, ctx.mk2, ctx.mval, ctx.mmeta, ctx.mbest, ctx.stats, ctx.params[P_MEMO_MASK],
            k1, k2, tag, val, exact, height, best, n)
 
 
@@ -168,5 +171,5 @@ def _probe(mk1, mk2, mval, mmeta, mbest, mask, limit, k1, k2, b, n):
 
 @njit(cache=True, nogil=True)
 def memo_probe(ctx, k1, k2, b, n):
-    return _probe(ctx.mk1, ctx.mk2, ctx.mval, ctx.mmeta, ctx.mbest, ctx.params[3],
-                  ctx.params[4], k1, k2, b, n)
+    return _probe(ctx.mk1, ctx.mk2, ctx.mval, ctx.mmeta, ctx.mbest, ctx.params[P_MEMO_MASK],
+                  ctx.params[P_DEPTH_LIMIT], k1, k2, b, n)

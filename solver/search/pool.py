@@ -14,6 +14,9 @@ from .layout import (
     CHUNK,
     EASY,
     HARD,
+    P_BEAM,
+    P_DOMINANCE_SET,
+    P_MODE,
     SAMPLE_GUESSES,
     STRICT,
 )
@@ -106,11 +109,11 @@ def undominated_guesses(letters, distinct, aletters, members, out):
 @njit(cache=True, nogil=True)
 def root_pool(ctx, off, n):
     """The pool a set solved from the root (depth 1) starts from, in pools[0]: its
-    undominated guesses (easy mode, no beam, at least params[7] answers), else every
+    undominated guesses (easy mode, no beam, at least params[P_DOMINANCE_SET] answers), else every
     guess. Done here, after the memo probe, so that a set the memo already knows
     costs nothing."""
     n_g = ctx.pools.shape[1]
-    if ctx.params[0] == EASY and ctx.params[1] == 0 and n >= ctx.params[7]:
+    if ctx.params[P_MODE] == EASY and ctx.params[P_BEAM] == 0 and n >= ctx.params[P_DOMINANCE_SET]:
         ctx.npool[0] = undominated_guesses(ctx.letters, ctx.distinct, ctx.aletters,
                                            ctx.arena[off : off + n], ctx.pools[0])
     elif ctx.npool[0] != n_g:
@@ -125,7 +128,7 @@ def _pool_source(params, npool, cgreen, cmin, n, d):
     fields: see _key): (mode, how many source guesses: the parent's pool, or in
     strict mode the set's own members, and the hard-mode rules for hard_ok, all zero
     outside hard mode, and whether hard_high must be asked too)."""
-    mode = params[0]
+    mode = params[P_MODE]
     nsrc = n if mode == STRICT else npool[d - 1]
     gm, gv, m12, m34 = np.int64(0), np.int64(0), np.int64(0), np.int64(0)
     high = False
@@ -140,7 +143,7 @@ def _parent_table(ctx, d):
     the patterns of the parent's pool guesses: the parent's local table (use it,
     its offset and row length) when it has one, else the global answer-major table
     (strict mode always: its pool is the set itself; and below a lazy scan)."""
-    use = ctx.params[0] != STRICT and d >= 2 and ctx.ltoff[d - 1] >= 0
+    use = ctx.params[P_MODE] != STRICT and d >= 2 and ctx.ltoff[d - 1] >= 0
     if use:
         return True, ctx.ltoff[d - 1], ctx.ltn[d - 1]
     return False, np.int64(0), np.int64(0)
@@ -157,7 +160,7 @@ def _collision_order(ctx, off, n, d, nsrc, use_parent, pbase, pstride):
         idx[i] = ctx.larena[off + i] if use_parent else ctx.arena[off + i]
     if n <= 2 * CHUNK:
         return idx
-    mode = ctx.params[0]
+    mode = ctx.params[P_MODE]
     score = np.zeros(n, np.int64)
     row = ctx.prow[d]
     step = max(1, nsrc // SAMPLE_GUESSES)

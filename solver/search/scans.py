@@ -17,6 +17,8 @@ from .layout import (
     EASY,
     HARD,
     INF,
+    P_BEAM,
+    P_DEDUP,
     P_GREEN,
     SAMPLE_GUESSES,
     ST_DEPTH,
@@ -298,7 +300,7 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
     build = mode != STRICT and tfree + nsrc * n <= ctx.ltab.shape[0]
     # duplicates are common on small sets; at depth 1 there are few nodes, each
     # feeding a whole subtree, so removing them pays there too
-    dedup = build and ctx.params[2] != 0 and mode == EASY and (n <= DEDUP_MAX_SET or d == 1)
+    dedup = build and ctx.params[P_DEDUP] != 0 and mode == EASY and (n <= DEDUP_MAX_SET or d == 1)
     ltab = ctx.ltab
     tblT = ctx.tblT
     arena = ctx.arena
@@ -321,7 +323,7 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
     use_parent, pbase, pstride = _parent_table(ctx, d)
     kpar = ctx.kmax[d - 1]
     green = ctx.params[P_GREEN]
-    beam = ctx.params[1] > 0
+    beam = ctx.params[P_BEAM] > 0
     scratch = ctx.prow[d]
     kcl = ctx.kcl[d]
     kmax = 1
