@@ -51,8 +51,13 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def _controlling_terminal() -> None:  # in the child: the pty becomes its terminal
+    import signal
     import termios
 
+    # A job started in the background of a shell without job control (`cmd &` in a
+    # script, nohup) ignores SIGINT, and its children inherit that: a command
+    # typed at a terminal does not, so the child gets SIGINT's default back
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
