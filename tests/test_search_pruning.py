@@ -192,7 +192,11 @@ def test_the_look_ahead_bound_is_its_definition(full_solver, opener):
     for m in picked:
         ctx.arena[: len(m)] = m
         got = int(K.set_bound(ctx, 0, len(m), 1))
-        assert got == _look_ahead_reference(s, m), (opener, len(m))
+        want = _look_ahead_reference(s, m)
+        assert got == want, (opener, len(m))
+        # under a ceiling (what would refute the caller's guess): the bound up to it
+        for ceil in (want - 7, want, want + 1, want + 40):
+            assert int(K.set_bound(ctx, 0, len(m), 1, 0, ceil)) == min(ceil, want), ceil
 
 
 def test_a_look_ahead_bound_is_kept_for_the_next_opener():

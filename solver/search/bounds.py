@@ -134,7 +134,7 @@ ROOT_FIRST = 256
 
 
 @njit(cache=True, nogil=True)
-def set_bound(ctx, off, n, d, known=0):
+def set_bound(ctx, off, n, d, known=0, ceil=INF):
     """A lower bound on the optimal total of the set arena[off:off+n] at depth d,
     whatever the guesses left (the cap only removes strategies): the least, over the
     useful guesses of its pool, of n - [g in S] + sum over g's non-green classes of
@@ -146,7 +146,11 @@ def set_bound(ctx, off, n, d, known=0):
     most read first (as in refute_pool); not at all when the colours its letters
     can get on S, or its classes on all the answers, show that already. Once the
     least bound so far is at most `known` (a bound the caller has already) the rest
-    is not read: it returns that least bound, no better than `known`."""
+    is not read: it returns that least bound, no better than `known`. `ceil`: the
+    least bound that would do for the caller (the budget its guess has left for
+    this set): the least bound starts there instead of INF, so every guess is
+    refuted against it from the first read, and the result is min(ceil, the
+    bound), a lower bound all the same."""
     if n <= 2:
         return np.int64(2 * n - 1)
     root = d == 1  # every guess, most classes on all the answers first (gorder)
@@ -176,7 +180,7 @@ def set_bound(ctx, off, n, d, known=0):
     fac = np.ones((length, 26), np.int64)
     if mode != STRICT:
         letter_factors(ctx.aletters, arena, off, n, fac)
-    best = np.int64(INF)
+    best = np.int64(ceil)
     # At the root: first the ROOT_FIRST guesses that make the most classes on all
     # the answers (gorder), for a tight least bound soon, then every guess in id
     # order, so that guesses next to each other read the same cache lines of the

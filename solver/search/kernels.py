@@ -307,10 +307,11 @@ def _quick_pass(ctx, g, classes, sizes, biggest, lbg, b, d, free):
 def _pre_bound(ctx, g, classes, sizes, running, cut, b, d, free, hard):
     """The one-guess look-ahead bound (set_bound) for g's open classes of at least
     P_PRE_CLASS answers, largest first, raising qval[d] and the running bound, until
-    g is refuted. First (P_SUBSET) the same classes get what the memo knows of their
-    parts (subset_bound), which reads no row: a guess that these refute never reads
-    a third guess's row. Returns (running, still under cut, taint: TAINT when a
-    bound used depends on the cap)."""
+    g is refuted, each against what would refute g (set_bound's `ceil`). First
+    (P_SUBSET) the same classes get what the memo knows of their parts
+    (subset_bound), which reads no row: a guess that these refute never reads a
+    third guess's row. Returns (running, still under cut, taint: TAINT when a bound
+    used depends on the cap)."""
     qv = ctx.qval[d]
     qf = ctx.qflag[d]
     least = ctx.params[P_PRE_CLASS]
@@ -347,7 +348,10 @@ def _pre_bound(ctx, g, classes, sizes, running, cut, b, d, free, hard):
         if hard:
             hard_child_constraint(ctx, g, p, d)
         off = free + ctx.cstart[d, p]
-        sb = set_bound(ctx, off, sz, d + 1, qv[p])
+        # whether the bound reaches what refutes g is all that matters here: set_bound
+        # refutes the third guesses against that from its first read (a bound that
+        # reaches it comes back as it, and goes into the memo as such)
+        sb = set_bound(ctx, off, sz, d + 1, qv[p], cut - (running - qv[p]))
         if sb > qv[p]:
             running += sb - qv[p]
             qv[p] = sb
