@@ -196,6 +196,16 @@ LENGTH_SEEDS = [
 ]
 
 
+# Seeds of the lists above whose instances no longer have a guess refuted by the
+# bounds from parts alone since set_bound refutes against its caller's ceiling
+# (df973ab): a look-ahead bound that reaches the ceiling comes back as the ceiling,
+# so the parts' bounds the memo holds are no stronger than what refuted a guess then,
+# and on these (all easy mode) none refutes a later one before its own look-ahead
+# bound. Their values still match the brute force, which is what they check now.
+NO_CUT_SINCE_CEIL = {("subset", 530), ("subset", 1516), ("subset", 1994),
+                     ("length", 271), ("length", 894), ("length", 1063), ("length", 1332)}
+
+
 @functools.cache
 def subset_instance(seed: int) -> Instance:
     rng = random.Random(52000 + seed)
@@ -223,10 +233,11 @@ def length_instance(seed: int) -> Instance:
                     (0, 6, 5)[(seed // 6) % 3], tuple(answers), tuple(guesses), openers)
 
 
-def _matches_brute_with_cuts(inst: Instance) -> None:
+def _matches_brute_with_cuts(inst: Instance, cut_expected: bool = True) -> None:
     """The engine with the bounds everywhere against the brute force, under the
     instance's cap, a binding one and none, each opener twice on one memo and
-    under cutoffs around its value; and the bounds from parts refuted guesses."""
+    under cutoffs around its value; and (cut_expected) the bounds from parts
+    refuted guesses."""
     b = Brute(list(inst.answers), list(inst.guesses), inst.mode)
     cuts = 0
     for cap in dict.fromkeys((inst.cap, 4, 0)):
@@ -244,7 +255,7 @@ def _matches_brute_with_cuts(inst: Instance) -> None:
                         assert r.status == "lower_bound" and cut <= r.total <= want, (
                             cut, r, inst.describe())
         cuts += s.stats["subset_cuts"]
-    assert cuts > 0, inst.describe()
+    assert cuts > 0 or not cut_expected, inst.describe()
 
 
 def _check_with(b: Brute, r, inst: Instance, opener: str, cap: int, want) -> None:
@@ -259,13 +270,13 @@ def _check_with(b: Brute, r, inst: Instance, opener: str, cap: int, want) -> Non
 @pytest.mark.parametrize("seed", SUBSET_SEEDS, ids=[f"subset-{s}" for s in SUBSET_SEEDS])
 def test_engine_with_subset_bounds_matches_brute(seed, monkeypatch):
     _everywhere(monkeypatch)
-    _matches_brute_with_cuts(subset_instance(seed))
+    _matches_brute_with_cuts(subset_instance(seed), ("subset", seed) not in NO_CUT_SINCE_CEIL)
 
 
 @pytest.mark.parametrize("seed", LENGTH_SEEDS, ids=[f"len-{s}" for s in LENGTH_SEEDS])
 def test_engine_with_subset_bounds_matches_brute_at_other_lengths(seed, monkeypatch):
     _everywhere(monkeypatch)
-    _matches_brute_with_cuts(length_instance(seed))
+    _matches_brute_with_cuts(length_instance(seed), ("length", seed) not in NO_CUT_SINCE_CEIL)
 
 
 def test_off_in_strict_mode_and_under_a_beam():
