@@ -16,7 +16,9 @@ from .layout import (
     EXACT,
     HARD,
     INF,
+    P_DEPTH_LIMIT,
     P_GREEN,
+    P_MEMO_MASK,
     STRICT,
     TAINT,
     class_lb_py,
@@ -326,7 +328,7 @@ def subset_bound(ctx, off, n, b, k1, k2, kpar):
                 acc2[x] ^= zb
                 cx[x] += 1
     mk1, mk2, mval, mmeta, mbest = ctx.mk1, ctx.mk2, ctx.mval, ctx.mmeta, ctx.mbest
-    mask, limit = ctx.params[3], ctx.params[4]
+    mask, limit = ctx.params[P_MEMO_MASK], ctx.params[P_DEPTH_LIMIT]
     best = np.int64(0)
     bfl = np.int64(0)
     for x in range(26):
