@@ -20,6 +20,7 @@ import numpy as np
 from ..errors import StoreError, quote
 from ..moves import Moves, moves_path, read_archive
 from ..search.result import SolveResult
+from ..status import Status
 from ..store import (
     EXACT,
     INFEASIBLE,
@@ -187,7 +188,7 @@ class Book:
                     f"the most wins: {w.wins} of {p.n_answers} "
                     f"({percent(w.wins, p.n_answers)}), {w.total} guesses summed over "
                     f"those ({w.total / w.wins:.4f} avg)")
-        return SolveResult(self.words[i], "exact" if exact else "infeasible",
+        return SolveResult(self.words[i], Status.EXACT if exact else Status.INFEASIBLE,
                            int(self.total[i]) if exact else None, p.n_answers, depth, 0.0,
                            0, p.mode, p.max_guesses, note=note, source=self.source)
 
@@ -202,7 +203,7 @@ class Book:
         if self.wins is None or self.wins_total is None or self.wins[i] < 0:
             return None
         p = self.problem
-        return WinsResult(opener=self.words[i], status="exact",
+        return WinsResult(opener=self.words[i], status=Status.EXACT,
                           total=int(self.wins_total[i]), answers=p.n_answers, depth=None,
                           seconds=0.0, nodes=0, mode=p.mode, max_guesses=p.max_guesses,
                           source=self.source, wins=int(self.wins[i]))

@@ -10,6 +10,7 @@ import sys
 from ..errors import UsageError
 from ..output import check_output
 from ..plural import counted
+from ..status import Status
 from ..table import get_table
 from .common import int_range, load_lists, player_lists, write_simulations
 
@@ -86,7 +87,7 @@ def solve_boards(args) -> int:
         r = ex.solve(w)
         if args.json:
             print(json.dumps(r), flush=True)
-        elif r["status"] == "exact":
+        elif r["status"] == Status.EXACT:
             print(f"{r['opener']} exact: {r['boards']} boards, total {r['total']:,} over "
                   f"{counted(r['tuples'], 'answer tuple')} ({r['average']:.4f} guesses to "
                   f"solve every board), worst {r['depth']}, max {r['max_guesses'] or 'no cap'}"
@@ -154,7 +155,7 @@ def next_boards(args) -> int:
         pass
     elif b is None:
         lines.append(f"no strategy solves every board within the cap of {variant.max_guesses}")
-    elif b["status"] == "exact":
+    elif b["status"] == Status.EXACT:
         lines.append(f"best: {b['guess']}  total {counted(b['total'], 'guess', 'guesses')} over "
                      f"{counted(out['tuples'], COMBINATION)} ({b['average']:.4f} more guesses "
                      f"on average, worst {b['worst']}), exact")

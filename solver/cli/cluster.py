@@ -11,6 +11,7 @@ from pathlib import Path
 from ..errors import StoreError, UsageError, WordleDPError, WordListError
 from ..output import check_output
 from ..output import write_atomically as _write_atomically
+from ..status import Status
 from ..variant import MODES
 from .common import (
     INT32_MAX,
@@ -218,13 +219,12 @@ def _fmt_row(row: dict, answers: int | None = None) -> str:
     st = row["status"]
     of = "" if answers is None else f" of {answers}"
     w, wt = row.get("wins"), row.get("wins_total")
-    if st == "infeasible" and w is not None and wt is not None:  # a book's most wins
+    if st == Status.INFEASIBLE and w is not None and wt is not None:  # a book's most wins
         value = f"wins {w}{of}, total {wt} over those ({wt / max(w, 1):.4f} avg)"
     elif row["total"] is None:
-        value = {"infeasible": "infeasible", "pending": "pending", "failed": "failed"}.get(
-            st, st)
+        value = str(st)  # infeasible, pending, failed
     else:
-        rel = {"lower_bound": ">= ", "upper_bound": "<= "}.get(st, "")
+        rel = {Status.LOWER_BOUND: ">= ", Status.UPPER_BOUND: "<= "}.get(st, "")
         value = f"{rel}{row['total']} ({rel}{row['average']:.4f} avg)"
         if row.get("objective") == "wins" and w is not None:
             avg = "" if row["average"] is None else f" ({row['average']:.4f} avg over those)"

@@ -9,6 +9,7 @@ import time
 
 from ..errors import UsageError
 from ..output import check_output, write_output
+from ..status import Status
 from . import variants
 from .common import (
     INT32_MAX,
@@ -370,7 +371,7 @@ def _cmd_compare(args) -> int:
         progress.clear()
         cap = f"max {args.max_guesses or 'no cap'}"
         if not args.json:
-            if opt.status == "exact":
+            if opt.status == Status.EXACT:
                 print(f"{op}: exact optimum {opt.total} ({opt.average:.4f} avg), "
                       f"{args.mode}, {cap}")
             else:  # infeasible: no regret to measure against
@@ -386,7 +387,7 @@ def _cmd_compare(args) -> int:
             sim = simulate(solver, s, op, progress=step)
             done += n
             progress.clear()
-            sim.optimum = opt.total if opt.status == "exact" else None
+            sim.optimum = opt.total if opt.status == Status.EXACT else None
             row = sim.to_dict()
             row.setdefault("optimum", None)
             row.setdefault("regret", None)

@@ -11,6 +11,7 @@ from ..errors import UsageError
 from ..plural import counted
 from ..progress import ask as read_line
 from ..progress import fit
+from ..status import Status
 from ..table import get_table
 from .common import load_lists, player_lists
 
@@ -67,7 +68,7 @@ def solve_adversary(args) -> int:
             for k in ("position", "candidates", "best", "alternatives", "total_guesses"):
                 d.pop(k)
             print(json.dumps(d), flush=True)
-        elif r.status == "exact":
+        elif r.status == Status.EXACT:
             print(f"{word} exact: beats the adversary in {r.guesses} guesses: "
                   f"{' '.join(r.line.text())} [{counted(r.nodes, 'node')}, {r.seconds:.2f} s]",
                   flush=True)

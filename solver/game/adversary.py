@@ -49,6 +49,7 @@ from ..errors import PatternError, UsageError, quote
 from ..feedback import colours_of, to_text
 from ..feedback import parse as parse_pattern
 from ..plural import counted
+from ..status import Status
 from ..variant import Variant
 from ..words import WordLists
 
@@ -151,7 +152,7 @@ class AdversaryResult:
     def describe(self) -> str:
         n = self.candidates
         head = f"position {self.position} against the adversary: {counted(n, 'candidate')}"
-        if self.status == "lower_bound":
+        if self.status == Status.LOWER_BOUND:
             return (f"{head}\nno win within {self.limit} more guesses: at least "
                     f"{self.guesses} more needed (proven; raise --max-guesses to search "
                     f"deeper) [{self.seconds:.2f} s]")
@@ -380,7 +381,7 @@ class Adversary:
         members = pos.members
         made = len(pos.history)
         if pos.won:
-            return AdversaryResult(str(pos), 1, "exact", 0, None, None, 0.0, 0.0, 0, limit,
+            return AdversaryResult(str(pos), 1, Status.EXACT, 0, None, None, 0.0, 0.0, 0, limit,
                                    made)
         fid = None if first is None else pos.check_guess(first)
         d, line = self.value(members, limit, fid, progress)
@@ -400,7 +401,7 @@ class Adversary:
                 if self.win(rest, d - 1) is not None:
                     alts.append((self.lists.guesses[g], d))
         res = AdversaryResult(
-            str(pos), len(members), "exact" if line is not None else "lower_bound",
+            str(pos), len(members), Status.EXACT if line is not None else Status.LOWER_BOUND,
             d if line is not None else limit + 1,
             None if line is None else Line(self.line_steps(members, line)),
             None if line is None else self.lists.guesses[line[0]],

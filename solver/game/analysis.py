@@ -16,6 +16,7 @@ import numpy as np
 
 from ..errors import StoreError, UsageError
 from ..plural import counted, percent
+from ..status import Status
 from .measures import EST, HIT, PATTERNS, lower_bounds, scan
 from .position import Position
 
@@ -233,11 +234,11 @@ def ranked_guesses(solver, position: Position, k: int, exclude: int = -1,
                 continue
         g = int(gids[j])
         total, status = solver.guess_value(g, members, pos.budget, pos.cons, cutoff=cut)
-        if status in ("exact", "upper_bound"):
+        if status in (Status.EXACT, Status.UPPER_BOUND):
             found.append((total, int(not hit[j]), words[g], g))
             found.sort()
             del found[k:]
-    return [Choice(w, t, "exact") for t, _c, w, _g in found]
+    return [Choice(w, t, Status.EXACT) for t, _c, w, _g in found]
 
 
 def analyse(solver, position: Position, top: int = 5, store=None,
@@ -274,7 +275,7 @@ def analyse(solver, position: Position, top: int = 5, store=None,
         return analyse_wins(solver, pos, top, store, allow_empty, progress)
 
     def fall_back(res: Analysis) -> Analysis:
-        if fallback and res.best.status == "infeasible":
+        if fallback and res.best.status == Status.INFEASIBLE:
             return analyse_wins(solver, pos, top, None, allow_empty, progress,
                                 fallback_from=pos.objective)
         return res
@@ -296,7 +297,7 @@ def analyse(solver, position: Position, top: int = 5, store=None,
             return res
         ranked = ranked_guesses(solver, pos, top + 1, progress=progress)
         if not ranked:
-            return fall_back(Analysis(pos, Choice(None, None, "infeasible"), []))
+            return fall_back(Analysis(pos, Choice(None, None, Status.INFEASIBLE), []))
         assert ranked[0].total is not None  # ranked guesses are feasible
         best = _smallest_worst(solver, pos, ranked[0].total, ranked[0].status)
         res = Analysis(pos, best, [c for c in ranked if c.guess != best.guess][:top])
@@ -336,7 +337,7 @@ def best_known(pos: Position, top: int) -> Analysis:
             "--store S); pass --store S with its results, or an opening book (wordle-dp "
             "book build, then --book FILE), or choose the first guess yourself (a "
             f"position like {example_position(pos.lists)}, or --opener)")
-    ch = [Choice(w, t, "exact") for w, t in known.openers[:top + 1]]
+    ch = [Choice(w, t, Status.EXACT) for w, t in known.openers[:top + 1]]
     n = len(known.openers)
     many = n != 1
     note = (f"the best known opener, not proven best: the {n} strong "
@@ -424,8 +425,8 @@ def _from_moves(pos: Position, top: int, store) -> Analysis | None:
     alts = move.alternatives
     if top > len(alts) and len(alts) >= moves.alternatives:
         return None  # more than it keeps (a class with fewer has no more to give)
-    best = Choice(move.best, move.total, "exact", move.worst)
-    return Analysis(pos, best, [Choice(g, t, "exact") for g, t in alts[:top]],
+    best = Choice(move.best, move.total, Status.EXACT, move.worst)
+    return Analysis(pos, best, [Choice(g, t, Status.EXACT) for g, t in alts[:top]],
                     source=getattr(store, "source", "store"))
 
 
@@ -457,7 +458,7 @@ def _from_store(solver, pos: Position, top: int, store) -> Analysis | None:
         gid = solver.lists.guess_index[second]
         known = getattr(store, "class_total", None)  # a book has the class's value
         total = known(store.index_of(opener), pattern) if known else None
-        status = "exact"
+        status = Status.EXACT
         if total is None:
             total, status = solver.guess_value(gid, pos.members, pos.budget, pos.cons)
         best = Choice(second, total, status)

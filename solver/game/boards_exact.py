@@ -47,6 +47,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..search.engine import UNCAPPED_DEPTH
+from ..status import Status
 from .boards import BoardsPosition, BoardsStrategy, _propagate, count_tuples
 from .measures import SUMSQ, scan
 
@@ -106,7 +107,7 @@ class BoardsExact:
         sets = tuple(np.arange(n, dtype=np.int32) for _ in range(self.boards))
         res = self.guess_value(gid, sets, self.cap)
         tuples = count_tuples(sets)
-        status = "exact" if res is not None else "infeasible"
+        status = Status.EXACT if res is not None else Status.INFEASIBLE
         return {"opener": self.lists.guesses[gid], "boards": self.boards,
                 "status": status, "total": None if res is None else res[0],
                 "tuples": tuples,

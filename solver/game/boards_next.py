@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..errors import Param, UsageError
 from ..search import Solver
 from ..search.engine import UNCAPPED_DEPTH
+from ..status import Status
 from .boards import BoardsHeuristic, BoardsPosition
 from .boards_exact import BoardsExact
 
@@ -40,10 +41,10 @@ def advise(lists, table, pos: BoardsPosition, top: int = 5, strategy: str = "aut
                          cap)
         r = ex.value(sets, left)
         if r is None and not fallback:
-            return None, [], "infeasible"
+            return None, [], Status.INFEASIBLE
         if r is not None:
-            return {"guess": lists.guesses[r[2]], "status": "exact", "total": r[0],
-                "average": round(r[0] / n, 6), "worst": r[1]}, [], "exact"
+            return {"guess": lists.guesses[r[2]], "status": Status.EXACT, "total": r[0],
+                "average": round(r[0] / n, 6), "worst": r[1]}, [], Status.EXACT
     measure = "entropy" if strategy in ("auto", "optimal") else strategy
     h = BoardsHeuristic(table, lists, measure)
     for i in pos.open:  # the rule: a board with one candidate left is guessed now

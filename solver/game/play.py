@@ -21,6 +21,7 @@ from ..errors import UsageError, WordleDPError, quote
 from ..feedback import parse as parse_pattern
 from ..feedback import score, to_squares, to_text
 from ..plural import percent
+from ..status import Status
 from .analysis import WORDS_SHOWN, Analysis, _check_store, analyse
 from .position import NoFit, Position
 from .strategies import make_strategy
@@ -175,7 +176,7 @@ class Game:
             total, _status = self.solver.guess_value(gid, pos.members, pos.budget, pos.cons)
         if total is not None:
             line += f": {total / len(pos.members):.4f} guesses on average with best play (exact)"
-        elif _status == "infeasible":
+        elif _status == Status.INFEASIBLE:
             mode = "" if pos.mode == "easy" else f" in {pos.mode} mode"
             line += (f"; no strategy after {guess.upper()} wins every answer within "
                      f"{pos.max_guesses} guesses{mode}: where it cannot, the game plays for "

@@ -16,6 +16,7 @@ import numpy as np
 from ..errors import UsageError
 from ..feedback import all_green, to_text
 from ..search.worst import guess_height, guess_worst
+from ..status import Status
 from .position import Position
 
 
@@ -257,7 +258,7 @@ def _stored_infeasible(store, pos: Position, opener: str) -> bool:
     if pos.history or getattr(store.problem, "objective", "expected") != pos.objective:
         return False
     _check_store(store, pos)
-    return store.snapshot().row(store.index_of(opener))["status"] == "infeasible"
+    return store.snapshot().row(store.index_of(opener))["status"] == Status.INFEASIBLE
 
 
 def _stored_second(store, pos: Position, opener: str) -> dict[int, int] | None:
@@ -269,7 +270,7 @@ def _stored_second(store, pos: Position, opener: str) -> dict[int, int] | None:
         return None
     _check_store(store, pos)
     i = store.index_of(opener)
-    if store.snapshot().row(i)["status"] != "exact":
+    if store.snapshot().row(i)["status"] != Status.EXACT:
         return None
     second = store.second_guesses(i)
     return {p: pos.lists.guess_index[w] for p, w in second.items()} or None

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..search.result import SolveResult
+from ..status import Status
 from ..store import EXACT, Store
 from .config import RunConfig, RunSummary
 from .main import run
@@ -56,7 +57,7 @@ def top_results(store: Store, top: int) -> list[SolveResult]:
     def num(x, default=0.0) -> float:
         return float(x) if math.isfinite(float(x)) else default
 
-    return [SolveResult(opener=words[i], status="exact", total=int(f["total"][i]),
+    return [SolveResult(opener=words[i], status=Status.EXACT, total=int(f["total"][i]),
                         answers=p.n_answers, depth=int(f["depth"][i]),
                         seconds=num(f["wall_seconds"][i]), nodes=int(f["nodes"][i]),
                         mode=p.mode, max_guesses=p.max_guesses,

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..status import Status
 from . import layout as K
 from .layout import partition_bound
 from .parts import SolverParts
@@ -74,14 +75,14 @@ class ClassQueries(SolverParts):
         pattern with no class."""
         if self.depth_limit < 2:
             self._class_set(opener, pattern)  # (checks the pattern)
-            return "infeasible", None, None, None
+            return Status.INFEASIBLE, None, None, None
         m, cons, beta = self._class_set(opener, pattern)
         v, fl, h, g = self._solve_set(m, self.depth_limit - 1, cons, beta)
         tainted = bool(fl & K.TAINT)
         if not fl & K.EXACT:  # over a budget no real class reaches
-            return "lower_bound", int(v), None, None
-        status, _note = self._label("exact" if v < K.INF else "infeasible", True, tainted)
-        if status not in ("exact", "upper_bound"):
+            return Status.LOWER_BOUND, int(v), None, None
+        status, _note = self._label(Status.EXACT if v < K.INF else Status.INFEASIBLE, True, tainted)
+        if status not in (Status.EXACT, Status.UPPER_BOUND):
             return status, None, None, None
         return status, int(v), int(h) + 1, self.lists.guesses[int(g)]
 

@@ -17,6 +17,7 @@ import numpy as np
 from .. import stops
 from ..progress import fmt_duration
 from ..shared_table import registered_transpose
+from ..status import Status
 from ..table import get_table
 from ..variant import Mode, Variant
 from ..words import WordLists, encode_words
@@ -409,9 +410,9 @@ class Solver(ClassQueries, PositionQueries):
         return SolveResult(
             opener=word,
             status=status,
-            total=None if status in ("infeasible", "not_found") else int(total),
+            total=None if status in (Status.INFEASIBLE, Status.NOT_FOUND) else int(total),
             answers=n_a,
-            depth=depth if status in ("exact", "upper_bound") else None,
+            depth=depth if status in (Status.EXACT, Status.UPPER_BOUND) else None,
             seconds=time.perf_counter() - t0,
             nodes=int(self._ctx.stats[K.ST_NODES]) - nodes0,
             mode=self.mode,
@@ -443,9 +444,9 @@ class Solver(ClassQueries, PositionQueries):
 
         total = partition_bound(len(members), [len(m) for _, m, _ in classes])
         if left < 2 and classes:
-            return "infeasible", total, 1, False, False
+            return Status.INFEASIBLE, total, 1, False, False
         if total >= beta:
-            return "lower_bound", total, 1, False, False
+            return Status.LOWER_BOUND, total, 1, False, False
         # Smallest class first. Without a budget every class is solved anyway, so the
         # order only matters when one is infeasible: that ends the work, and small
         # classes settle fast (hatha, hard: its 840-answer class takes minutes, the
@@ -462,9 +463,9 @@ class Solver(ClassQueries, PositionQueries):
             total = len(members) + sum(v for v, _, _ in facts)
             tainted = any(fl & K.TAINT for _, fl, _ in facts)
             if any(v >= K.INF and fl & K.EXACT for v, fl, _ in facts):
-                return "infeasible", total, 1, True, tainted
+                return Status.INFEASIBLE, total, 1, True, tainted
             if total >= beta:
-                return "lower_bound", total, 1, True, tainted
+                return Status.LOWER_BOUND, total, 1, True, tainted
         depth, tainted = 1, False
         # Under a budget (hard mode), a class is first searched with a node limit: one
         # that does not finish within it waits until the classes after it are
@@ -493,16 +494,16 @@ class Solver(ClassQueries, PositionQueries):
                 tainted = tainted or bool(fl & K.TAINT)
                 total += v - lbc
                 if v >= K.INF and fl & K.EXACT:
-                    return "infeasible", total, depth, True, tainted
+                    return Status.INFEASIBLE, total, depth, True, tainted
                 if total >= beta:
-                    return "lower_bound", total, depth, True, tainted
+                    return Status.LOWER_BOUND, total, depth, True, tainted
                 depth = max(depth, int(h) + 1)
                 done += 1
                 work += weight[i]
             todo, limit = sorted(waiting, reverse=True), DEFER_GROWTH * limit
         work = all_work
         tell(len(classes))
-        return "exact", total, depth, True, tainted
+        return Status.EXACT, total, depth, True, tainted
 
     def _root_facts(self, classes, left: int, n: int, beta: int) -> list[tuple[int, int, int]]:
         """Under a budget, what is cheap to know of every class of a guess (smallest
@@ -571,18 +572,18 @@ class Solver(ClassQueries, PositionQueries):
         are upper bounds, and its failures (infeasible, or nothing under the cutoff)
         prove nothing. Uncapped means a depth limit of UNCAPPED_DEPTH: if the limit
         was used anywhere (TAINT at the root), the same holds."""
-        under = " under the cutoff" if status == "lower_bound" else ""
+        under = " under the cutoff" if status == Status.LOWER_BOUND else ""
         if self.beam:
-            if status == "exact":
-                return "upper_bound", ""
+            if status == Status.EXACT:
+                return Status.UPPER_BOUND, ""
             if searched:
-                return "not_found", f"none found within a beam of {self.beam}{under}"
+                return Status.NOT_FOUND, f"none found within a beam of {self.beam}{under}"
         elif not self.max_guesses and tainted:
             limit = f"the uncapped search reached its limit of {self.depth_limit} guesses"
-            if status == "exact":
-                return "upper_bound", f"{limit}: a strategy within it achieves this total"
+            if status == Status.EXACT:
+                return Status.UPPER_BOUND, f"{limit}: a strategy within it achieves this total"
             if searched:
-                return "not_found", f"{limit}: none found within it{under}"
+                return Status.NOT_FOUND, f"{limit}: none found within it{under}"
         return status, ""
 
     def class_costs(self) -> np.ndarray:
@@ -615,7 +616,7 @@ class Solver(ClassQueries, PositionQueries):
                 cut = (found[top - 1].total or 0) + 1  # prove strictly worse, else solve exactly
             if cut is None or self.lower_bound(w) < cut:
                 r = self.solve(w, cutoff=cut)
-                if r.status == "exact":
+                if r.status == Status.EXACT:
                     found.append(r)
                     found.sort(key=lambda x: (x.total, x.opener not in answers, x.opener))
                     del found[top:]

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..status import Status
 from . import layout as K
 from .parts import SolverParts
 
@@ -107,12 +108,12 @@ class PositionQueries(SolverParts):
         infeasible or not_found) when no strategy was found within the budget."""
         members = np.ascontiguousarray(members, dtype=np.int32)
         if len(members) == 0:
-            return 0, -1, "exact"
+            return 0, -1, Status.EXACT
         if left < 1:
-            return None, -1, "infeasible"
+            return None, -1, Status.INFEASIBLE
         v, flags, _h, g = self._solve_set(members, left, self._cons_for(cons))
         found = v < K.INF and g >= 0
-        status, _note = self._label("exact" if found else "infeasible", True,
+        status, _note = self._label(Status.EXACT if found else Status.INFEASIBLE, True,
                                     bool(flags & K.TAINT))
         return (int(v), int(g), status) if found else (None, -1, status)
 
@@ -126,14 +127,14 @@ class PositionQueries(SolverParts):
         `progress(done, classes)` is called before each feedback class is searched."""
         members = np.ascontiguousarray(members, dtype=np.int32)
         if len(members) == 0:
-            return 0, "exact"
+            return 0, Status.EXACT
         if left < 1:
-            return None, "infeasible"
+            return None, Status.INFEASIBLE
         beta = K.INF if cutoff is None else int(cutoff)
         status, total, _depth, searched, tainted = self._guess_total(
             gid, members, left, self._cons_for(cons), beta, progress)
         status, _note = self._label(status, searched, tainted)
-        return (None if status in ("infeasible", "not_found") else total), status
+        return (None if status in (Status.INFEASIBLE, Status.NOT_FOUND) else total), status
 
     def subtree(self, gid: int, members: np.ndarray, left: int, cons=None,
                 second: dict[int, int] | None = None) -> StrategyNode:

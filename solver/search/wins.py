@@ -57,6 +57,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..kernels.scan_kernel import EST, HIT, PATTERNS, scan
+from ..status import Status
 from .constraint import Constraint, legal_mask
 from .layout import EXACT, INF
 from .result import SolveResult
@@ -77,7 +78,7 @@ class WinsValue:
     wins: int
     total: int
     guess: int = -1
-    status: str = "exact"
+    status: str = Status.EXACT
 
     @property
     def key(self) -> tuple[int, int]:
@@ -215,7 +216,7 @@ class WinsSearch:
         total, g, status = s.set_value(members, left, cons)
         if total is not None:
             return self._store(key, WinsValue(n, int(total), int(g), status))
-        if status != "infeasible":  # pragma: no cover (a beam is refused)
+        if status != Status.INFEASIBLE:  # pragma: no cover (a beam is refused)
             raise ValueError(f"the engine could not value the state ({status})")
         self.infeasible.add(key)
         return None
@@ -379,7 +380,7 @@ class WinsSearch:
             else:
                 report(valued[0], len(parts), (valued[1] + share * m2) / weight)
 
-        status = "exact"
+        status = Status.EXACT
         # first what the engine (or the memo) knows of every class (the hard-mode
         # constraint after the guess is made only where a class needs it). Under a
         # bound, where the guess needs a class won outright below some total to tie
@@ -434,7 +435,7 @@ class WinsSearch:
                 lbt += v.total + v.wins - f(old)
                 if pruned():
                     return None
-            if x[3].status != "exact":
+            if x[3].status != Status.EXACT:
                 status = x[3].status
         return WinsValue(ub, lbt, gid, status)
 
@@ -509,7 +510,7 @@ class WinsResult(SolveResult):
     def describe(self) -> str:
         from ..plural import percent
 
-        if self.status != "exact" or self.wins is None or self.total is None:
+        if self.status != Status.EXACT or self.wins is None or self.total is None:
             return super().describe() + " [objective wins]"
         won = (f"wins every answer, total {self.total}" if self.wins == self.answers else
                f"wins {self.wins} of {self.answers} answers ({percent(self.wins, self.answers)})"

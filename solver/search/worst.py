@@ -30,13 +30,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..plural import counted
+from ..status import Status
 from .result import SolveResult
 
 
 def _relabel(solver, status: str) -> str:
     if solver.beam:
         return status
-    return {"upper_bound": "exact", "not_found": "infeasible"}.get(status, status)
+    if status == Status.UPPER_BOUND:
+        return Status.EXACT
+    return Status.INFEASIBLE if status == Status.NOT_FOUND else status
 
 
 def _first_cap(solver, members: np.ndarray, gid: int | None) -> int:
@@ -55,11 +58,11 @@ def guess_worst(solver, gid: int, members: np.ndarray, budget: int, cons=None):
     for c in range(_first_cap(solver, members, gid), budget + 1):
         total, status = solver.guess_value(gid, members, c, cons)
         status = _relabel(solver, status)
-        if status in ("exact", "upper_bound"):
+        if status in (Status.EXACT, Status.UPPER_BOUND):
             return c, int(total), status
-        if status != "infeasible":
+        if status != Status.INFEASIBLE:
             return None, None, status
-    return None, None, "infeasible"
+    return None, None, Status.INFEASIBLE
 
 
 def set_worst(solver, members: np.ndarray, budget: int, cons=None):
@@ -69,11 +72,11 @@ def set_worst(solver, members: np.ndarray, budget: int, cons=None):
     for c in range(_first_cap(solver, members, None), budget + 1):
         total, g, status = solver.set_value(members, c, cons)
         status = _relabel(solver, status)
-        if total is not None and status in ("exact", "upper_bound"):
+        if total is not None and status in (Status.EXACT, Status.UPPER_BOUND):
             return c, int(total), int(g), status
-        if status != "infeasible":
+        if status != Status.INFEASIBLE:
             return None, None, -1, status
-    return None, None, -1, "infeasible"
+    return None, None, -1, Status.INFEASIBLE
 
 
 def guess_height(solver, gid: int, members: np.ndarray, budget: int, cons, total: int) -> int:
@@ -84,7 +87,7 @@ def guess_height(solver, gid: int, members: np.ndarray, budget: int, cons, total
     members = np.ascontiguousarray(members, np.int32)
     for c in range(_first_cap(solver, members, gid), budget):
         v, status = solver.guess_value(gid, members, c, cons, cutoff=total + 1)
-        if _relabel(solver, status) == "exact" and v == total:
+        if _relabel(solver, status) == Status.EXACT and v == total:
             return c
     return budget
 
@@ -106,7 +109,7 @@ def set_height(solver, members: np.ndarray, budget: int, cons, total: int) -> tu
         first = budget
     for c in range(first, budget + 1):
         v2, g2, status = solver.set_value(members, c, cons)
-        if v2 is not None and _relabel(solver, status) == "exact" and v2 == total:
+        if v2 is not None and _relabel(solver, status) == Status.EXACT and v2 == total:
             return c, int(g2)
     raise ValueError("the optimal total is not reached within the budget")  # pragma: no cover
 
@@ -125,7 +128,7 @@ class WorstResult(SolveResult):
         return d
 
     def describe(self) -> str:
-        if self.status != "exact":
+        if self.status != Status.EXACT:
             return super().describe() + " [objective worst]"
         return (f"{self.opener} {self.status}: every answer within {self.depth} guesses, "
                 f"total {self.total} ({self.average:.4f} avg) within that, over "

@@ -18,6 +18,7 @@ import numpy as np
 from .. import game
 from ..feedback import score, to_text
 from ..game.analysis import EMPTY_EXACT_LIMIT
+from ..status import Status
 
 __all__ = ["EMPTY_EXACT_LIMIT", "Cancelled", "adversary_analysis", "adversary_state", "analyse",
            "best_openers", "check_known_opening", "from_data", "known_openings",
@@ -111,7 +112,7 @@ def best_openers(solver, top: int, check: Check = _noop,
     found = solver.best(top, progress=progress, check=check)
     n = len(solver.lists.answers)
     return [{"guess": r.opener, "total": r.total, "average": round(r.total / n, 6),
-             "status": "exact"} for r in found]
+             "status": Status.EXACT} for r in found]
 
 
 # ---------------------------------------------------------------- strategy

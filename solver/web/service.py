@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import UsageError, WordleDPError
+from ..status import Status
 from ..store import (
     EXACT,
     FAILED,
@@ -163,7 +164,7 @@ def _proves_best(snap) -> bool:
     if ((st == PENDING) | (st == FAILED)).any():
         return False
     best = snap.best(1)
-    if not best or best[0]["status"] != "exact":
+    if not best or best[0]["status"] != Status.EXACT:
         return False
     bounds = snap.fields["total"][st == LOWER_BOUND]
     return bool((bounds >= best[0]["total"]).all())
