@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 
@@ -85,6 +86,31 @@ def end_open_line(interrupted: bool = False) -> None:
             stream.flush()
         except (OSError, ValueError):
             pass
+
+
+
+def class_reporter(word: str, done: str, stream: TextIO, nodes: Callable[[], int],
+                   t0: float, every: float, first: float
+                   ) -> Callable[[int, int, float], None]:
+    """A search's `report(i, n, work)` over an opener's first-feedback classes: a
+    line '{word}: i/n feedback classes {done} (about P % of the work), elapsed, ETA,
+    nodes' on `stream` at most every `every` seconds, the first `first` seconds after
+    `t0` (time.perf_counter). `nodes()`: the nodes searched since the start."""
+    last = [t0 - every + first]
+
+    def report(i: int, n: int, work: float = 0.0) -> None:
+        now = time.perf_counter()
+        if now - last[0] < every:
+            return
+        last[0] = now
+        el = now - t0
+        # the ETA by the work done, each class weighed by its size squared (the
+        # classes go smallest first: by their count the ETA would be far too low)
+        eta = f", ETA about {fmt_duration(el * (1 - work) / work)}" if work > 0.01 else ""
+        print(f"{word}: {i}/{n} feedback classes {done} (about {100 * work:.0f} % of the "
+              f"work), {fmt_duration(el)}{eta}, {nodes()} nodes", file=stream, flush=True)
+
+    return report
 
 
 class Progress:

@@ -15,7 +15,7 @@ from typing import TextIO
 import numpy as np
 
 from .. import stops
-from ..progress import fmt_duration
+from ..progress import class_reporter
 from ..shared_table import registered_transpose
 from ..status import Status
 from ..table import get_table
@@ -388,24 +388,10 @@ class Solver(ClassQueries, PositionQueries):
         beta = K.INF if cutoff is None else int(cutoff)
         all_answers = np.arange(n_a, dtype=np.int32)
 
-        last = [t0 - PROGRESS_EVERY + PROGRESS_FIRST]
-
-        def report(i: int, n: int, work: float = 0.0) -> None:
-            now = time.perf_counter()
-            if now - last[0] < PROGRESS_EVERY:
-                return
-            last[0] = now
-            el = now - t0
-            # the ETA by the work done, each class weighed by its size squared (the
-            # classes go smallest first: by their count the ETA would be far too low)
-            eta = f", ETA about {fmt_duration(el * (1 - work) / work)}" if work > 0.01 else ""
-            print(f"{word}: {i}/{n} feedback classes solved (about {100 * work:.0f} % of the "
-                  f"work), {fmt_duration(el)}{eta}, {self.stats['nodes'] - nodes0} nodes",
-                  file=progress, flush=True)
-
+        report = class_reporter(word, "solved", progress, lambda: self.stats["nodes"] - nodes0,
+                                t0, PROGRESS_EVERY, PROGRESS_FIRST) if progress else None
         status, total, depth, searched, tainted = self._guess_total(
-            gid, all_answers, self.depth_limit, None, beta, report if progress else None,
-            weighted=True)
+            gid, all_answers, self.depth_limit, None, beta, report, weighted=True)
         status, note = self._label(status, searched, tainted)
         return SolveResult(
             opener=word,

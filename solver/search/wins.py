@@ -552,7 +552,7 @@ class WinsSolver:
         from the work done, as the engine's solve writes them."""
         import time
 
-        from ..progress import fmt_duration
+        from ..progress import class_reporter
         from .engine import PROGRESS_EVERY as EVERY
         from .engine import PROGRESS_FIRST as FIRST
 
@@ -565,21 +565,10 @@ class WinsSolver:
         members = np.arange(len(s.lists.answers), dtype=np.int32)
         t0, c0 = time.perf_counter(), time.process_time()
         n0 = s.stats["nodes"]
-        last = [t0 - EVERY + FIRST]
-
-        def report(i: int, n: int, work: float) -> None:
-            now = time.perf_counter()
-            if now - last[0] < EVERY:
-                return
-            last[0] = now
-            el = now - t0
-            eta = f", ETA about {fmt_duration(el * (1 - work) / work)}" if work > 0.01 else ""
-            print(f"{word}: {i}/{n} feedback classes valued for the most wins (about "
-                  f"{100 * work:.0f} % of the work), {fmt_duration(el)}{eta}, "
-                  f"{s.stats['nodes'] - n0} nodes", file=progress, flush=True)
-
-        v = self.search.guess_value(gid, members, s.depth_limit, self._start(),
-                                    report=report if progress is not None else None)
+        report = None if progress is None else class_reporter(
+            word, "valued for the most wins", progress, lambda: s.stats["nodes"] - n0, t0,
+            EVERY, FIRST)
+        v = self.search.guess_value(gid, members, s.depth_limit, self._start(), report=report)
         assert v is not None  # no bound: always valued
         return WinsResult(
             opener=s.lists.guesses[gid], status=v.status, total=v.total,
