@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import StoreError, UsageError
+from .variant import Mode
 
 FORMAT = "wordle-dp-moves/1"
 ALTERNATIVES = 8  # alternatives kept per class: `next --top K` up to this from data
@@ -102,7 +103,7 @@ class Moves:
     # ---- reading and writing ---------------------------------------------------------
 
     @classmethod
-    def read(cls, path: str | Path, lists, mode: str, max_guesses: int) -> Moves:
+    def read(cls, path: str | Path, lists, mode: Mode, max_guesses: int) -> Moves:
         """Read a moves file for `lists`, `mode` and cap; StoreError (one line) when it
         is not one, is damaged, or belongs to another problem."""
         path = Path(path)
@@ -165,7 +166,7 @@ def read_archive(path: Path, names: tuple[str, ...], fmt: str,
     return info, arrays
 
 
-def _differences(info: dict, lists, mode: str, max_guesses: int) -> str:
+def _differences(info: dict, lists, mode: Mode, max_guesses: int) -> str:
     diff = []
     if (info.get("answers_sha256"), info.get("guesses_sha256")) != (lists.answers_sha256,
                                                                     lists.guesses_sha256):
@@ -208,7 +209,7 @@ def _assign(costs: list[float], ranks: int) -> list[int]:
     return owner
 
 
-def build(lists, mode: str, max_guesses: int, openers: list[str], out: str | Path,
+def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Path,
           book=None, k: int = ALTERNATIVES, time_limit: float | None = None,
           batch: int | None = None, say=None, comm=None,
           cache_dir: str | None = None) -> dict | None:

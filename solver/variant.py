@@ -93,7 +93,7 @@ class Variant:
     worst case first, or the most answers won within the cap first)."""
 
     length: int = 5
-    mode: str = Mode.EASY  # a Mode once made (a name is taken too)
+    mode: Mode = Mode.EASY  # a Mode once made (a name is taken too)
     max_guesses: int = 6
     boards: int = 1
     adversary: bool = False
@@ -109,7 +109,7 @@ class Variant:
         object.__setattr__(self, "objective", check_objective(self.objective))
 
     @classmethod
-    def of(cls, lists, mode: str = Mode.EASY, max_guesses: int = 6, **kw) -> Variant:
+    def of(cls, lists, mode: Mode = Mode.EASY, max_guesses: int = 6, **kw) -> Variant:
         """The variant played on `lists` (their word length)."""
         return cls(lists.length, mode, max_guesses, **kw)
 

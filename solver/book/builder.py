@@ -26,7 +26,7 @@ from ..store import (
     Snapshot,
     Store,
 )
-from ..variant import pattern_dtype
+from ..variant import Mode, pattern_dtype
 from .reader import _ARRAYS, _WINS_ARRAYS, DEFAULT_TOP, FORMAT, Book, book_path
 
 POPULAR_SCORED = 280  # the best openers by a one-step score (expected remaining)
@@ -46,7 +46,7 @@ PLAYER_OPENERS = (
 )
 
 
-def popular_openers(lists, table: np.ndarray, mode: str = "easy", max_guesses: int = 6,
+def popular_openers(lists, table: np.ndarray, mode: Mode = Mode.EASY, max_guesses: int = 6,
                     n_scored: int = POPULAR_SCORED, players: bool = True) -> list[str]:
     """The book's popular openers: the n_scored best by expected remaining answers
     after one guess (a one-step heuristic; ties by list order), then (`players`)
@@ -259,7 +259,7 @@ def _machine() -> str:
     return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
 
 
-def default_store(mode: str, max_guesses: int, lists: str = "original") -> str:
+def default_store(mode: Mode, max_guesses: int, lists: str = "original") -> str:
     """The result store of a book build: checkpoints/book-easy-6.zarr for the default
     lists, book-nyt-easy-6.zarr for others (named like book_path)."""
     name = f"{mode}-{max_guesses}.zarr"
@@ -267,7 +267,7 @@ def default_store(mode: str, max_guesses: int, lists: str = "original") -> str:
 
 
 def build(store: str | Path, out: str | Path | None = None, answers: str | None = None,
-          guesses: str | None = None, mode: str = "easy", max_guesses: int = 6,
+          guesses: str | None = None, mode: Mode = Mode.EASY, max_guesses: int = 6,
           lists_name: str | None = None, length: int | None = None,
           top: int = DEFAULT_TOP, n_scored: int = POPULAR_SCORED, cutoff: int | None = None,
           cache_dir: str | None = None, time_limit: float | None = None, quiet: bool = False,
@@ -354,7 +354,7 @@ def wins_openers(book: Book, lists) -> list[str]:
 
 
 def wins(book: str | Path, store: str | Path, openers: list[str],
-         answers: str | None = None, guesses: str | None = None, mode: str = "easy",
+         answers: str | None = None, guesses: str | None = None, mode: Mode = Mode.EASY,
          max_guesses: int = 6, lists_name: str | None = None, length: int | None = None,
          cache_dir: str | None = None, time_limit: float | None = None,
          quiet: bool = False, progress_file=None, command: str | None = None

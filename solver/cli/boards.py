@@ -12,6 +12,7 @@ from ..output import check_output
 from ..plural import counted
 from ..status import Status
 from ..table import get_table
+from ..variant import Mode
 from .common import int_range, load_lists, player_lists, write_simulations
 
 MAX_BOARDS = 32
@@ -69,7 +70,7 @@ def _exact(args, lists, table, cap: int):
     from ..game.boards_exact import BoardsExact
     from ..search import Solver
 
-    solver = Solver(lists, mode="easy", max_guesses=cap, table=table)
+    solver = Solver(lists, mode=Mode.EASY, max_guesses=cap, table=table)
     return BoardsExact(solver, args.boards, cap)
 
 

@@ -50,7 +50,7 @@ from ..feedback import colours_of, to_text
 from ..feedback import parse as parse_pattern
 from ..plural import counted
 from ..status import Status
-from ..variant import Variant
+from ..variant import Mode, Variant
 from ..words import WordLists
 
 LINES_FILE = "adversary-lines.json"  # known winning lines, in solver/data
@@ -177,7 +177,7 @@ class Adversary:
         from ..table import get_table
 
         self.lists = lists
-        self.variant = Variant.of(lists, "easy", 0, adversary=True)
+        self.variant = Variant.of(lists, Mode.EASY, 0, adversary=True)
         if table is None:
             table, _ = get_table(lists, "auto", cache_dir)
         self.table = np.ascontiguousarray(table)

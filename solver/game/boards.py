@@ -43,7 +43,7 @@ from ..errors import Param, PatternError, UsageError, WordListError, quote
 from ..feedback import parse as parse_pattern
 from ..feedback import score, to_squares, to_text
 from ..plural import counted
-from ..variant import Variant
+from ..variant import Mode, Variant
 from ..words import WordLists
 from .measures import ENTROPY, HIT, PATTERNS, SUMSQ, WORST, scan
 
@@ -65,7 +65,7 @@ def boards_variant(lists, boards: int, max_guesses: int | None = None) -> Varian
         raise UsageError(f"{boards} boards need {boards} distinct answers; the list has "
                          f"{len(lists.answers)}")
     cap = default_cap(boards) if max_guesses is None else max_guesses
-    return Variant.of(lists, "easy", cap, boards=boards)
+    return Variant.of(lists, Mode.EASY, cap, boards=boards)
 
 
 # ---- counting tuples -------------------------------------------------------------
@@ -554,7 +554,7 @@ def simulate_boards(start: BoardsPosition, strategy: BoardsStrategy,
     """Play every tuple with `strategy` (past the cap); `progress(done, total)` after
     each game."""
     c0 = time.process_time()
-    free = BoardsPosition(start.lists, Variant.of(start.lists, "easy", 0,
+    free = BoardsPosition(start.lists, Variant.of(start.lists, Mode.EASY, 0,
                                                   boards=start.boards),
                           start.history, start.members, start.solved)
     games = []

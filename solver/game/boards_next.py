@@ -8,6 +8,7 @@ from ..errors import Param, UsageError
 from ..search import Solver
 from ..search.engine import UNCAPPED_DEPTH
 from ..status import Status
+from ..variant import Mode
 from .boards import BoardsHeuristic, BoardsPosition
 from .boards_exact import BoardsExact
 
@@ -37,7 +38,7 @@ def advise(lists, table, pos: BoardsPosition, top: int = 5, strategy: str = "aut
                          "(use ", Param("strategy"), " entropy, expected or minimax)")
     if strategy in ("auto", "optimal") and small:
         cap = pos.variant.max_guesses
-        ex = BoardsExact(Solver(lists, mode="easy", max_guesses=cap, table=table), pos.boards,
+        ex = BoardsExact(Solver(lists, mode=Mode.EASY, max_guesses=cap, table=table), pos.boards,
                          cap)
         r = ex.value(sets, left)
         if r is None and not fallback:

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from ..variant import Mode
+
 FORMAT = "wordle-dp-known/1"
 
 
@@ -27,7 +29,7 @@ class Known:
     openers proven infeasible under the cap."""
 
     lists: str
-    mode: str
+    mode: Mode
     max_guesses: int
     openers: tuple[tuple[str, int], ...]
     infeasible: tuple[str, ...]
@@ -44,7 +46,7 @@ def _entries() -> tuple[dict, ...]:
     return tuple(doc["entries"]) if doc.get("format") == FORMAT else ()
 
 
-def known_openers(lists, mode: str, max_guesses: int) -> Known | None:
+def known_openers(lists, mode: Mode, max_guesses: int) -> Known | None:
     """What is known about the openers of `lists` in `mode` under `max_guesses`, or
     None when nothing is recorded."""
     shas = None  # computed on the first entry of this problem's mode and cap

@@ -22,6 +22,7 @@ from ..feedback import parse as parse_pattern
 from ..feedback import score, to_squares, to_text
 from ..plural import percent
 from ..status import Status
+from ..variant import Mode
 from .analysis import WORDS_SHOWN, Analysis, _check_store, analyse
 from .position import NoFit, Position
 from .strategies import make_strategy
@@ -177,7 +178,7 @@ class Game:
         if total is not None:
             line += f": {total / len(pos.members):.4f} guesses on average with best play (exact)"
         elif _status == Status.INFEASIBLE:
-            mode = "" if pos.mode == "easy" else f" in {pos.mode} mode"
+            mode = "" if pos.mode == Mode.EASY else f" in {pos.mode} mode"
             line += (f"; no strategy after {guess.upper()} wins every answer within "
                      f"{pos.max_guesses} guesses{mode}: where it cannot, the game plays for "
                      "the most wins")

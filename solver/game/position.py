@@ -23,7 +23,7 @@ from ..search.constraint import (  # noqa: F401 (the game's names for them)
     no_constraint,
 )
 from ..search.engine import UNCAPPED_DEPTH as UNCAPPED  # the engine's depth for "no cap"
-from ..variant import Variant, check_max_guesses, check_mode, check_objective
+from ..variant import Mode, Variant, check_max_guesses, check_mode, check_objective
 from ..words import WordLists, encode_words
 
 
@@ -60,7 +60,7 @@ class Position:
     first: search/wins.py)."""
 
     lists: WordLists
-    mode: str
+    mode: Mode
     max_guesses: int
     history: tuple[tuple[str, int], ...]
     members: np.ndarray = field(repr=False, compare=False)
@@ -68,17 +68,17 @@ class Position:
     objective: str = "expected"
 
     @classmethod
-    def start(cls, lists: WordLists, mode: str = "easy", max_guesses: int = 6,
+    def start(cls, lists: WordLists, mode: Mode = Mode.EASY, max_guesses: int = 6,
               objective: str = "expected") -> Position:
         check_mode(mode)
         check_max_guesses(max_guesses)
         check_objective(objective)
-        cons = no_constraint(lists.length) if mode == "hard" else None
+        cons = no_constraint(lists.length) if mode == Mode.HARD else None
         return cls(lists, mode, max_guesses, (),
                    np.arange(len(lists.answers), dtype=np.int32), cons, objective)
 
     @classmethod
-    def parse(cls, text: str, lists: WordLists, mode: str = "easy",
+    def parse(cls, text: str, lists: WordLists, mode: Mode = Mode.EASY,
               max_guesses: int = 6, objective: str = "expected") -> Position:
         """Read a position; UsageError/PatternError (one line) for unknown words,
         malformed patterns, illegal guesses, histories no answer fits, or more
@@ -129,11 +129,11 @@ class Position:
         if not self.max_guesses and n >= UNCAPPED:
             raise UsageError(f"guess {n} ({w}): without a cap a position holds at most "
                              f"{UNCAPPED - 1} guesses (the search's depth limit)")
-        if self.mode == "hard" and self.cons is not None:
+        if self.mode == Mode.HARD and self.cons is not None:
             why = hard_violation(self.cons, w)
             if why:
                 raise UsageError(f"guess {n} ({w}) is not allowed in hard mode: {why}")
-        if self.mode == "strict" and self.history:
+        if self.mode == Mode.STRICT and self.history:
             if w not in self.candidates:
                 raise UsageError(f"guess {n} ({w}) is not allowed in strict mode: it is "
                                  "not a possible answer any more")
@@ -147,7 +147,7 @@ class Position:
             raise UsageError(f"{steps}: all {self.max_guesses} guesses are used and the "
                              "game is not solved")
         cons = (constraint_after(self.cons, w, pattern)
-                if self.mode == "hard" and self.cons is not None else None)
+                if self.mode == Mode.HARD and self.cons is not None else None)
         return Position(self.lists, self.mode, self.max_guesses,
                         self.history + ((w, pattern),), members, cons, self.objective)
 
@@ -212,10 +212,10 @@ class Position:
     def check_guess(self, word: str) -> int:
         """Guess id of `word` if it may be played now, else UsageError saying why."""
         w = self._word(word)
-        if self.mode == "hard" and self.cons is not None:
+        if self.mode == Mode.HARD and self.cons is not None:
             why = hard_violation(self.cons, w)
             if why:
                 raise UsageError(f"{w} is not allowed in hard mode: {why}")
-        if self.mode == "strict" and self.history and w not in self.candidates:
+        if self.mode == Mode.STRICT and self.history and w not in self.candidates:
             raise UsageError(f"{w} is not allowed in strict mode: not a possible answer")
         return self.lists.guess_index[w]

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..feedback import all_green, to_text
+from ..variant import Mode
 from .position import Position, constraint_after
 from .strategies import Strategy
 
@@ -27,7 +28,7 @@ SAFETY_DEPTH = 40  # every chosen guess splits the candidates, so games end long
 class Simulation:
     strategy: str
     opener: str
-    mode: str
+    mode: Mode
     max_guesses: int
     games: dict[str, list[tuple[str, int]]]  # answer -> steps, the last one all green
     cpu_seconds: float = 0.0

@@ -17,6 +17,7 @@ from ..errors import UsageError
 from ..feedback import all_green, to_text
 from ..search.worst import guess_height, guess_worst
 from ..status import Status
+from ..variant import Mode
 from .position import Position
 
 
@@ -27,7 +28,7 @@ class Tree:
 
     opener: str
     position: str
-    mode: str
+    mode: Mode
     max_guesses: int
     games: dict[str, list[tuple[str, int]]]
     prior: int = 0  # guesses already made at the position

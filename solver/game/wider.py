@@ -22,6 +22,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..feedback import pattern_rows
+from ..variant import Mode
 from ..words import WordLists
 from .position import NoFit, Position, constraint_after, guess_letters
 
@@ -59,7 +60,7 @@ def widen(position: Position, guess: str, pattern: int) -> Position:
                          "the game is not solved")
     wide = WordLists(fits, list(lists.guesses), WIDER, lists.guesses_source)
     cons = (constraint_after(position.cons, guess, pattern)
-            if position.mode == "hard" and position.cons is not None else None)
+            if position.mode == Mode.HARD and position.cons is not None else None)
     return Position(wide, position.mode, cap, steps, np.arange(len(fits), dtype=np.int32),
                     cons, position.objective)
 
@@ -72,7 +73,7 @@ def note(position: Position) -> str:
             f"so every allowed guess is now a possible answer ({n} {fit})")
 
 
-def parse(text: str, lists: WordLists, mode: str = "easy", max_guesses: int = 6,
+def parse(text: str, lists: WordLists, mode: Mode = Mode.EASY, max_guesses: int = 6,
           objective: str = "expected") -> tuple[Position, str | None]:
     """`Position.parse`, going on with the wider list at the step no answer fits."""
     pos = Position.start(lists, mode, max_guesses, objective)

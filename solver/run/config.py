@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Param, UsageError
-from ..variant import check_max_guesses
+from ..variant import Mode, check_max_guesses
 
 EXIT_USAGE = 2
 # Up to this many ranks, rank 0 solves too (a thread beside the coordinator): at 16
@@ -28,7 +28,7 @@ class RunConfig:
     length: int | None = None  # ...by word length
     cache_dir: str | None = None
     openers: str = "all"  # all | FILE | w1,w2,...
-    mode: str = "easy"
+    mode: Mode = Mode.EASY
     max_guesses: int = 6
     objective: str = "expected"  # or worst: fewest guesses first (search/worst.py)
     cutoff: int | None = None

@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit
 
 from ..jitcache import install
+from ..variant import Mode
 
 install()  # numba's cache sees an edit to any kernel source (solver/jitcache.py)
 
@@ -63,7 +64,7 @@ COST_QUICK = {"easy": (-51.335, 0.706, 16.166), "hard": (-42.58, 1.707, 11.197),
               "strict": (-42.58, 1.707, 11.197)}
 
 
-def class_cost(size, mode: str, spread=None):
+def class_cost(size, mode: Mode, spread=None):
     """Predicted CPU seconds of one class of `size` answers (arrays too). `spread`:
     the class's spread (0 or None: unknown, the size model)."""
     m = mode if mode in COST_A1 else "easy"
@@ -86,7 +87,7 @@ def class_sizes(row: np.ndarray, n_patterns: int) -> np.ndarray:
     return sizes
 
 
-def opener_cost(row: np.ndarray, mode: str, n_patterns: int,
+def opener_cost(row: np.ndarray, mode: Mode, n_patterns: int,
                 spreads: dict[int, int] | None = None) -> float:
     """Predicted CPU seconds of valuing an opener whole (`spreads`: pattern ->
     spread of its big classes, where known)."""
@@ -96,13 +97,13 @@ def opener_cost(row: np.ndarray, mode: str, n_patterns: int,
     return float(np.sum(class_cost(sizes[pats], mode, k)))
 
 
-def quick_model_applies(size: int, mode: str) -> bool:
+def quick_model_applies(size: int, mode: Mode) -> bool:
     """Whether a quick bound's total predicts the cost of a class of `size` answers
     (cost_after_quick): classes of SPREAD_MIN answers or more, in a fitted mode."""
     return mode in COST_QUICK and size >= SPREAD_MIN
 
 
-def cost_after_quick(size: int, total: int, mode: str) -> float | None:
+def cost_after_quick(size: int, total: int, mode: Mode) -> float | None:
     """Predicted CPU seconds of a class of `size` answers whose quick bound has
     `total` guesses after the opener; None where the model does not apply
     (quick_model_applies) or there is no real total."""
@@ -116,7 +117,7 @@ class CostModel:
     """The predictions one run plans with: its mode, its table, and the spreads of
     the big classes where they were computed (opener -> pattern -> spread)."""
 
-    def __init__(self, mode: str, table: np.ndarray, n_patterns: int,
+    def __init__(self, mode: Mode, table: np.ndarray, n_patterns: int,
                  spreads: dict[int, dict[int, int]] | None = None):
         self.mode, self.table, self.n_patterns = mode, table, n_patterns
         self.spreads = spreads or {}

@@ -72,6 +72,7 @@ from ..store.classes import (  # noqa: F401 (the run's names for them)
     pack,
     unpack,
 )
+from ..variant import Mode
 from .costs import class_cost, class_sizes
 
 # Split an opener predicted above this part of a solving rank's fair share. An opener
@@ -273,7 +274,7 @@ def plan(costs: dict[int, float], workers: int, how: str, forced: set[int],
 AFFINITY_PART = 0.25
 
 
-def affinity(table: np.ndarray, costs: dict[int, float], mode: str, share: float,
+def affinity(table: np.ndarray, costs: dict[int, float], mode: Mode, share: float,
              n_patterns: int) -> list[list[int]]:
     """Bundles of openers (two or more) whose most expensive first-feedback class is
     the same set of answers, at least AFFINITY_PART of their predicted cost: given
@@ -293,7 +294,7 @@ def affinity(table: np.ndarray, costs: dict[int, float], mode: str, share: float
         cnt = class_sizes(row, n_patterns)
         p = int(np.argmax(cnt))
         c = float(class_cost(cnt[p], mode))
-        if c < AFFINITY_PART * costs[i] or (mode != "easy" and p != 0):
+        if c < AFFINITY_PART * costs[i] or (mode != Mode.EASY and p != 0):
             continue
         key = (int(z[row == p].sum(dtype=np.uint64)), int(cnt[p]))
         groups.setdefault(key, []).append(i)
@@ -317,7 +318,7 @@ def affinity(table: np.ndarray, costs: dict[int, float], mode: str, share: float
 
 
 def bundle_cost(costs: dict[int, float], bundle: list[int], table: np.ndarray,
-                mode: str, n_patterns: int) -> float:
+                mode: Mode, n_patterns: int) -> float:
     """Predicted cost of a bundle: its openers, the shared class once."""
     cnt = class_sizes(table[bundle[0]], n_patterns)
     return sum(costs[i] for i in bundle) - (len(bundle) - 1) * float(

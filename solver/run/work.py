@@ -11,6 +11,7 @@ import time
 import numpy as np
 
 from ..store import EXACT, FAILED, PENDING, UPPER_BOUND, Record, Store
+from ..variant import Mode
 from .config import RunConfig
 from .costs import CostModel, cost_after_quick, quick_model_applies
 from .cutoffs import Cutoffs
@@ -48,7 +49,7 @@ class Work:
     big classes too (biggest first), once the head came back without settling the
     opener."""
 
-    def __init__(self, mode: str, n_answers: int, table: np.ndarray, n_patterns: int,
+    def __init__(self, mode: Mode, n_answers: int, table: np.ndarray, n_patterns: int,
                  parts: int | None = 0, share: float = 0.0, workers: int = 1,
                  uncapped: bool = False, costs: CostModel | None = None,
                  gate: bool = True):
@@ -273,14 +274,14 @@ def order(cfg, lists, table, chosen, todo, estimator, cutoffs: Cutoffs | None = 
 
 
 
-def gate_heads(mode: str, max_guesses: int) -> bool:
+def gate_heads(mode: Mode, max_guesses: int) -> bool:
     """Whether split openers' big classes wait for their head unit: in hard and
     strict modes (85 of 500 hard openers are infeasible within 6, nearly always
     through a small class the head finds in well under a second) and under caps
     below 6; not in easy mode under 6 or more guesses (no infeasible opener of 500),
     where the wait only lengthens the tail: simulated 4096 ranks 29 -> 39 %
     efficient, 1024 ranks 89 -> 90 % (bench/sim_schedule.py)."""
-    return mode != "easy" or 0 < max_guesses < 6
+    return mode != Mode.EASY or 0 < max_guesses < 6
 
 
 # What planning takes an opener valued under a cutoff to cost, in the cost model's
@@ -289,7 +290,7 @@ def gate_heads(mode: str, max_guesses: int) -> bool:
 CUTOFF_COST = 0.05
 
 
-def bundles_of(table: np.ndarray, costs: dict[int, float], whole: list[int], mode: str,
+def bundles_of(table: np.ndarray, costs: dict[int, float], whole: list[int], mode: Mode,
                solvers: int, n_patterns: int) -> dict[int, list[int]]:
     """opener -> its bundle: the openers of `whole` (valued whole, not split) that
     share their most expensive class go to one rank back to back (split.affinity),

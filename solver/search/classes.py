@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..status import Status
+from ..variant import Mode
 from . import layout as K
 from .layout import partition_bound
 from .parts import SolverParts
@@ -99,7 +100,7 @@ class ClassQueries(SolverParts):
         if not found:
             raise ValueError(f"{self.lists.guesses[gid]}: no feedback class {pattern}")
         m = found[0]
-        cons = self._constraint_after(None, gid, int(pattern)) if self.mode == "hard" else None
+        cons = self._constraint_after(None, gid, int(pattern)) if self.mode == Mode.HARD else None
         others = partition_bound(len(members), [len(x) for _, x in classes]) - (2 * len(m) - 1)
         return m, cons, K.INF - others
 

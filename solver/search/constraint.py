@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..feedback import colours_of
+from ..variant import Mode
 from ..words import WordLists, encode_words
 
 Constraint = tuple[np.ndarray, np.ndarray]  # greens uint8[L] (255: none), min counts uint8[26]
@@ -43,16 +44,16 @@ def guess_letters(lists: WordLists) -> np.ndarray:
     return hit[1]
 
 
-def legal_mask(lists: WordLists, mode: str, cons: Constraint | None,
+def legal_mask(lists: WordLists, mode: Mode, cons: Constraint | None,
                members: np.ndarray, first: bool) -> np.ndarray:
     """bool [n_guesses]: the guesses allowed now (strict: the candidates, except
     for the opener, which is always free, as in the engine)."""
     n_g = len(lists.guesses)
-    if mode == "strict" and not first:
+    if mode == Mode.STRICT and not first:
         mask = np.zeros(n_g, bool)
         mask[lists.answer_guess_ids[members]] = True
         return mask
-    if mode == "hard" and cons is not None:
+    if mode == Mode.HARD and cons is not None:
         letters = guess_letters(lists)
         greens, mins = cons
         mask = np.ones(n_g, bool)

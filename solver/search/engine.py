@@ -155,7 +155,7 @@ class Solver(ClassQueries, PositionQueries):
     def __init__(
         self,
         lists: WordLists | None = None,
-        mode: str = "easy",
+        mode: Mode = Mode.EASY,
         max_guesses: int = 6,
         table: np.ndarray | None = None,
         backend: str = "auto",
@@ -168,7 +168,7 @@ class Solver(ClassQueries, PositionQueries):
     ) -> None:
         self.lists = lists if lists is not None else WordLists.load()
         self.variant = Variant.of(self.lists, mode, max_guesses)  # validates both
-        self.mode = mode
+        self.mode = self.variant.mode
         # the order of _root_facts' last two steps (see EXACT_SMALL)
         self._small_first = MODES[mode] != K.EASY
         self.max_guesses = max_guesses
@@ -218,7 +218,7 @@ class Solver(ClassQueries, PositionQueries):
         n_p, length = v.n_patterns, v.length
         params = np.array(  # in the order of layout.py's P_MODE ... P_SUBSET
             [MODES[self.mode], self.beam or 0, int(dedup), memo - 1, self.depth_limit,
-             LAZY_MIN_SET if self.mode != "strict" else NEVER, 2, DOMINANCE_MIN_SET,
+             LAZY_MIN_SET if self.mode != Mode.STRICT else NEVER, 2, DOMINANCE_MIN_SET,
              n_p, length, v.all_green, 0, 0, 0, 0,
              SMALL_FIRST_MIN_SET[self.mode], *PRE_BOUND[self.mode],
              int(SUBSET_BOUNDS[self.mode] and not self.beam)], np.int64
@@ -314,7 +314,7 @@ class Solver(ClassQueries, PositionQueries):
     def _child_sets(self, gid: int, members: np.ndarray, cons):
         """The non-green classes of `members` under guess gid, largest first, as
         (pattern, answer ids, hard-mode constraint after it; None in other modes)."""
-        hard = self.mode == "hard"
+        hard = self.mode == Mode.HARD
         for p, m in self._classes(gid, members):
             if p != self.variant.all_green:
                 yield p, m, self._constraint_after(cons, gid, p) if hard else None

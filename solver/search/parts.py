@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..variant import Mode
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -19,7 +21,7 @@ class SolverParts:
     if TYPE_CHECKING:
         lists: WordLists
         variant: Variant
-        mode: str
+        mode: Mode
         max_guesses: int
         beam: int | None
         table: np.ndarray

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..status import Status
+from ..variant import Mode
 from . import layout as K
 from .parts import SolverParts
 
@@ -75,7 +76,7 @@ class PositionQueries(SolverParts):
         for word, pattern in history:
             gid = self._gid(word)
             members = members[self.table[gid, members] == pattern]
-            if self.mode == "hard":
+            if self.mode == Mode.HARD:
                 cons = self._constraint_after(cons, gid, pattern)
         if len(members) == 0:
             return None, 0
@@ -93,7 +94,7 @@ class PositionQueries(SolverParts):
     # letter counts uint8[26]); None means no constraint yet.
 
     def _cons_for(self, cons):
-        if self.mode != "hard":
+        if self.mode != Mode.HARD:
             return None
         if cons is None:
             return np.full(self.variant.length, 255, np.uint8), np.zeros(26, np.uint8)

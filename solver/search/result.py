@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from ..status import RESULTS, Status
+from ..variant import Mode
 
 STATUSES: tuple[str, ...] = tuple(s.value for s in RESULTS)
 
@@ -28,7 +29,7 @@ class SolveResult:
     depth: int | None
     seconds: float
     nodes: int
-    mode: str
+    mode: Mode
     max_guesses: int
     cpu_seconds: float = 0.0
     note: str = ""

@@ -58,6 +58,7 @@ import numpy as np
 
 from ..kernels.scan_kernel import EST, HIT, PATTERNS, scan
 from ..status import Status
+from ..variant import Mode
 from .constraint import Constraint, legal_mask
 from .layout import EXACT, INF
 from .result import SolveResult
@@ -108,6 +109,8 @@ class WinsSearch:
         self.solver = solver
         self.lists = solver.lists
         self.mode = solver.mode
+        # read on every node: two bools, not the enum's (slow) attribute lookups
+        self.hard, self.strict = self.mode == Mode.HARD, self.mode == Mode.STRICT
         self.green = solver.variant.all_green
         self.agid = solver.lists.answer_guess_ids  # the property builds it on every call
         self.memo: dict = {}
@@ -118,7 +121,7 @@ class WinsSearch:
     # ---- keys and legality -------------------------------------------------------
 
     def _cons_key(self, cons: Constraint | None):
-        if self.mode != "hard" or cons is None:
+        if not self.hard or cons is None:
             return None
         return cons[0].tobytes() + cons[1].tobytes()
 
@@ -126,7 +129,7 @@ class WinsSearch:
         return (np.sort(members).tobytes(), left, self._cons_key(cons))
 
     def _legal_ids(self, members: np.ndarray, cons, first: bool) -> np.ndarray:
-        if self.mode == "strict" and not first:
+        if self.strict and not first:
             return np.sort(self.agid[members]).astype(np.int64)
         key = self._cons_key(cons)
         ids = self._legal.get(key)
@@ -143,7 +146,7 @@ class WinsSearch:
         modes): position.constraint_after's rule, from the engine's compiled kernel
         (the Python one was a quarter of the CPU of a search of many small sets;
         tests/test_wins.py checks that the two agree)."""
-        if self.mode != "hard":
+        if not self.hard:
             return None
         return self.solver._constraint_after(cons, gid, pattern)
 
@@ -240,7 +243,7 @@ class WinsSearch:
         bounds on the key, so that a later search under a need no looser stops at
         once."""
         members = np.ascontiguousarray(members, np.int32)
-        if first and self.mode == "strict" and len(members) > 1 and left > 0:
+        if first and self.strict and len(members) > 1 and left > 0:
             # strict mode's first guess is free: not the state the engine (or the
             # memo of later states) values, so every guess is valued
             return self._search(members, left, cons, True, False, progress, need)
@@ -389,7 +392,7 @@ class WinsSearch:
         # guess, or loses an answer, so the guess is refuted if losing one refutes it
         for x in parts:
             x.append(None)
-            if self.mode == "hard":
+            if self.hard:
                 x[4] = functools.partial(self._child_cons, cons, gid, x[0])
             beta = None
             if bound is not None:
@@ -540,7 +543,7 @@ class WinsSolver:
 
     def _start(self):
         """The hard-mode constraint at the start (None in the other modes)."""
-        if self.mode != "hard":
+        if self.mode != Mode.HARD:
             return None
         from .constraint import no_constraint
 

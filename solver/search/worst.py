@@ -31,6 +31,7 @@ import numpy as np
 
 from ..plural import counted
 from ..status import Status
+from ..variant import Mode
 from .result import SolveResult
 
 
@@ -187,7 +188,7 @@ class WorstSolver:
 
 
 def _start_cons(solver):
-    if solver.mode != "hard":
+    if solver.mode != Mode.HARD:
         return None
     from .constraint import no_constraint
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..status import STORED, Status
+from ..variant import Mode
 
 FORMAT = "wordle-dp-store/1"
 
@@ -59,13 +60,13 @@ class Problem:
     guesses_sha256: str
     n_answers: int
     n_guesses: int
-    mode: str
+    mode: Mode
     max_guesses: int
     length: int = 5  # letters per word
     objective: str = "expected"  # or worst (Variant.objective)
 
     @classmethod
-    def from_lists(cls, lists, mode: str, max_guesses: int,
+    def from_lists(cls, lists, mode: Mode, max_guesses: int,
                    objective: str = "expected") -> Problem:
         return cls(
             lists.answers_sha256, lists.guesses_sha256, len(lists.answers),

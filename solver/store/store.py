@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import Param, StoreError, one_line, quote
+from ..variant import Mode
 from .damage import check_folder, damage_message, inspect
 from .layout import (
     _MIRROR_MAX,
@@ -104,7 +105,7 @@ class Store:
     # ---- opening -------------------------------------------------------------------
 
     @classmethod
-    def create(cls, path, lists, mode: str, max_guesses: int, cutoff=None,
+    def create(cls, path, lists, mode: Mode, max_guesses: int, cutoff=None,
                solver_version: str | None = None, objective: str = "expected") -> Store:
         """Create a new empty store for a problem (every opener pending).
 
@@ -185,7 +186,7 @@ class Store:
         return cls(group, path, read_only)
 
     @classmethod
-    def open_or_create(cls, path, lists, mode: str, max_guesses: int, cutoff=None,
+    def open_or_create(cls, path, lists, mode: Mode, max_guesses: int, cutoff=None,
                        solver_version: str | None = None,
                        objective: str = "expected") -> tuple[Store, bool]:
         """Open an existing store after checking it is for this problem, else create.

@@ -19,6 +19,7 @@ from .. import game
 from ..feedback import score, to_text
 from ..game.analysis import EMPTY_EXACT_LIMIT
 from ..status import Status
+from ..variant import Mode
 
 __all__ = ["EMPTY_EXACT_LIMIT", "Cancelled", "adversary_analysis", "adversary_state", "analyse",
            "best_openers", "check_known_opening", "from_data", "known_openings",
@@ -39,7 +40,7 @@ def _noop() -> None:
     return None
 
 
-def parse_position(text: str, lists, mode: str, max_guesses: int):
+def parse_position(text: str, lists, mode: Mode, max_guesses: int):
     """'salet:BBYBG,drone:YBBBG' ('-' for the start) as a game Position; one-line
     UsageError/PatternError for unknown words, bad patterns, illegal guesses,
     histories no answer fits, or more guesses than the cap."""
@@ -142,7 +143,7 @@ def _eta(predicted: np.ndarray, k: int, spent: float) -> float:
     return round(max(left, per_class * (len(predicted) - k)), 1)
 
 
-def predicted_strategy_seconds(lists, table, opener: str, mode: str) -> float:
+def predicted_strategy_seconds(lists, table, opener: str, mode: Mode) -> float:
     """The cost model's CPU seconds for an opener's strategy (run/costs.py: by the
     sizes of its first-feedback classes), before anything is searched."""
     from ..run.costs import class_cost

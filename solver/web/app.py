@@ -24,7 +24,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import UsageError, WordleDPError
 from ..store import STATUS_NAMES
-from ..variant import MAX_LENGTH, MODES
+from ..variant import MAX_LENGTH, MODES, check_mode
+from ..variant import Mode as GameMode
 from . import adapter
 from .catalog import Catalog
 from .service import MAX_ADVERSARY_TOP, MAX_TOP, Busy, NotFound, QueueFull, Service
@@ -192,8 +193,8 @@ def create_app(service: Service | Catalog) -> FastAPI:
         log.exception("internal error")
         return _err(500, f"internal error ({type(exc).__name__}); see the server log")
 
-    def problem(svc: Service, mode: Mode | None, cap: int | None) -> tuple[str, int]:
-        return mode or svc.mode, svc.max_guesses if cap is None else cap
+    def problem(svc: Service, mode: Mode | None, cap: int | None) -> tuple[GameMode, int]:
+        return check_mode(mode or svc.mode), svc.max_guesses if cap is None else cap
 
     @app.get("/api/lists")
     def lists_offered() -> list[dict]:

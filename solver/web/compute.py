@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..variant import Mode
 from ..words import WordLists
 from . import adapter
 
@@ -36,7 +37,7 @@ class Engine:
         self._stores: dict[str, object] = {}
         self._adversary = None
 
-    def solver(self, mode: str, cap: int):
+    def solver(self, mode: Mode, cap: int):
         """The solver of a problem, made on first use (the least recently used of
         more than `max_solvers` is dropped with its memo)."""
         from ..search import Solver

@@ -36,7 +36,7 @@ from ..store import (
     Problem,
     Store,
 )
-from ..variant import MODES, check_mode
+from ..variant import MODES, Mode, check_mode
 from ..words import WordLists
 from . import adapter
 from .workers import QueueFull, Scheduler, SharedTables, Task, WorkerSpec
@@ -305,7 +305,7 @@ class Service:
     """Stores, jobs and worker processes of one server."""
 
     def __init__(self, lists: WordLists, table: np.ndarray | None = None,
-                 stores: list[str] | tuple[str, ...] = (), mode: str = "easy",
+                 stores: list[str] | tuple[str, ...] = (), mode: Mode = Mode.EASY,
                  max_guesses: int = 6, memo_entries: int | None = None,
                  cache_dir=None, backend: str = "auto", workers: int | None = None,
                  request_seconds: float = REQUEST_SECONDS,
@@ -314,7 +314,7 @@ class Service:
                  quick_workers: int = QUICK_WORKERS, job_ids: Iterator[int] | None = None):
         from ..table import get_table
 
-        check_mode(mode)
+        mode = check_mode(mode)
         # what a service for other lists of the same server is made with (catalog.py)
         self.options = dict(mode=mode, max_guesses=max_guesses, memo_entries=memo_entries,
                             cache_dir=cache_dir, backend=backend, workers=workers,
@@ -337,7 +337,7 @@ class Service:
         # first move and its Results view come from them when no store covers them)
         from ..book import Book
 
-        for m in MODES:
+        for m in Mode:
             book = Book.find(lists, m, max_guesses)
             if book is not None and self._store_for(m, max_guesses) is None:
                 sid = self._store_id(f"book-{m}-{max_guesses}")
@@ -365,7 +365,7 @@ class Service:
             sid, n = f"{base}-{n}", n + 1
         return sid
 
-    def _store_for(self, mode: str, cap: int) -> StoreView | None:
+    def _store_for(self, mode: Mode, cap: int) -> StoreView | None:
         for sv in self.stores.values():
             if sv.matches and sv.problem.mode == mode and sv.problem.max_guesses == cap:
                 return sv
@@ -411,7 +411,7 @@ class Service:
             self.lists.answers[0])
 
     # -- what a request asks, checked before any search
-    def check_next(self, position: str, mode: str, cap: int):
+    def check_next(self, position: str, mode: Mode, cap: int):
         """Validate a next-guess request before any search: (position, whether the
         opening move must be searched). Refuses the opening search on big lists."""
         pos = adapter.parse_position(position, self.lists, mode, cap)
@@ -423,7 +423,7 @@ class Service:
             searched = False
         return pos, searched
 
-    def plan_next(self, position: str, mode: str, cap: int, top: int) -> tuple:
+    def plan_next(self, position: str, mode: Mode, cap: int, top: int) -> tuple:
         """(key, kind, params) of a next-guess request; bad input raises here."""
         pos, searched = self.check_next(position, mode, cap)
         sv = self._store_for(mode, cap)
@@ -464,7 +464,7 @@ class Service:
         params = {"position": str(pos), "top": top}
         return ("adversary", str(pos), top), "adversary", params
 
-    def plan_strategy(self, opener: str, mode: str, cap: int) -> tuple:
+    def plan_strategy(self, opener: str, mode: Mode, cap: int) -> tuple:
         word = self.lists.guesses[self.lists.guess_id(opener)]
         params = {"opener": word, "mode": mode, "max_guesses": cap}
         return ("strategy", word, mode, cap), "strategy", params

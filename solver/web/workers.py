@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import WordleDPError
+from ..variant import Mode
 
 log = logging.getLogger("wordle-dp.web")
 
@@ -99,7 +100,7 @@ class WorkerSpec:
     table_shape: tuple[int, int]
     table_dtype: str  # numpy's code: "|u1" (up to 5 letters) or "<u2"
     memo_entries: int | None
-    warm: tuple[str, int]  # the problem whose solver is made before the first task
+    warm: tuple[Mode, int]  # the problem whose solver is made before the first task
     nice: int = 0
 
 
