@@ -189,15 +189,17 @@ def run_bundles(table: np.ndarray, mode: str, n_p: int) -> dict[int, dict[int, l
     from solver.run.costs import CostModel, spreads_of
     from solver.run.split import plan
     from solver.run.work import bundles_of
+    from solver.variant import Variant
 
     every = range(table.shape[0])
-    model = CostModel(mode, table, n_p, spreads_of(table, n_p, every))
+    variant = Variant(next(n for n in range(3, 11) if 3**n == n_p), mode)
+    model = CostModel(variant, table, spreads_of(table, n_p, every))
     costs = {i: model.of_opener(i) for i in every}
     out = {}
     for ranks in BUNDLE_RANKS:
         split = plan(costs, ranks, "auto", set(), share=sum(costs.values()) / ranks)
         whole = sorted((i for i in costs if i not in split), key=lambda i: (-costs[i], i))
-        out[ranks] = bundles_of(table, costs, whole, mode, ranks, n_p)
+        out[ranks] = bundles_of(table, costs, whole, variant, ranks)
     return out
 
 

@@ -38,6 +38,7 @@ from solver.run.coordinator import Coordinator  # noqa: E402
 from solver.run.split import classes_of  # noqa: E402
 from solver.run.work import Work  # noqa: E402
 from solver.store import EXACT, ClassResult, ClassStore, Record, Store  # noqa: E402  # noqa: E402
+from solver.variant import Variant  # noqa: E402
 
 
 def _setup(tmp: Path, name: str):
@@ -55,7 +56,7 @@ def _setup(tmp: Path, name: str):
 def whole(tmp: Path, n: int, per_flush: int) -> tuple[float, float, int]:
     lists, table, store, cfg = _setup(tmp, "whole.zarr")
     n_p = 3**lists.length
-    co = Coordinator(cfg, store, lists, Work("easy", len(lists.answers), table, n_p),
+    co = Coordinator(cfg, store, lists, Work(Variant.of(lists), len(lists.answers), table),
                      list(range(n)), 2, io.StringIO())
     second = np.arange(n_p, dtype=np.int32)
     c0 = time.process_time()
@@ -72,7 +73,7 @@ def whole(tmp: Path, n: int, per_flush: int) -> tuple[float, float, int]:
 def classes(tmp: Path, n: int, per_flush: int) -> tuple[float, float, int]:
     lists, table, store, cfg = _setup(tmp, "classes.zarr")
     n_p = 3**lists.length
-    work = Work("easy", len(lists.answers), table, n_p)
+    work = Work(Variant.of(lists), len(lists.answers), table)
     for i in range(n):
         work.add_split(i, {}, 1.0)
     co = Coordinator(cfg, store, lists, work, list(range(n)), 2, io.StringIO(),

@@ -75,6 +75,7 @@ from solver.run.split import (  # noqa: E402
 from solver.run.units import Part, Whole  # noqa: E402
 from solver.run.work import Work, gate_heads  # noqa: E402
 from solver.store import FAILED, STATUS_CODES  # noqa: E402
+from solver.variant import Variant  # noqa: E402
 
 RANKS = (16, 64, 256, 1024, 4096)
 
@@ -274,10 +275,10 @@ def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
     chosen = plan(costs, workers, split, set(), share) if ranks > 1 else set()
     # the samples are of the default 5-letter lists
     rows = _Rows(pop)
-    model = CostModel(mode, rows, 3**5, {i: o.spreads for i, o in enumerate(pop)
-                                         if o.spreads})
-    work = Work(mode, 0, rows, 3**5, parts, sum(costs.values()) / workers, workers,
-                costs=model, gate=gate_heads(mode, 6))
+    variant = Variant(5, mode)
+    model = CostModel(variant, rows, {i: o.spreads for i, o in enumerate(pop) if o.spreads})
+    work = Work(variant, 0, rows, parts, sum(costs.values()) / workers, workers,
+                costs=model, gate=gate_heads(variant))
     pm = parts_model or PartsModel(None)
     n_parts = 0
     for i in sorted(costs, key=lambda i: (-costs[i], i)):

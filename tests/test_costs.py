@@ -16,6 +16,7 @@ from solver.run.costs import (
     spreads_of,
 )
 from solver.table import get_table
+from solver.variant import Variant
 from solver.words import WordLists
 from tests.run_helpers import write_lists
 
@@ -78,13 +79,13 @@ def test_cost_model_sums_its_classes(lists_table):
     _lists, table = lists_table
     probe = probe_guesses(table, 243, 60)
     spreads = spreads_of(table, 243, range(table.shape[0]), probe, min_size=20)
-    model = CostModel("hard", table, 243, spreads)
+    model = CostModel(Variant(5, "hard"), table, spreads)
     i = max(spreads, key=lambda o: len(spreads[o]))
     sizes = class_sizes(table[i], 243)
     pats = np.flatnonzero(sizes)
     want = sum(model.of_class(i, int(p), int(sizes[p])) for p in pats)
     assert model.of_opener(i) == pytest.approx(want)
-    assert CostModel("hard", table, 243).of_opener(i) == pytest.approx(
+    assert CostModel(Variant(5, "hard"), table).of_opener(i) == pytest.approx(
         opener_cost(table[i], "hard", 243))
 
 

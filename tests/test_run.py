@@ -21,6 +21,7 @@ from solver import store as S
 from solver.run import RunConfig, parse_shard, parse_time_limit, run, select_openers
 from solver.run.units import Whole
 from solver.search.result import SolveResult
+from solver.variant import Variant
 from solver.words import WordListError, WordLists
 
 ANSWERS = ["cigar", "rebut", "sissy", "humph", "awake", "blush", "focal", "evade"]
@@ -321,7 +322,7 @@ def test_eta_weighs_what_is_left_by_what_each_kind_cost(tmp_path, lists_files):
     lists = _lists(lists_files)
     store, _ = S.Store.open_or_create(cfg.store, lists, "easy", 6)
     table = np.zeros((len(lists.guesses), len(lists.answers)), np.uint8)
-    co = Coordinator(cfg, store, lists, Work("easy", len(lists.answers), table, 243),
+    co = Coordinator(cfg, store, lists, Work(Variant(5, "easy"), len(lists.answers), table),
                      list(range(10)), 1, io.StringIO(), None,
                      Cutoffs(top=1, exact=frozenset({0, 1})), solvers=2)
     assert co.eta() == (float("inf"), False)  # nothing valued yet

@@ -39,6 +39,7 @@ from solver.run.split import (
 from solver.run.units import Classes, Part
 from solver.run.work import Work
 from solver.run.worker import default_factory
+from solver.variant import Variant
 from solver.words import WordLists
 from tests.run_helpers import write_lists
 
@@ -368,7 +369,7 @@ def test_head_gates_the_big_classes_and_an_infeasible_head_settles(small):
     sizes = dict(sp.classes)
     assert sp.head and sp.big
     assert max(sizes[p] for p in sp.head) <= min(sizes[u[0]] for u in sp.big)
-    work = Work("easy", len(lists.answers), table, 243)
+    work = Work(Variant(5, "easy"), len(lists.answers), table)
     assert work.add_split(i, {}, 5.0) is None
     assert len(work) == 1 and work.more()  # only the head; the big classes wait
     unit, = work.pop()
@@ -478,11 +479,12 @@ def test_a_bundle_pays_its_shared_class_once(small, mode):
     table, _ = get_table(lists, "numpy", cache)
     costs = {i: opener_cost(table[i], mode, 243) for i in range(len(lists.guesses))}
     whole = sorted(costs, key=lambda i: (-costs[i], i))
-    assert bundles_of(table, costs, whole, mode, 1, 243) == {}
-    got = bundles_of(table, costs, whole, mode, 8, 243)
+    assert bundles_of(table, costs, whole, Variant(5, mode), 1) == {}
+    got = bundles_of(table, costs, whole, Variant(5, mode), 8)
     pairs = sorted({tuple(b[:2]) for b in got.values()})
     assert len(pairs) >= 3 and all(got[i] == got[j] for i, j in pairs)
-    assert bundles_of(table, costs, [i for i in whole if i not in got], mode, 8, 243) == {}
+    assert bundles_of(table, costs, [i for i in whole if i not in got], Variant(5, mode),
+                      8) == {}
     saved = 0
     for first, second in pairs:
         fresh = Solver(lists, mode=mode, max_guesses=6, table=table)
@@ -542,8 +544,7 @@ def test_a_class_without_a_quick_bound_goes_out_whole_and_settled_parts_are_drop
         return len(sp.big)
 
     i = max(range(len(lists.guesses)), key=n_big)  # the most classes valued alone
-    work = Work("easy", len(lists.answers), table, 3**lists.length, parts=2, share=1.0,
-                workers=4)
+    work = Work(Variant.of(lists), len(lists.answers), table, parts=2, share=1.0, workers=4)
     assert work.add_split(i, {}, 1.0) is None
     units = []
     while len(work):
@@ -656,7 +657,7 @@ def test_a_quick_bound_sizes_the_parts_again():
     share = cost / (PART_SHARE + PROBE_SHARE) * 2  # between the two thresholds
     assert PROBE_SHARE * share < cost < PART_SHARE * share
     for total in (2970, 2700):
-        work = Work("hard", len(row), table, 243, parts=None, share=share, workers=100)
+        work = Work(Variant(5, "hard"), len(row), table, parts=None, share=share, workers=100)
         assert work.add_split(0, {}, cost) is None
         head, = work.pop()
         for p in head.patterns:
@@ -679,13 +680,14 @@ def test_easy_mode_releases_the_big_classes_with_the_head(small):
     from solver.run.work import gate_heads
     from solver.table import get_table
 
-    assert not gate_heads("easy", 6) and not gate_heads("easy", 0)
-    assert gate_heads("easy", 5) and gate_heads("hard", 6) and gate_heads("strict", 0)
+    assert not gate_heads(Variant(5, "easy", 6)) and not gate_heads(Variant(5, "easy", 0))
+    assert gate_heads(Variant(5, "easy", 5)) and gate_heads(Variant(5, "hard", 6))
+    assert gate_heads(Variant(5, "strict", 0))
     a, g, cache = small
     lists = WordLists.load(a, g, quiet=True)
     table, _ = get_table(lists, "numpy", cache)
     i = lists.guess_id("aback")
-    work = Work("easy", len(lists.answers), table, 243, gate=False)
+    work = Work(Variant(5, "easy"), len(lists.answers), table, gate=False)
     assert work.add_split(i, {}, 5.0) is None
     sp = work.splits[i]
     units = []
@@ -741,7 +743,7 @@ def test_a_probed_class_with_no_quick_bound_goes_out_whole():
     row = np.array([0] * 900 + [1] * 5 + [2] * 3, dtype=np.uint8)
     table = row[None, :]
     cost = float(class_cost(900, "hard"))
-    work = Work("hard", len(row), table, 243, parts=None,
+    work = Work(Variant(5, "hard"), len(row), table, parts=None,
                 share=cost / (PART_SHARE + PROBE_SHARE) * 2, workers=100)
     work.add_split(0, {}, cost)
     head, = work.pop()

@@ -27,6 +27,7 @@ from .common import (
     memo_mb,
     parts_arg,
     path_arg,
+    run_problem,
     time_limit,
 )
 
@@ -178,9 +179,10 @@ def register(sub) -> None:
 
 
 def run_config(args):
-    """The run the options of `run` ask for, checked (run.check_config: the checks
-    a run makes again on rank 0, here before anything starts)."""
-    from ..run import RunConfig, check_config, parse_shard
+    """The run the options of `run` ask for: the problem, the run's options and
+    its pace, checked (run.check_config: the checks a run makes again on rank 0,
+    here before anything starts)."""
+    from ..run import RunConfig, RunOptions, Tuning, check_config, parse_shard
 
     tl = time_limit(args.time_limit)
     try:
@@ -188,15 +190,12 @@ def run_config(args):
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     cfg = RunConfig(
-        store=args.store, answers=args.answers, guesses=args.guesses, lists=args.lists,
-        length=args.length,
-        cache_dir=args.cache_dir, openers=args.openers, mode=args.mode,
-        max_guesses=args.max_guesses, objective=args.objective, cutoff=args.cutoff,
-        no_cutoff=args.no_cutoff, time_limit=tl,
-        retry_failed=args.retry_failed, quiet=args.quiet, shard=shard, grace=args.grace,
-        flush_seconds=args.flush_seconds, progress_seconds=args.progress_seconds,
-        memo_mb=args.memo_mb, split=args.split, parts=args.parts,
-    )
+        args.store, run_problem(args),
+        RunOptions(openers=args.openers, cutoff=args.cutoff, no_cutoff=args.no_cutoff,
+                   time_limit=tl, retry_failed=args.retry_failed, quiet=args.quiet,
+                   shard=shard, memo_mb=args.memo_mb, split=args.split, parts=args.parts),
+        Tuning(grace=args.grace, flush_seconds=args.flush_seconds,
+               progress_seconds=args.progress_seconds))
     check_config(cfg)
     return cfg
 

@@ -225,6 +225,17 @@ def player_lists(args) -> None:
         args.lists = PLAY_LISTS
 
 
+def run_problem(args):
+    """The problem of a run (run.Problem) that the list, mode, cap and objective
+    options ask for (checked: the mode, the objective and the cap)."""
+    from ..run import Problem
+
+    return Problem(answers=args.answers, guesses=args.guesses, lists=args.lists,
+                   length=args.length, cache_dir=args.cache_dir, mode=args.mode,
+                   max_guesses=args.max_guesses,
+                   objective=getattr(args, "objective", None) or "expected")
+
+
 def load_lists(args, quiet: bool = False) -> WordLists:
     """The lists a command's --answers/--guesses/--lists/--length name."""
     return WordLists.load(args.answers, args.guesses, quiet=quiet,

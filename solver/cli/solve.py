@@ -23,6 +23,7 @@ from .common import (
     memo_mb,
     path_arg,
     print_result,
+    run_problem,
     time_limit,
 )
 
@@ -114,7 +115,7 @@ def _solve_wins(args, lists) -> int:
 
 
 def _cmd_best(args) -> int:
-    from ..run import RunConfig
+    from ..run import RunConfig, RunOptions, Tuning, check_config
     from ..run.best import best
     from ..run.mpi import mpi
 
@@ -124,10 +125,10 @@ def _cmd_best(args) -> int:
     if comm is None or comm.Get_rank() == 0:  # the table, built once with --backend
         get_table(lists, args.backend, args.cache_dir)
     store = args.store or default_best_store(args, lists)
-    cfg = RunConfig(store=store, answers=args.answers, guesses=args.guesses,
-                    lists=args.lists, length=args.length, cache_dir=args.cache_dir,
-                    mode=args.mode, max_guesses=args.max_guesses, time_limit=tl,
-                    grace=args.grace, quiet=args.quiet, memo_mb=args.memo_mb)
+    cfg = RunConfig(store, run_problem(args),
+                    RunOptions(time_limit=tl, quiet=args.quiet, memo_mb=args.memo_mb),
+                    Tuning(grace=args.grace))
+    check_config(cfg)
     try:
         found = best(cfg, args.top)
     except WordleDPError:  # its message as it is (parameters as flags)

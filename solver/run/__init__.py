@@ -1,7 +1,8 @@
 """Value many openers: dynamic distribution over MPI ranks into a result store.
 
-`run(RunConfig(...))` is the Python API behind `wordle-dp run`; `best` (best.py)
-and the opening book's build are runs too. Launched with `mpiexec -n N` (or srun)
+`run(RunConfig(...))` is the Python API behind `wordle-dp run` (a RunConfig is a
+Problem, the RunOptions and the Tuning); `best` (best.py) and the opening book's
+build are runs too. Launched with `mpiexec -n N` (or srun)
 it uses N ranks: rank 0 coordinates and is the only writer of the store, and
 every rank solves (rank 0 in a thread beside the coordinator, up to
 config.RANK0_SOLVES_MAX ranks). Each idle solver asks rank 0 for work (plain
@@ -44,8 +45,11 @@ from ..errors import UsageError
 from ..store import LOWER_BOUND, STATUS_NAMES
 from .config import (
     SPLIT_MODES,
+    Problem,
     RunConfig,
+    RunOptions,
     RunSummary,
+    Tuning,
     check_config,
     opener_file,
     parse_shard,
@@ -57,7 +61,8 @@ from .mpi import LAUNCHER_SIZE_VARS, check_launcher
 from .work import fallback_estimate
 from .worker import default_factory
 
-__all__ = ["RunConfig", "check_config", "SPLIT_MODES", "RunSummary",
+__all__ = ["RunConfig", "Problem", "RunOptions", "Tuning", "check_config", "SPLIT_MODES",
+           "RunSummary",
            "run", "parse_time_limit", "parse_shard",
            "select_openers", "opener_file", "check_launcher", "fallback_estimate",
            "default_factory", "LAUNCHER_SIZE_VARS", "STATUS_NAMES", "LOWER_BOUND", "UsageError"]

@@ -6,7 +6,7 @@ promising openers first, into a result store, so that it resumes like any run.""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -30,11 +30,11 @@ class BestResult:
 
 
 def best(cfg: RunConfig, top: int = 1) -> BestResult | None:
-    """Find the `top` best openers with proof (cfg: the run's options; cfg.openers
+    """Find the `top` best openers with proof (cfg: the run's options; cfg.options.openers
     should be 'all' for a proof over every opener). Under MPI every rank calls it
     and the run uses them all; rank 0 returns the result, the other ranks None, as
     does a stopped run (the same call resumes it)."""
-    summary = run(replace(cfg, best=top))
+    summary = run(cfg.with_options(best=top))
     comm = mpi()[0]
     if summary.state != "finished" or summary.exit_code or (
             comm is not None and comm.Get_rank() != 0):

@@ -1,16 +1,18 @@
-"""What a run is asked to do (RunConfig), what it reports (RunSummary), and the
-parsers of its options: time limits, shards and opener selections."""
+"""What a run is asked to do (RunConfig: the Problem, the RunOptions and the
+Tuning), what it reports (RunSummary), and the parsers of its options: time
+limits, shards and opener selections."""
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from ..errors import Param, UsageError
-from ..variant import Mode, check_max_guesses
+from ..variant import Mode, Objective, Variant, check_max_guesses, check_mode, check_objective
 
 EXIT_USAGE = 2
 # Up to this many ranks, rank 0 solves too (a thread beside the coordinator): at 16
@@ -19,38 +21,56 @@ EXIT_USAGE = 2
 RANK0_SOLVES_MAX = 64
 
 
-@dataclass
-class RunConfig:
-    store: str | Path
+@dataclass(frozen=True)
+class Problem:
+    """What a run values: the word lists (built-in by name or by word length, or
+    files) and the game played on them, a Variant once the lists are read
+    (`variant`)."""
+
     answers: str | None = None
     guesses: str | None = None
     lists: str | None = None  # built-in lists by name (words.BUILTIN), or...
     length: int | None = None  # ...by word length
-    cache_dir: str | None = None
-    openers: str = "all"  # all | FILE | w1,w2,...
+    cache_dir: str | None = None  # where the pattern table is kept
     mode: Mode = Mode.EASY
     max_guesses: int = 6
-    objective: str = "expected"  # or worst: fewest guesses first (search/worst.py)
+    # expected, worst (fewest guesses first: search/worst.py) or wins (search/wins.py)
+    objective: Objective = Objective.EXPECTED
+
+    def __post_init__(self) -> None:  # a name is taken too; checked here, once
+        object.__setattr__(self, "mode", check_mode(self.mode))
+        object.__setattr__(self, "objective", check_objective(self.objective))
+        check_max_guesses(self.max_guesses)
+
+    def load(self, quiet: bool = True):
+        """The word lists (words.WordLists)."""
+        from ..words import WordLists
+
+        return WordLists.load(self.answers, self.guesses, quiet=quiet, lists=self.lists,
+                              length=self.length)
+
+    def variant(self, lists) -> Variant:
+        """The game on `lists` (their word length)."""
+        return Variant.of(lists, self.mode, self.max_guesses, objective=self.objective)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a run goes: which openers, under which cutoff, for how long."""
+
+    openers: str = "all"  # all | FILE | w1,w2,...
     cutoff: int | None = None
     no_cutoff: bool = False  # value exactly, whatever cutoff the store was made with
     time_limit: float | None = None  # seconds from the start of the run
     retry_failed: bool = False
     quiet: bool = False
     shard: tuple[int, int] | None = None  # (i, n): this run takes every n-th opener
-    flush_seconds: float = 5.0  # write buffered results at least this often...
-    flush_every: int = 256  # ...or when this many are buffered
-    progress_seconds: float = 30.0
-    grace: float = 60.0  # after a stop, wait this long for results in flight
-    chunk_seconds: float = 0.5  # cheap openers go out in chunks of about this much work
-    max_chunk: int = 64
     # transposition table per solving rank, MB; None: default_memo_mb of the node
     memo_mb: float | None = None
     split: str = "auto"  # auto | all | off: value big openers as classes (split)
     # a split opener's big classes in parts (split.parts_for): None auto, 0 never, N > 1
     # every class of more than two answers in N parts
     parts: int | None = None
-    # builds the per-rank solver: factory(lists, mode, max_guesses, table) -> solver
-    solver_factory: Any = None
     # the best K openers with proof (`best`, the book): every other opener under a
     # cutoff one past the K-th best exact total known so far (cutoffs.py)
     best: int | None = None
@@ -58,11 +78,61 @@ class RunConfig:
     # exact openers whose class values are missing from the store's class checkpoint
     # (a store of an older version) are valued again, exactly (the book needs them)
     fill_classes: bool = False
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The run's pace and its hooks for tests and benches: none changes a value."""
+
+    flush_seconds: float = 5.0  # write buffered results at least this often...
+    flush_every: int = 256  # ...or when this many are buffered
+    progress_seconds: float = 30.0
+    grace: float = 60.0  # after a stop, wait this long for results in flight
+    chunk_seconds: float = 0.5  # cheap openers go out in chunks of about this much work
+    max_chunk: int = 64
     # whether rank 0 solves too, in a thread beside the coordinator: None auto (yes up
     # to RANK0_SOLVES_MAX ranks, where its core is a noticeable part of the job)
     rank0_solves: bool | None = None
-    progress_file: Any = None  # default sys.stderr
+    # builds the per-rank solver: factory(lists, mode, max_guesses, table) -> solver
+    solver_factory: Callable[..., Any] | None = None
+    progress_file: TextIO | None = None  # default sys.stderr
     extra: dict = field(default_factory=dict)
+
+
+_PARTS = {"problem": Problem, "options": RunOptions, "tuning": Tuning}
+_FIELD_OF = {f.name: part for part, cls in _PARTS.items() for f in fields(cls)}
+
+
+@dataclass(frozen=True, init=False)
+class RunConfig:
+    """What a run is asked to do: the `store` it fills, the `problem`, the run's
+    `options` and its `tuning`. Made from the parts, or from their fields by name
+    (`RunConfig(store=..., mode="hard", cutoff=8000)`: the flat form, which the
+    CLI's, the book's and the API's callers use)."""
+
+    store: str | Path
+    problem: Problem
+    options: RunOptions
+    tuning: Tuning
+
+    def __init__(self, store: str | Path, problem: Problem | None = None,
+                 options: RunOptions | None = None, tuning: Tuning | None = None,
+                 **fields_: Any) -> None:
+        given: dict[str, dict[str, Any]] = {part: {} for part in _PARTS}
+        for name, value in fields_.items():
+            if name not in _FIELD_OF:
+                raise TypeError(f"RunConfig got an unexpected keyword argument {name!r}")
+            given[_FIELD_OF[name]][name] = value
+        parts = {"problem": problem, "options": options, "tuning": tuning}
+        object.__setattr__(self, "store", store)
+        for part, cls in _PARTS.items():
+            base = parts[part] or cls()
+            object.__setattr__(self, part, replace(base, **given[part]) if given[part]
+                               else base)
+
+    def with_options(self, **changes: Any) -> RunConfig:
+        """The same run with some of its options changed (`cutoff=`, `best=`)."""
+        return replace(self, options=replace(self.options, **changes))
 
 
 SPLIT_MODES = ("auto", "all", "off")
@@ -71,28 +141,29 @@ SPLIT_MODES = ("auto", "all", "off")
 def check_config(cfg: RunConfig) -> None:
     """Refuse options that do not go together or are out of range: the one place of
     these checks (the CLI calls it before a run starts, the run on rank 0 again)."""
-    if cfg.cutoff is not None and cfg.no_cutoff:
+    o = cfg.options
+    if o.cutoff is not None and o.no_cutoff:
         raise UsageError(Param("cutoff"), " and ", Param("no_cutoff"), " exclude each other")
-    if cfg.parts not in (None, 0) and cfg.split == "off":
+    if o.parts not in (None, 0) and o.split == "off":
         raise UsageError(Param("parts"), " values classes of split openers, so it needs ",
                          Param("split"), " auto or all")
-    if cfg.split == "all" and cfg.cutoff is not None:
+    if o.split == "all" and o.cutoff is not None:
         raise UsageError(Param("split"), " all values openers exactly, so it does not go "
                          "with ", Param("cutoff"), " (a cutoff run values every opener "
                          "whole)")
-    check_max_guesses(cfg.max_guesses)
-    if cfg.split not in SPLIT_MODES:
+    check_max_guesses(cfg.problem.max_guesses)
+    if o.split not in SPLIT_MODES:
         raise UsageError(Param("split"), f" must be one of {', '.join(SPLIT_MODES)}")
     other = {"worst": "the worst-case objective ranks by the worst case first",
-             "wins": "the objective wins ranks by the answers won first"}.get(cfg.objective)
-    if other and cfg.cutoff is not None:
+             "wins": "the objective wins ranks by the answers won first"}.get(cfg.problem.objective)
+    if other and o.cutoff is not None:
         raise UsageError(Param("cutoff"), f" is a total: {other} and takes no cutoff")
-    if other and cfg.split == "all":
+    if other and o.split == "all":
         raise UsageError(Param("split"), " all sums class values of the expected "
                          f"objective; {other} and values openers whole")
-    if cfg.memo_mb is not None and not (cfg.memo_mb > 0 and math.isfinite(cfg.memo_mb)):
+    if o.memo_mb is not None and not (o.memo_mb > 0 and math.isfinite(o.memo_mb)):
         raise UsageError(Param("memo_mb"), " must be a number above 0")
-    if cfg.best is not None and (cfg.best < 1 or cfg.objective != "expected"):
+    if o.best is not None and (o.best < 1 or cfg.problem.objective != "expected"):
         raise UsageError("the best openers are those of the expected objective, K >= 1")
 
 

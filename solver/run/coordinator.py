@@ -84,11 +84,12 @@ class Coordinator:
         self.abort_needed = False
         self.errors_dirty = False
         self.signals = Signals()  # the run's flag (run() installs the handlers)
-        self.deadline = None if cfg.time_limit is None else self.t_start + cfg.time_limit
+        limit = cfg.options.time_limit
+        self.deadline = None if limit is None else self.t_start + limit
 
     def _better(self, index: int, total: int, wins: int) -> None:
         """Opener `index` is exact at `total` (and `wins`): the best so far?"""
-        wins_first = self.cfg.objective == "wins"
+        wins_first = self.cfg.problem.objective == "wins"
         key = (-wins if wins_first else 0, total)
         if self.best is None or key < self.best[0]:
             self.best = (key, self.lists.guesses[index], total, wins)
@@ -98,7 +99,7 @@ class Coordinator:
         assert self.best is not None
         _key, word, total, wins = self.best
         unit = " avg" if avg else ""
-        if self.cfg.objective == "wins":
+        if self.cfg.problem.objective == "wins":
             return (f"{word} wins {wins} of {len(self.lists.answers)}, total {total} "
                     f"({total / max(wins, 1):.4f}{unit} over those)")
         return f"{word} {total} ({total / len(self.lists.answers):.4f}{unit})"
@@ -109,14 +110,15 @@ class Coordinator:
             if self.signals.received is not None:
                 self.stop_reason = f"signal {signal.Signals(self.signals.received).name}"
             elif self.deadline is not None and time.time() >= self.deadline:
-                self.stop_reason = f"time limit ({fmt_duration(self.cfg.time_limit or 0.0)})"
+                limit = self.cfg.options.time_limit or 0.0
+                self.stop_reason = f"time limit ({fmt_duration(limit)})"
         return self.stop_reason is not None
 
     def exact_kind(self, index: int) -> bool:
         """Whether opener `index` is valued without a cutoff in this run."""
         c = self.cutoffs
         if c is None:
-            return self.cfg.cutoff is None
+            return self.cfg.options.cutoff is None
         return index in c.exact or (c.fixed is None and c.top is None)
 
     def eta(self, now: float | None = None) -> tuple[float, bool]:
@@ -173,8 +175,8 @@ class Coordinator:
             self.flush()
 
     def due(self) -> bool:
-        return (len(self.buffer) >= self.cfg.flush_every
-                or time.monotonic() - self.last_flush >= self.cfg.flush_seconds)
+        return (len(self.buffer) >= self.cfg.tuning.flush_every
+                or time.monotonic() - self.last_flush >= self.cfg.tuning.flush_seconds)
 
     def add(self, rec: Record, err: str | None, stats: dict | None,
             count_cpu: bool = True) -> None:
@@ -243,7 +245,8 @@ class Coordinator:
     # ---- progress ----
     def progress(self, force: bool = False) -> None:
         now = time.monotonic()
-        if self.cfg.quiet or (not force and now - self.last_progress < self.cfg.progress_seconds):
+        every = self.cfg.tuning.progress_seconds
+        if self.cfg.options.quiet or (not force and now - self.last_progress < every):
             return
         self.last_progress = now
         done = self.solved + self.failed
@@ -265,7 +268,7 @@ class Coordinator:
 
     def tick(self) -> None:
         if (self.buffer or self.class_buffer) and (
-                time.monotonic() - self.last_flush >= self.cfg.flush_seconds):
+                time.monotonic() - self.last_flush >= self.cfg.tuning.flush_seconds):
             self.flush()
         self.progress()
 
@@ -289,7 +292,7 @@ class Coordinator:
 
 
 def report(summary: RunSummary, co: Coordinator, store: Store, out) -> None:
-    if co.cfg.quiet and summary.state == "finished" and not summary.failed:
+    if co.cfg.options.quiet and summary.state == "finished" and not summary.failed:
         return
     s = summary
     done = s.solved + s.failed

@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from ..jitcache import install
-from ..variant import Mode
+from ..variant import Mode, Variant
 
 install()  # numba's cache sees an edit to any kernel source (solver/jitcache.py)
 
@@ -114,12 +114,13 @@ def cost_after_quick(size: int, total: int, mode: Mode) -> float | None:
 
 
 class CostModel:
-    """The predictions one run plans with: its mode, its table, and the spreads of
-    the big classes where they were computed (opener -> pattern -> spread)."""
+    """The predictions one run plans with: its game (the mode and the patterns), its
+    table, and the spreads of the big classes where they were computed (opener ->
+    pattern -> spread)."""
 
-    def __init__(self, mode: Mode, table: np.ndarray, n_patterns: int,
+    def __init__(self, variant: Variant, table: np.ndarray,
                  spreads: dict[int, dict[int, int]] | None = None):
-        self.mode, self.table, self.n_patterns = mode, table, n_patterns
+        self.mode, self.table, self.n_patterns = variant.mode, table, variant.n_patterns
         self.spreads = spreads or {}
 
     def of_class(self, index: int, pattern: int, size: int) -> float:

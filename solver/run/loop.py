@@ -114,8 +114,8 @@ def chunk_size(co: Coordinator, n_solvers: int) -> int:
     the queue is unbalanced."""
     if co.wall_n < 3:
         return 1
-    k = int(co.cfg.chunk_seconds / max(co.wall_avg, 1e-6))
-    k = min(k, co.cfg.max_chunk, len(co.work) // (2 * n_solvers))
+    k = int(co.cfg.tuning.chunk_seconds / max(co.wall_avg, 1e-6))
+    k = min(k, co.cfg.tuning.max_chunk, len(co.work) // (2 * n_solvers))
     return max(1, k)
 
 
@@ -155,14 +155,14 @@ def coordinate(co: Coordinator, links: Links) -> None:
             co.flush()
             dispatch()  # the idle ones stop now
             n_busy = sum(len(v) for v in busy.values())
-            if not co.cfg.quiet and busy:
+            if not co.cfg.options.quiet and busy:
                 print(f"wordle-dp: stopping ({co.stop_reason}); waiting up to "
-                      f"{co.cfg.grace:.0f} s for {n_busy} unit(s) of work in flight",
+                      f"{co.cfg.tuning.grace:.0f} s for {n_busy} unit(s) of work in flight",
                       file=co.out, flush=True)
         if stop_at is not None and busy and abandoned_at is None and (
-                time.monotonic() - stop_at >= co.cfg.grace):
+                time.monotonic() - stop_at >= co.cfg.tuning.grace):
             abandoned_at = time.monotonic()
-            if not co.cfg.quiet:
+            if not co.cfg.options.quiet:
                 n_busy = sum(len(v) for v in busy.values())
                 print(f"wordle-dp: {n_busy} unit(s) of work still in flight are cut short "
                       "and stay pending", file=co.out, flush=True)

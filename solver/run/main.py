@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import replace
 
 import numpy as np
 
 from ..store import EXACT, LOWER_BOUND, ClassStore, Store
+from ..variant import Objective
 from .config import (
     EXIT_USAGE,
     RANK0_SOLVES_MAX,
@@ -48,19 +48,18 @@ def _setup_rank0(cfg: RunConfig):
     """Load lists, open/create the store, build the queue. Raises user errors."""
     from .. import __version__
     from ..table import check_fits, get_table
-    from ..words import WordLists
 
     check_config(cfg)
-    lists = WordLists.load(cfg.answers, cfg.guesses, quiet=cfg.quiet, lists=cfg.lists,
-                           length=cfg.length)
-    chosen = select_openers(cfg.openers, lists)
+    lists = cfg.problem.load(quiet=cfg.options.quiet)
+    chosen = select_openers(cfg.options.openers, lists)
     check_fits(lists)  # before a store is made for lists whose table cannot exist
-    store, created = Store.open_or_create(cfg.store, lists, cfg.mode, cfg.max_guesses,
-                                          cfg.cutoff, __version__, cfg.objective)
+    p = cfg.problem
+    store, created = Store.open_or_create(cfg.store, lists, p.mode, p.max_guesses,
+                                          cfg.options.cutoff, __version__, p.objective)
     if not created and store.solver_version and store.solver_version != __version__:
         print(f"note: {cfg.store} was started by wordle-dp {store.solver_version}, this is "
               f"{__version__}", file=sys.stderr)
-    table, _info = get_table(lists, "numpy", cfg.cache_dir)
+    table, _info = get_table(lists, "numpy", cfg.problem.cache_dir)
     return lists, store, chosen, table
 
 
@@ -78,14 +77,13 @@ def run(cfg: RunConfig) -> RunSummary:
 
 
 def _run(cfg: RunConfig) -> RunSummary:
-    cfg = replace(cfg)  # private copy: the store may supply the cutoff
     t_start = time.perf_counter()
     limit_threads()
-    out = cfg.progress_file or sys.stderr
+    out = cfg.tuning.progress_file or sys.stderr
     comm, MPI = mpi()
     size = comm.Get_size() if comm is not None else 1
     rank = comm.Get_rank() if comm is not None else 0
-    if cfg.shard is None:  # shards are independent processes by design
+    if cfg.options.shard is None:  # shards are independent processes by design
         check_launcher(size, mpi_name(MPI))
 
     if rank == 0:
@@ -94,18 +92,18 @@ def _run(cfg: RunConfig) -> RunSummary:
             err = None
         except BaseException as exc:
             err = exc
-        if err is None and cfg.cutoff is None and store.cutoff is not None and (
-                not cfg.no_cutoff and cfg.best is None):
-            cfg.cutoff = store.cutoff  # resuming a --cutoff store without the option
+        if err is None and cfg.options.cutoff is None and store.cutoff is not None and (
+                not cfg.options.no_cutoff and cfg.options.best is None):
+            cfg = cfg.with_options(cutoff=store.cutoff)  # resuming a --cutoff store without it
         spread = None  # (3^L, openers): the big classes' spreads for the cost model
         if err is None and _wants_spreads(cfg, size):  # the exact openers still to value
-            todo = store.todo(cfg.cutoff, cfg.retry_failed)
-            exact = {lists.guess_id(w) for w in cfg.exact}
+            todo = store.todo(cfg.options.cutoff, cfg.options.retry_failed)
+            exact = {lists.guess_id(w) for w in cfg.options.exact}
             spread = (3**lists.length, [i for i in chosen if todo[i] and (
-                i in exact or (cfg.cutoff is None and cfg.best is None))])
+                i in exact or (cfg.options.cutoff is None and cfg.options.best is None))])
         memo_cap = _work_memo(cfg, store, chosen, size) if err is None else 0.0
         if size > 1:  # the others wait for this asleep (MPICH's bcast spins)
-            quiet_bcast(comm, (err is None, cfg.cutoff, spread, memo_cap))
+            quiet_bcast(comm, (err is None, cfg.options.cutoff, spread, memo_cap))
         if err is not None:
             raise err
         shared = None
@@ -117,7 +115,8 @@ def _run(cfg: RunConfig) -> RunSummary:
         spreads = gather_spreads(comm, table, *spread) if spread else None  # collective
         t_spread = time.perf_counter() - t_spread
     else:
-        ok, cfg.cutoff, spread, memo_cap = quiet_bcast(comm)
+        ok, cutoff, spread, memo_cap = quiet_bcast(comm)
+        cfg = cfg.with_options(cutoff=cutoff)
         if not ok:
             return RunSummary(exit_code=EXIT_USAGE, state="refused", ranks=size)
         try:
@@ -127,7 +126,7 @@ def _run(cfg: RunConfig) -> RunSummary:
             raise
 
     try:
-        memo = cfg.memo_mb or min(memo_cap, default_memo_mb(node_memory_bytes(), on_node))
+        memo = cfg.options.memo_mb or min(memo_cap, default_memo_mb(node_memory_bytes(), on_node))
         summary = _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
                               (nodes, tables), spreads, t_spread, t_start)
     except BaseException:
@@ -146,12 +145,12 @@ def _work_memo(cfg: RunConfig, store: Store, chosen: list[int], size: int) -> fl
     the openers it values: exactly (every one without a cutoff; else the openers
     asked exact and, following the best K, a few times K of them) or under a
     cutoff."""
-    todo = store.todo(cfg.cutoff, cfg.retry_failed)
+    todo = store.todo(cfg.options.cutoff, cfg.options.retry_failed)
     n = int(todo[np.asarray(chosen, dtype=np.int64)].sum()) if chosen else 0
-    if cfg.cutoff is None and cfg.best is None:
+    if cfg.options.cutoff is None and cfg.options.best is None:
         exact = n
     else:
-        exact = min(n, len(cfg.exact) + 4 * (cfg.best or 0))
+        exact = min(n, len(cfg.options.exact) + 4 * (cfg.options.best or 0))
     solvers = size if rank0_solves(cfg, size) else size - 1
     return work_memo_mb(exact, n - exact, solvers)
 
@@ -160,15 +159,17 @@ def _wants_spreads(cfg: RunConfig, size: int) -> bool:
     """Whether the plan needs the spreads of big classes (costs.py): only where it
     may split openers and value classes in parts by predicted cost (--split auto,
     two or more solving ranks, the expected objective, openers valued exactly)."""
-    return (size > 2 and cfg.split == "auto" and cfg.objective == "expected"
-            and ((cfg.cutoff is None and cfg.best is None) or bool(cfg.exact)))
+    o = cfg.options
+    return (size > 2 and o.split == "auto" and cfg.problem.objective == Objective.EXPECTED
+            and ((o.cutoff is None and o.best is None) or bool(o.exact)))
 
 
 def rank0_solves(cfg: RunConfig, size: int) -> bool:
     """Whether rank 0 solves beside coordinating (RunConfig.rank0_solves)."""
     if size == 1:
         return True
-    return cfg.rank0_solves if cfg.rank0_solves is not None else size <= RANK0_SOLVES_MAX
+    asked = cfg.tuning.rank0_solves
+    return asked if asked is not None else size <= RANK0_SOLVES_MAX
 
 
 def _cutoffs(cfg: RunConfig, lists, table, store: Store, chosen: list[int]
@@ -177,17 +178,17 @@ def _cutoffs(cfg: RunConfig, lists, table, store: Store, chosen: list[int]
     openers (None: one fixed cutoff, or none, for every opener), and the exact
     openers to value again because the class checkpoint lacks their class values
     (RunConfig.fill_classes)."""
-    exact = {lists.guess_id(w) for w in cfg.exact}
+    exact = {lists.guess_id(w) for w in cfg.options.exact}
     snap = store.snapshot()
     refill: set[int] = set()
-    if cfg.fill_classes:
+    if cfg.options.fill_classes:
         classes = ClassStore(store.path, len(lists.guesses), 3**lists.length)
         refill = {i for i in chosen if snap.status[i] == EXACT and not has_class_values(
             classes, i, table[i], 3**lists.length)}
     exact |= refill
-    if cfg.best is None and not exact:
+    if cfg.options.best is None and not exact:
         return None, refill
-    cutoffs = Cutoffs(fixed=cfg.cutoff, top=cfg.best, exact=frozenset(exact))
+    cutoffs = Cutoffs(fixed=cfg.options.cutoff, top=cfg.options.best, exact=frozenset(exact))
     for i in np.flatnonzero(snap.status == EXACT):
         cutoffs.add(int(i), int(snap.fields["total"][i]))
     return cutoffs, refill
@@ -198,8 +199,8 @@ def _todo(cfg: RunConfig, store: Store, cutoffs: Cutoffs | None, refill: set[int
     """Which openers this run values: Store.todo under the cutoff that applies now,
     the openers to value exactly that hold only a lower bound, and `refill`."""
     if cutoffs is None:
-        return store.todo(cfg.cutoff, cfg.retry_failed)
-    todo = store.todo(cutoffs.resume_cutoff(), cfg.retry_failed)
+        return store.todo(cfg.options.cutoff, cfg.options.retry_failed)
+    todo = store.todo(cutoffs.resume_cutoff(), cfg.options.retry_failed)
     status = store.status()
     for i in cutoffs.exact:
         if status[i] == LOWER_BOUND or i in refill:
@@ -216,8 +217,8 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
         engine = local.solver
     else:
         try:  # the engine's estimate lives on a Solver; build a light one for it
-            engine = (cfg.solver_factory or default_factory)(lists, cfg.mode,
-                                                             cfg.max_guesses, table)
+            engine = (cfg.tuning.solver_factory or default_factory)(
+                lists, cfg.problem.mode, cfg.problem.max_guesses, table)
         except Exception:
             engine = None
     solvers = size if solves else size - 1
@@ -230,7 +231,7 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
     co = Coordinator(cfg, store, lists, work, queue, size, out, classes, cutoffs, solvers)
     for rec, err in settled:
         co.add(rec, err, None)
-    if not cfg.quiet:
+    if not cfg.options.quiet:
         status = store.status()
         redo = [i for i in queue if status[i] == LOWER_BOUND]
         # a bound is valued again under a higher cutoff, or to be valued exactly (a
@@ -253,8 +254,8 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
               + (f"; {len(bundled)} in {len(set(map(id, bundled.values())))} bundle(s) "
                  "sharing their biggest class" if bundled else ""),
               file=out, flush=True)
-        if cfg.split == "all" and cfg.cutoff is not None:
-            print(f"wordle-dp: note: the store's cutoff {cfg.cutoff} applies, so every "
+        if cfg.options.split == "all" and cfg.options.cutoff is not None:
+            print(f"wordle-dp: note: the store's cutoff {cfg.options.cutoff} applies, so every "
                   "opener is valued whole (--split all needs --no-cutoff)", file=out,
                   flush=True)
         if classes is not None:
@@ -285,7 +286,7 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
     summary.memo_mb = memo
     summary.solvers = solvers
     summary.plan_seconds = plan_seconds
-    summary.cutoff = cutoffs.resume_cutoff() if cutoffs is not None else cfg.cutoff
+    summary.cutoff = cutoffs.resume_cutoff() if cutoffs is not None else cfg.options.cutoff
     if co.work.more() and co.stop_reason and co.stop_reason.startswith("no rank"):
         summary.exit_code = 1
     report(summary, co, store, out)

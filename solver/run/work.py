@@ -11,7 +11,7 @@ import time
 import numpy as np
 
 from ..store import EXACT, FAILED, PENDING, UPPER_BOUND, Record, Store
-from ..variant import Mode
+from ..variant import Mode, Objective, Variant
 from .config import RunConfig
 from .costs import CostModel, cost_after_quick, quick_model_applies
 from .cutoffs import Cutoffs
@@ -49,21 +49,21 @@ class Work:
     big classes too (biggest first), once the head came back without settling the
     opener."""
 
-    def __init__(self, mode: Mode, n_answers: int, table: np.ndarray, n_patterns: int,
+    def __init__(self, variant: Variant, n_answers: int, table: np.ndarray,
                  parts: int | None = 0, share: float = 0.0, workers: int = 1,
                  uncapped: bool = False, costs: CostModel | None = None,
                  gate: bool = True):
-        self.mode = mode
+        self.mode = variant.mode
         # whether a split opener's big classes wait for its head unit (gate): worth
         # it where openers are often infeasible (found in the head's small classes)
         self.gate = gate
-        self.costs = costs or CostModel(mode, table, n_patterns)  # predicted seconds
+        self.costs = costs or CostModel(variant, table)  # predicted seconds
         # classes valued in parts (split.parts_for): run --parts, a solving rank's
         # fair share of the predicted work, the solving ranks
         self.parts, self.share, self.workers = parts, share, workers
         self.uncapped = uncapped  # a tainted part is then an upper bound, as in solve
         self.partial: dict[tuple[int, int], Parts] = {}  # (opener, pattern) in parts
-        self.n_patterns = n_patterns  # 3^L for L-letter words
+        self.n_patterns = variant.n_patterns  # 3^L for L-letter words
         self._key: dict[int, float] = {}  # a split opener's place in the queue
         self.n_answers = n_answers
         self.table = table
@@ -267,21 +267,21 @@ def order(cfg, lists, table, chosen, todo, estimator, cutoffs: Cutoffs | None = 
         sign = 1.0 if cutoffs.dynamic else -1.0
         ordered = sorted(chosen, key=lambda i: (0, -(est[i] or 0.0), i) if i in cutoffs.exact
                          else (1, sign * (est[i] or 0.0), i))
-    if cfg.shard is not None:
-        k, n = cfg.shard
+    if cfg.options.shard is not None:
+        k, n = cfg.options.shard
         ordered = ordered[k::n]
     return [i for i in ordered if todo[i]], ordered
 
 
 
-def gate_heads(mode: Mode, max_guesses: int) -> bool:
+def gate_heads(variant: Variant) -> bool:
     """Whether split openers' big classes wait for their head unit: in hard and
     strict modes (85 of 500 hard openers are infeasible within 6, nearly always
     through a small class the head finds in well under a second) and under caps
     below 6; not in easy mode under 6 or more guesses (no infeasible opener of 500),
     where the wait only lengthens the tail: simulated 4096 ranks 29 -> 39 %
     efficient, 1024 ranks 89 -> 90 % (bench/sim_schedule.py)."""
-    return mode != Mode.EASY or 0 < max_guesses < 6
+    return variant.mode != Mode.EASY or 0 < variant.max_guesses < 6
 
 
 # What planning takes an opener valued under a cutoff to cost, in the cost model's
@@ -290,8 +290,8 @@ def gate_heads(mode: Mode, max_guesses: int) -> bool:
 CUTOFF_COST = 0.05
 
 
-def bundles_of(table: np.ndarray, costs: dict[int, float], whole: list[int], mode: Mode,
-               solvers: int, n_patterns: int) -> dict[int, list[int]]:
+def bundles_of(table: np.ndarray, costs: dict[int, float], whole: list[int],
+               variant: Variant, solvers: int) -> dict[int, list[int]]:
     """opener -> its bundle: the openers of `whole` (valued whole, not split) that
     share their most expensive class go to one rank back to back (split.affinity),
     where there is more than one solving rank. `costs`: the predicted costs of all
@@ -300,7 +300,7 @@ def bundles_of(table: np.ndarray, costs: dict[int, float], whole: list[int], mod
     if costs and solvers > 1:
         alone = {i: costs[i] for i in whole}
         share = sum(costs.values()) / max(1, solvers)
-        for b in affinity(table, alone, mode, share, n_patterns):
+        for b in affinity(table, alone, variant.mode, share, variant.n_patterns):
             bundled.update({i: b for i in b})
     return bundled
 
@@ -322,36 +322,37 @@ def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: lis
     opener is mostly refuted from bounds over all its classes at once).
     `spreads`: those of the big classes (costs.spreads_of), for the cost model,
     where they were computed."""
-    n_p = 3**lists.length
+    variant = cfg.problem.variant(lists)
+    n_p = variant.n_patterns
     classes = None
-    if cfg.objective == "expected" and (callable(getattr(engine, "class_value", None))
-                                        or callable(getattr(engine, "class_rows", None))):
+    if variant.objective == Objective.EXPECTED and (
+            callable(getattr(engine, "class_value", None))
+            or callable(getattr(engine, "class_rows", None))):
         classes = ClassStore(store.path, len(lists.guesses), n_p)
     if cutoffs is None:
-        exact = list(queue) if cfg.cutoff is None else []
+        exact = list(queue) if cfg.options.cutoff is None else []
     else:
         exact = [i for i in queue if i in cutoffs.exact]
     rest = [i for i in queue if i not in set(exact)]
     costs: dict[int, float] = {}
     split: set[int] = set()
-    if (exact and classes is not None and cfg.split != "off"
+    if (exact and classes is not None and cfg.options.split != "off"
             and callable(getattr(engine, "class_value", None))):
         # the predicted costs order the work (openers and classes on one scale) and
         # choose which openers go out as classes (split), and which classes in parts
-        model = CostModel(cfg.mode, table, n_p, spreads)
+        model = CostModel(variant, table, spreads)
         costs = {i: model.of_opener(i) for i in exact}
         share = (sum(costs.values()) + CUTOFF_COST * len(rest)) / max(1, solvers)
-        split = plan(costs, max(1, solvers), cfg.split, classes.partly_done(exact),
+        split = plan(costs, max(1, solvers), cfg.options.split, classes.partly_done(exact),
                      share=share)
         parts_ok = callable(getattr(engine, "class_part", None))
-        work = Work(cfg.mode, len(lists.answers), table, n_p, cfg.parts if parts_ok else 0,
-                    share, max(1, solvers), cfg.max_guesses == 0, model,
-                    gate_heads(cfg.mode, cfg.max_guesses))
+        work = Work(variant, len(lists.answers), table, cfg.options.parts if parts_ok else 0,
+                    share, max(1, solvers), variant.max_guesses == 0, model,
+                    gate_heads(variant))
         exact = sorted(exact, key=lambda i: (-costs[i], i))
     else:
-        work = Work(cfg.mode, len(lists.answers), table, n_p)
-    bundled = bundles_of(table, costs, [i for i in exact if i not in split], cfg.mode,
-                         solvers, n_p)
+        work = Work(variant, len(lists.answers), table)
+    bundled = bundles_of(table, costs, [i for i in exact if i not in split], variant, solvers)
     queue = exact + rest
     # the queue's keys: the predicted costs, and below every one of them the openers
     # without a prediction, in the queue's order
@@ -368,7 +369,7 @@ def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: lis
             b = bundled[i]
             if i == b[0]:
                 work.push_bundle(tuple(Whole(j) for j in b),
-                                 bundle_cost(costs, b, table, cfg.mode, n_p))
+                                 bundle_cost(costs, b, table, variant.mode, n_p))
         else:
             work.push(Whole(i), keys[i])
     return work, classes, queue, split, bundled, settled

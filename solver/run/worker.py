@@ -16,6 +16,7 @@ import numpy as np
 
 from ..search.engine import Stopped
 from ..store import EXACT, FAILED, PENDING, STATUS_CODES, UPPER_BOUND, Record
+from ..variant import Objective
 from .config import RunConfig, RunSummary, default_memo_mb
 from .cutoffs import Cutoffs
 from .mpi import (
@@ -66,26 +67,27 @@ class Worker:
     """One rank's solver, kept for the whole run (memo reused across openers)."""
 
     def __init__(self, cfg: RunConfig, lists, table, rank: int, memo_mb: float | None = None):
-        if cfg.solver_factory is not None:
-            self.solver = cfg.solver_factory(lists, cfg.mode, cfg.max_guesses, table)
+        p = cfg.problem
+        if cfg.tuning.solver_factory is not None:
+            self.solver = cfg.tuning.solver_factory(lists, p.mode, p.max_guesses, table)
         else:
-            self.solver = default_factory(lists, cfg.mode, cfg.max_guesses, table, memo_mb)
-        if cfg.objective == "worst":
+            self.solver = default_factory(lists, p.mode, p.max_guesses, table, memo_mb)
+        if p.objective == Objective.WORST:
             from ..search.worst import WorstSolver
 
             self.solver = WorstSolver(self.solver)
-        elif cfg.objective == "wins":
+        elif p.objective == Objective.WINS:
             from ..search.wins import WinsSolver
 
             self.solver = WinsSolver(self.solver)
         self.lists = lists
-        self.cutoff = cfg.cutoff
+        self.cutoff = cfg.options.cutoff
         self.rank = rank
         self.has_second = callable(getattr(self.solver, "second_guesses", None))
         # an exact opener's class values come with its second guesses (one pass over
         # its classes, from the memo its solve just filled), so that the book needs
         # no search of its own; not under the other objectives (other values)
-        self.has_classes = cfg.objective == "expected" and callable(
+        self.has_classes = p.objective == Objective.EXPECTED and callable(
             getattr(self.solver, "class_rows", None))
 
     def stop(self) -> None:
@@ -294,12 +296,9 @@ def worker_main(cfg: RunConfig, comm, MPI, rank: int, spread=None,
     final state from rank 0 (every rank returns the same state). `memo_cap`: the
     memo its share of the work needs (config.work_memo_mb), MB."""
     from ..table import get_table
-    from ..words import WordLists
 
     def load_table():
-        lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True, lists=cfg.lists,
-                               length=cfg.length)
-        return get_table(lists, "numpy", cfg.cache_dir)[0]
+        return get_table(cfg.problem.load(), "numpy", cfg.problem.cache_dir)[0]
 
     shared = node_table(comm, MPI, load_table)  # collective: before anything can fail
     on_node, _nodes, _all = node_layout(comm, MPI, shared)  # collective too
@@ -310,11 +309,10 @@ def worker_main(cfg: RunConfig, comm, MPI, rank: int, spread=None,
     size = comm.Get_size()
     sigs = Signals()  # the run's flag (run() installs the handlers)
     try:
-        lists = WordLists.load(cfg.answers, cfg.guesses, quiet=True, lists=cfg.lists,
-                               length=cfg.length)
-        table = table if table is not None else get_table(lists, "numpy", cfg.cache_dir)[0]
-        memo = cfg.memo_mb or min(memo_cap or float("inf"),
-                                  default_memo_mb(node_memory_bytes(), on_node))
+        lists = cfg.problem.load()
+        table = table if table is not None else get_table(lists, "numpy", cfg.problem.cache_dir)[0]
+        memo = cfg.options.memo_mb or min(memo_cap or float("inf"),
+                                          default_memo_mb(node_memory_bytes(), on_node))
         worker = Worker(cfg, lists, table, rank, memo)
     except Exception as exc:
         comm.send(("failed", f"{type(exc).__name__}: {exc}"), dest=0, tag=TAG_REQ)
