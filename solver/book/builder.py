@@ -271,8 +271,8 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
           lists_name: str | None = None, length: int | None = None,
           top: int = DEFAULT_TOP, n_scored: int = POPULAR_SCORED, cutoff: int | None = None,
           cache_dir: str | None = None, time_limit: float | None = None, quiet: bool = False,
-          progress_file=None, command: str | None = None, players: bool = True
-          ) -> dict | None:
+          progress_file=None, command: str | None = None, players: bool = True,
+          report=None) -> dict | None:
     """Build (or resume building) a book over the result store `store`, in two
     steps: (1) one run values every opener: the popular ones exactly, every other
     one under a cutoff one past the `top`-th best exact total known so far (or the
@@ -284,7 +284,7 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
     others None. A stopped run (time limit, signal) returns None on every rank
     before writing: the same call resumes, and a finished store is never valued
     again. `players`: whether the openers players use (PLAYER_OPENERS) are among
-    the popular ones valued exactly."""
+    the popular ones valued exactly. `report`: the run's (run.Tuning.report)."""
     from ..run.mpi import Signals
 
     if top < 1:
@@ -293,14 +293,14 @@ def build(store: str | Path, out: str | Path | None = None, answers: str | None 
     try:
         return _build(store, out, answers, guesses, mode, max_guesses, lists_name, length,
                       top, n_scored, cutoff, cache_dir, time_limit, quiet, progress_file,
-                      command, players)
+                      command, players, report)
     finally:
         signals.restore()
 
 
 def _build(store, out, answers, guesses, mode, max_guesses, lists_name, length, top,
            n_scored, cutoff, cache_dir, time_limit, quiet, progress_file, command,
-           players) -> dict | None:
+           players, report=None) -> dict | None:
     from ..run import RunConfig, run
     from ..run.mpi import quiet_barrier, quiet_bcast
 
@@ -323,7 +323,8 @@ def _build(store, out, answers, guesses, mode, max_guesses, lists_name, length, 
                       length=length, cache_dir=cache_dir, mode=mode,
                       max_guesses=max_guesses, time_limit=time_limit, quiet=quiet,
                       progress_file=progress_file, openers="all", best=top,
-                      exact=tuple(popular), cutoff=cutoff, fill_classes=True))
+                      exact=tuple(popular), cutoff=cutoff, fill_classes=True,
+                      report=report))
     if s.state != "finished" or s.exit_code or rank != 0:
         quiet_barrier(_comm())  # the others wait asleep while rank 0 writes
         return None
@@ -357,8 +358,8 @@ def wins(book: str | Path, store: str | Path, openers: list[str],
          answers: str | None = None, guesses: str | None = None, mode: Mode = Mode.EASY,
          max_guesses: int = 6, lists_name: str | None = None, length: int | None = None,
          cache_dir: str | None = None, time_limit: float | None = None,
-         quiet: bool = False, progress_file=None, command: str | None = None
-         ) -> dict | None:
+         quiet: bool = False, progress_file=None, command: str | None = None,
+         report=None) -> dict | None:
     """Value `openers` under the objective wins in one run into the result store
     `store` (resumable, every rank under MPI), then write every value the store
     holds into the book file `book` (add_wins) on rank 0, which returns
@@ -374,7 +375,7 @@ def wins(book: str | Path, store: str | Path, openers: list[str],
                           length=length, cache_dir=cache_dir, mode=mode,
                           max_guesses=max_guesses, objective="wins",
                           openers=",".join(openers), time_limit=time_limit, quiet=quiet,
-                          progress_file=progress_file))
+                          progress_file=progress_file, report=report))
         if s.state == "refused":  # rank 0 raised the reason
             return None
         if s.exit_code or _rank() != 0:

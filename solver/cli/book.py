@@ -16,6 +16,7 @@ from .common import (
     path_arg,
     time_limit,
 )
+from .flags import run_report
 
 
 def register(sub) -> None:
@@ -153,7 +154,7 @@ def _cmd_build(args) -> int:
     info = build(args.store or default_store(args.mode, args.max_guesses, name), args.out,
                  args.answers, args.guesses, args.mode, args.max_guesses, args.lists,
                  args.length, args.top, args.popular, args.cutoff, args.cache_dir, tl,
-                 args.quiet, players=not args.no_players)
+                 args.quiet, players=not args.no_players, report=run_report())
     if info is not None and not args.quiet:
         st = info["steps"]
         print(f"wrote the book: the {info['top']} best openers proven (number {args.top}: "
@@ -292,7 +293,7 @@ def _cmd_wins(args) -> int:
     try:
         info = B.wins(book.path, store, words, args.answers, args.guesses, args.mode,
                       args.max_guesses, args.lists, args.length, args.cache_dir,
-                      time_limit(args.time_limit), args.quiet)
+                      time_limit(args.time_limit), args.quiet, report=run_report())
     except WordleDPError:  # its message as it is (parameters as flags)
         raise
     except ValueError as exc:

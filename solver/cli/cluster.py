@@ -30,6 +30,7 @@ from .common import (
     run_problem,
     time_limit,
 )
+from .flags import run_report
 
 DEFAULT_TOP = 10
 
@@ -195,7 +196,7 @@ def run_config(args):
                    time_limit=tl, retry_failed=args.retry_failed, quiet=args.quiet,
                    shard=shard, memo_mb=args.memo_mb, split=args.split, parts=args.parts),
         Tuning(grace=args.grace, flush_seconds=args.flush_seconds,
-               progress_seconds=args.progress_seconds))
+               progress_seconds=args.progress_seconds, report=run_report()))
     check_config(cfg)
     return cfg
 

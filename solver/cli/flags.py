@@ -17,6 +17,16 @@ def flag(param: str) -> str:
     return FLAGS.get(param, "--" + param.replace("_", "-"))
 
 
+def run_report():
+    """The lines of a run (run.text.TextReport) on stderr, naming its parameters as
+    flags ('rerun with --retry-failed')."""
+    import sys
+
+    from ..run.text import TextReport
+
+    return TextReport(sys.stderr, flag)
+
+
 def error_line(exc: BaseException) -> str:
     """A user error's message as the CLI prints it: one line, parameters as flags."""
     return one_line(exc.rendered(flag) if isinstance(exc, WordleDPError) else exc)

@@ -26,6 +26,7 @@ from .common import (
     run_problem,
     time_limit,
 )
+from .flags import run_report
 
 
 def _cmd_table(args) -> int:
@@ -127,7 +128,7 @@ def _cmd_best(args) -> int:
     store = args.store or default_best_store(args, lists)
     cfg = RunConfig(store, run_problem(args),
                     RunOptions(time_limit=tl, quiet=args.quiet, memo_mb=args.memo_mb),
-                    Tuning(grace=args.grace))
+                    Tuning(grace=args.grace, report=run_report()))
     check_config(cfg)
     try:
         found = best(cfg, args.top)

@@ -96,6 +96,9 @@ class Tuning:
     # builds the per-rank solver: factory(lists, mode, max_guesses, table) -> solver
     solver_factory: Callable[..., Any] | None = None
     progress_file: TextIO | None = None  # default sys.stderr
+    # what turns the run's data into lines: None a text.TextReport on progress_file
+    # (an interface may pass its own, e.g. one naming parameters as its flags)
+    report: Any = None
     extra: dict = field(default_factory=dict)
 
 
@@ -189,6 +192,7 @@ class RunSummary:
     solvers: int = 1  # solving ranks (rank 0's solver thread included)
     plan_seconds: float = 0.0  # rank 0's set-up and plan before any work went out
     cutoff: int | None = None  # where the cutoff ended (best: one past the K-th best)
+    stop_reason: str | None = None  # why a stopped run stopped
 
 
 # Memory rule for the memo (run --memo-mb's default): half of the node's memory,

@@ -1,7 +1,7 @@
 """Rank 0 of a run: the buffer of results, the single writer of the store (and of
-its class checkpoint), the cutoffs the work goes out under, progress lines,
-stopping and the final report. The work itself: work.py; the message loop:
-loop.py."""
+its class checkpoint), the cutoffs the work goes out under, where the run stands
+(its progress, its summary) and stopping. The work itself: work.py; the message
+loop: loop.py; the lines the run's data is written as: text.py."""
 
 from __future__ import annotations
 
@@ -14,16 +14,19 @@ import numpy as np
 
 from ..progress import fmt_duration
 from ..store import EXACT, FAILED, PENDING, ClassResult, ClassStore, Record, Store
+from ..variant import Objective
 from .config import RunConfig, RunSummary
 from .cutoffs import Cutoffs
 from .eta import eta as estimate
 from .mpi import Signals
 from .split import PartResult
+from .text import Best, RunProgress, TextReport
 from .work import Work
 
 
 class Coordinator:
-    """Rank 0: the queue, the buffer, the single writer, progress and stopping."""
+    """Rank 0: the queue, the buffer, the single writer, progress and stopping.
+    `out`: the stream of the run's lines, when the config brings no report."""
 
     def __init__(self, cfg: RunConfig, store: Store, lists, work: Work, queue: list[int],
                  size: int, out, classes: ClassStore | None = None,
@@ -47,7 +50,7 @@ class Coordinator:
         self.work = work
         self.n_queued = n_queued
         self.size = size
-        self.out = out
+        self.report = cfg.tuning.report or TextReport(out)
         self.buffer: list[Record] = []
         # the class checkpoint: classes of split openers, and the class values of
         # every exact opener (None: the engine gives none)
@@ -72,7 +75,8 @@ class Coordinator:
         ex = np.flatnonzero(snap.status == EXACT)
         # the best exact opener so far: (its key, its word, its total, its wins); by
         # the total, under the objective wins by the most wins first
-        self.best: tuple[tuple[int, int], str, int, int] | None = None
+        self.best_key: tuple[int, int] | None = None
+        self.best: Best | None = None
         wins = snap.fields.get("wins")
         for i in ex.tolist():
             self._better(i, int(tot[i]), -1 if wins is None else int(wins[i]))
@@ -89,20 +93,12 @@ class Coordinator:
 
     def _better(self, index: int, total: int, wins: int) -> None:
         """Opener `index` is exact at `total` (and `wins`): the best so far?"""
-        wins_first = self.cfg.problem.objective == "wins"
+        wins_first = self.cfg.problem.objective == Objective.WINS
         key = (-wins if wins_first else 0, total)
-        if self.best is None or key < self.best[0]:
-            self.best = (key, self.lists.guesses[index], total, wins)
-
-    def best_text(self, avg: bool) -> str:
-        """The best opener so far in words (with `avg`, 'avg' after the average)."""
-        assert self.best is not None
-        _key, word, total, wins = self.best
-        unit = " avg" if avg else ""
-        if self.cfg.problem.objective == "wins":
-            return (f"{word} wins {wins} of {len(self.lists.answers)}, total {total} "
-                    f"({total / max(wins, 1):.4f}{unit} over those)")
-        return f"{word} {total} ({total / len(self.lists.answers):.4f}{unit})"
+        if self.best_key is None or key < self.best_key:
+            self.best_key = key
+            self.best = Best(self.lists.guesses[index], total, wins,
+                             len(self.lists.answers), wins_first)
 
     # ---- stopping ----
     def check_stop(self) -> bool:
@@ -197,9 +193,7 @@ class Coordinator:
             self.errors[word] = first
             self.errors_dirty = True
             if self.failed <= 5:
-                print(f"wordle-dp: opener {word} failed on rank {rec.rank}: {first}"
-                      + (" (further failures are not shown; see the store's 'errors' "
-                         "attribute)" if self.failed == 5 else ""), file=self.out, flush=True)
+                self.report.failed(word, rec.rank, first, self.failed)
         else:
             self.solved += 1
             if self.errors.pop(word, None) is not None:
@@ -249,22 +243,15 @@ class Coordinator:
         if self.cfg.options.quiet or (not force and now - self.last_progress < every):
             return
         self.last_progress = now
+        self.report.progress(self.standing(), time.strftime("%H:%M:%S"))
+
+    def standing(self) -> RunProgress:
+        """Where the run stands now."""
         done = self.solved + self.failed
         el = time.time() - self.t_start
-        rate = done / el * 60 if el > 0 else 0.0
-        left = self.n_queued - done
         eta, whole = self.eta()
-        eta_text = "0s" if not left else (fmt_duration(eta) if whole or eta == float("inf")
-                                           else f"over {fmt_duration(eta)}")
-        best = self.best_text(False) if self.best else "-"
-        pct = 100.0 * done / self.n_queued if self.n_queued else 100.0
-        print(f"[{time.strftime('%H:%M:%S')}] {done}/{self.n_queued} openers ({pct:.1f}%), "
-              f"{rate:.1f}/min, ETA {eta_text}, best {best}"
-              + (f", {self.failed} failed" if self.failed else "")
-              # work below the opener moves even while no opener completes
-              + (f"; {self.classes_valued} classes and {self.parts_valued} parts valued"
-                 if self.classes_valued or self.parts_valued else ""),
-              file=self.out, flush=True)
+        return RunProgress(done, self.n_queued, done / el * 60 if el > 0 else 0.0, eta, whole,
+                           self.best, self.failed, self.classes_valued, self.parts_valued)
 
     def tick(self) -> None:
         if (self.buffer or self.class_buffer) and (
@@ -288,54 +275,16 @@ class Coordinator:
             split_openers=len(self.work.splits), classes=self.classes_valued,
             parts=self.parts_valued,
             coordinator_seconds=self.handle_seconds, results=self.handled,
+            stop_reason=self.stop_reason,
         )
 
-
-def report(summary: RunSummary, co: Coordinator, store: Store, out) -> None:
-    if co.cfg.options.quiet and summary.state == "finished" and not summary.failed:
-        return
-    s = summary
-    done = s.solved + s.failed
-    rate = done / s.wall_seconds * 60 if s.wall_seconds > 0 else 0.0
-    counts = store.snapshot().counts()
-    lines = []
-    if s.state == "stopped":
-        lines.append(f"wordle-dp: stopped ({co.stop_reason}): {done} of {s.queued} openers "
-                     f"valued in this run; the store is consistent and the run can be resumed "
-                     f"by running the same command again ({store.path})")
-    else:
-        lines.append(f"wordle-dp: run finished: {done} openers valued in "
-                     f"{fmt_duration(s.wall_seconds)} on {s.ranks} rank(s) ({rate:.1f}/min)")
-    lines.append("  store: " + ", ".join(f"{v} {k}" for k, v in counts.items() if v)
-                 + f" ({store.path})")
-    if co.best:
-        lines.append(f"  best: {co.best_text(True)}")
-    if s.failed:
-        lines.append(f"  {s.failed} opener(s) failed; rerun with --retry-failed to try again")
-    share = 100.0 * s.write_seconds / s.wall_seconds if s.wall_seconds > 0 else 0.0
-    per = 1000.0 * s.write_seconds / max(1, store.flushed_records)
-    lines.append(f"  store writes: {s.flushes} batch(es), {s.write_seconds:.3f} s "
-                 f"({share:.2f}% of wall time, {per:.2f} ms per opener) vs "
-                 f"{s.solve_cpu_seconds:.1f} s of solving")
-    if s.split_openers or s.classes:
-        lines.append(f"  split: {s.split_openers} opener(s) valued as first-feedback classes, "
-                     f"{s.classes} class(es) valued and checkpointed"
-                     + (f", {s.parts} part(s) of classes valued in parts" if s.parts else ""))
-    if s.results:
-        lines.append(f"  coordinator: {s.results} result(s) handled, "
-                     f"{1000.0 * s.coordinator_seconds / s.results:.2f} ms each (store "
-                     f"writes included); {s.plan_seconds:.1f} s of set-up and planning "
-                     "before the work went out")
-    st = s.stats
-    if st:
-        hits = st.get("memo_hits")
-        if hits is not None:
-            stores = st.get("memo_stores", 0)
-            nodes = st.get("nodes", 0)
-            lines.append(f"  solver memo reuse (kept across openers on each rank): "
-                         f"{int(hits)} hits vs {int(stores)} stores, {int(nodes)} nodes")
-        lines.append("  solver stats: " + ", ".join(f"{k}={int(v)}" for k, v in st.items()))
-    print("\n".join(lines), file=out, flush=True)
+    def final_report(self, summary: RunSummary) -> None:
+        """The report at the end of the run (none for a quiet run that finished with
+        no failure)."""
+        if self.cfg.options.quiet and summary.state == "finished" and not summary.failed:
+            return
+        self.report.summary(summary, self.store.snapshot().counts(), str(self.store.path),
+                            self.best, self.store.flushed_records)
 
 
 def class_rows(rec: Record) -> list[ClassResult]:

@@ -156,16 +156,13 @@ def coordinate(co: Coordinator, links: Links) -> None:
             dispatch()  # the idle ones stop now
             n_busy = sum(len(v) for v in busy.values())
             if not co.cfg.options.quiet and busy:
-                print(f"wordle-dp: stopping ({co.stop_reason}); waiting up to "
-                      f"{co.cfg.tuning.grace:.0f} s for {n_busy} unit(s) of work in flight",
-                      file=co.out, flush=True)
+                co.report.stopping(co.stop_reason, co.cfg.tuning.grace, n_busy)
         if stop_at is not None and busy and abandoned_at is None and (
                 time.monotonic() - stop_at >= co.cfg.tuning.grace):
             abandoned_at = time.monotonic()
             if not co.cfg.options.quiet:
                 n_busy = sum(len(v) for v in busy.values())
-                print(f"wordle-dp: {n_busy} unit(s) of work still in flight are cut short "
-                      "and stay pending", file=co.out, flush=True)
+                co.report.cut_short(n_busy)
             for w in busy:
                 links.abandon(w)
         if abandoned_at is not None and busy and (
@@ -192,9 +189,7 @@ def coordinate(co: Coordinator, links: Links) -> None:
             if sig is not None and co.signals.received is None:
                 co.signals.received = sig
         elif kind == "failed":  # the solver could not even be built
-            name = "rank 0's solver" if src == 0 else f"rank {src}"
-            print(f"wordle-dp: {name} cannot solve: {msg[1].splitlines()[0]}",
-                  file=co.out, flush=True)
+            co.report.cannot_solve(src, msg[1].splitlines()[0])
             busy.pop(src, None)
             co.returned(src)
             if src != 0:

@@ -23,7 +23,7 @@ from .config import (
     select_openers,
     work_memo_mb,
 )
-from .coordinator import Coordinator, report
+from .coordinator import Coordinator
 from .cutoffs import Cutoffs
 from .loop import Links, LocalSolver, coordinate
 from .mpi import (
@@ -40,6 +40,7 @@ from .mpi import (
     quiet_bcast,
 )
 from .split import has_class_values
+from .text import Plan
 from .work import order, plan_work
 from .worker import Worker, default_factory, worker_main
 
@@ -237,30 +238,16 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
         # a bound is valued again under a higher cutoff, or to be valued exactly (a
         # book's popular openers: their bounds may lie far past the cutoff)
         exactly = sum(1 for i in redo if cutoffs is not None and i in cutoffs.exact)
-        again = [f"{n} lower bound(s) {why}" for n, why in (
-            (len(redo) - exactly, "below the cutoff"), (exactly, "to value exactly")) if n]
-        where = "(1 process)"
-        if size > 1:
-            copies = "one table copy per node" if nodes[1] else "a table copy per rank"
-            who = ("all solving, rank 0 coordinating too" if solves
-                   else f"{solvers} solving + coordinator")
-            where = f"({who}) over {nodes[0]} node(s) ({copies})"
-        print(f"wordle-dp: {len(queue)} opener(s) to value on {size} rank(s) {where}; "
-              f"{len(ordered) - len(queue)} of {len(ordered)} selected already in "
-              f"{cfg.store}" + (f"; {' and '.join(again)} are valued again" if again else "")
-              + (f"; {len(split)} valued as first-feedback classes" if split else "")
-              + (f"; planned with the spreads of {sum(map(len, spreads.values()))} big "
-                 f"class(es) ({spread_seconds:.1f} s)" if spreads else "")
-              + (f"; {len(bundled)} in {len(set(map(id, bundled.values())))} bundle(s) "
-                 "sharing their biggest class" if bundled else ""),
-              file=out, flush=True)
+        co.report.plan(Plan(
+            len(queue), len(ordered), str(cfg.store), size, solvers, solves, nodes[0],
+            nodes[1], len(redo) - exactly, exactly, len(split),
+            sum(map(len, spreads.values())) if spreads else None, spread_seconds,
+            len(bundled), len(set(map(id, bundled.values())))))
         if cfg.options.split == "all" and cfg.options.cutoff is not None:
-            print(f"wordle-dp: note: the store's cutoff {cfg.options.cutoff} applies, so every "
-                  "opener is valued whole (--split all needs --no-cutoff)", file=out,
-                  flush=True)
+            co.report.cutoff_applies(cfg.options.cutoff)
         if classes is not None:
             for note in classes.notes:
-                print(f"wordle-dp: note: {note}", file=out, flush=True)
+                co.report.note(note)
     co.flush("running")
     # rank 0's planning, before any work goes out (the other ranks wait for it)
     plan_seconds = time.perf_counter() - (t_start or time.perf_counter())
@@ -289,7 +276,7 @@ def _rank0_main(cfg, comm, MPI, size, out, lists, store, chosen, table, memo,
     summary.cutoff = cutoffs.resume_cutoff() if cutoffs is not None else cfg.options.cutoff
     if co.work.more() and co.stop_reason and co.stop_reason.startswith("no rank"):
         summary.exit_code = 1
-    report(summary, co, store, out)
+    co.final_report(summary)
     if co.abort_needed:  # a worker that cannot hear the abandon message, still busy
         comm.Abort(0)
     return summary
