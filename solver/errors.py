@@ -7,7 +7,9 @@ escapes is a bug.
 The library speaks of its parameters, never of the command line's flags: a message
 names a parameter as `Param("memo_mb")`, one of its parts, and reads 'memo_mb must be
 a number above 0'; cli/ prints the same message with the flag, '--memo-mb must be a
-number above 0' (`rendered`).
+number above 0' (`rendered`). Advice that only an interface can word (which command
+to run next) is a `Hint`: the library's words, and a key by which cli/ finds its own
+('run repair on the store' in the library, "run 'wordle-dp repair --store S'" in cli/).
 """
 
 from __future__ import annotations
@@ -21,25 +23,42 @@ class Param(str):
     __slots__ = ()
 
 
+class Hint(str):
+    """Advice inside an error message: the library's words (its value), and a `key`
+    with `values` by which an interface finds its own wording (cli/flags.HINTS)."""
+
+    key: str
+    values: dict[str, object]
+
+    def __new__(cls, key: str, text: str, **values: object) -> Hint:
+        h = super().__new__(cls, text)
+        h.key, h.values = key, values
+        return h
+
+
 class WordleDPError(Exception):
     """A user error: bad input, a store that cannot be used, a missing backend.
 
     Made from one message, or from parts of one, some of them `Param`s."""
 
     def __init__(self, *parts: object) -> None:
-        if parts and all(isinstance(p, str) for p in parts) and any(
-                isinstance(p, Param) for p in parts):
+        if parts and all(isinstance(p, str) for p in parts) and (len(parts) > 1 or any(
+                isinstance(p, (Param, Hint)) for p in parts)):
             self.parts: tuple[str, ...] = parts  # type: ignore[assignment]
             super().__init__("".join(parts))  # type: ignore[arg-type]
         else:
             self.parts = ()
             super().__init__(*parts)
 
-    def rendered(self, name: Callable[[str], str]) -> str:
-        """The message with each parameter written as `name(parameter)`."""
+    def rendered(self, name: Callable[[str], str],
+                 hint: Callable[[Hint], str] | None = None) -> str:
+        """The message with each parameter written as `name(parameter)` and each
+        hint as `hint(h)` (default: the library's words)."""
         if not self.parts:
             return str(self)
-        return "".join(name(p) if isinstance(p, Param) else p for p in self.parts)
+        return "".join(name(p) if isinstance(p, Param) else
+                       hint(p) if isinstance(p, Hint) and hint is not None else p
+                       for p in self.parts)
 
 
 class UsageError(WordleDPError, ValueError):

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import Param, WordListError, quote
+from .errors import Hint, Param, WordListError, quote
 from .variant import MAX_LENGTH, MIN_LENGTH
 
 # The original Wordle lists ship inside the package (solver/data/; provenance in the
@@ -109,7 +109,7 @@ def builtin(name: str | None = None, length: int | None = None) -> BuiltinLists:
     if name is not None:
         if name not in BUILTIN:
             raise WordListError(f"no built-in lists named {quote(name)} (built in: "
-                                f"{', '.join(BUILTIN)}; see 'wordle-dp lists')")
+                                f"{', '.join(BUILTIN)}", Hint("builtin_lists", ""), ")")
         return BUILTIN[name]
     if length not in BY_LENGTH:
         raise WordListError(f"no built-in lists of {length}-letter words (built in: "

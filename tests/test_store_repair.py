@@ -64,8 +64,13 @@ def test_every_chunk_is_on_disk(tmp_path):
 def test_deleted_status_chunk_is_refused_then_repaired(tmp_path):
     path, _ = _store(tmp_path)
     _chunk(path, "status").unlink()
-    with pytest.raises(StoreError, match=r"chunk status/c/0 is missing.*wordle-dp repair"):
+    with pytest.raises(StoreError, match=r"chunk status/c/0 is missing.*repair it") as info:
         S.Store.open(path)
+    # the library names no command; the CLI's line does (cli/flags.HINTS)
+    from solver.cli.flags import error_line
+
+    assert "wordle-dp" not in str(info.value)
+    assert f"run 'wordle-dp repair --store {path}'" in error_line(info.value)
     done = S.repair(path)
     assert any("status array was lost" in d for d in done)
     status, _, _ = _results(path)
@@ -212,7 +217,7 @@ def test_progress_note_attribute_is_reset(tmp_path):
     doc = json.loads(meta.read_text())
     doc["attributes"]["errors"] = [1, 2]
     meta.write_text(json.dumps(doc))
-    with pytest.raises(StoreError, match="'errors' is not a mapping.*wordle-dp repair"):
+    with pytest.raises(StoreError, match="'errors' is not a mapping.*repair it"):
         S.Store.open(path)
     assert any("'errors'" in d for d in S.repair(path))
     status, total, _ = _results(path)

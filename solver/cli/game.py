@@ -26,6 +26,7 @@ from .common import (
     player_lists,
     write_simulations,
 )
+from .flags import flag
 
 DEFAULT_OPENERS = ("salet", "crane", "trace")
 SCORE_KEYS = ("guess", "expected", "entropy", "worst", "patterns", "candidate",
@@ -211,7 +212,7 @@ def _cmd_play(args) -> int:
             return None
 
     game = Game(solver, say, ask, answer=answer, opener=args.opener, store=_store(args, lists),
-                reveal=not args.random, progress=sys.stderr)
+                reveal=not args.random, progress=sys.stderr, param=flag)
     if answer is not None and not tty:
         game.run(auto=True)
     else:

@@ -14,6 +14,7 @@ from ..progress import fit
 from ..status import Status
 from ..table import get_table
 from .common import load_lists, player_lists
+from .flags import flag
 
 
 def add_adversary(p, what: str) -> None:
@@ -97,7 +98,7 @@ def next_adversary(args) -> int:
         from ..game.adversary import RULE_WORDS
         from ..progress import fit_lines
 
-        print(fit_lines(f"{r.describe()}\nthe adversary answers with {RULE_WORDS}"))
+        print(fit_lines(f"{r.describe(flag)}\nthe adversary answers with {RULE_WORDS}"))
     return 0
 
 

@@ -149,13 +149,14 @@ class AdversaryResult:
         }
         return d
 
-    def describe(self) -> str:
+    def describe(self, param: Callable[[str], str] = str) -> str:
+        """In words; `param`: how a parameter is named (the CLI: its flag)."""
         n = self.candidates
         head = f"position {self.position} against the adversary: {counted(n, 'candidate')}"
         if self.status == Status.LOWER_BOUND:
             return (f"{head}\nno win within {self.limit} more guesses: at least "
-                    f"{self.guesses} more needed (proven; raise --max-guesses to search "
-                    f"deeper) [{self.seconds:.2f} s]")
+                    f"{self.guesses} more needed (proven; raise {param('max_guesses')} to "
+                    f"search deeper) [{self.seconds:.2f} s]")
         if self.guesses == 0:
             return f"{head}\nwon"
         assert self.guesses is not None and self.line is not None  # a win was found

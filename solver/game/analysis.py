@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import StoreError, UsageError
+from ..errors import Hint, StoreError, UsageError
 from ..plural import counted, percent
 from ..status import Status
 from .measures import EST, HIT, PATTERNS, lower_bounds, scan
@@ -332,11 +332,12 @@ def best_known(pos: Position, top: int) -> Analysis:
             why = (f"no opener is known to solve every answer within {pos.max_guesses} "
                    f"guesses in {pos.mode} mode ({len(known.infeasible)} strong openers "
                    f"are proven unable to, {shown}); ")
+        example = example_position(pos.lists)
         raise UsageError(
-            f"{why}choosing the opener over {n:,} answers is a cluster job (wordle-dp run "
-            "--store S); pass --store S with its results, or an opening book (wordle-dp "
-            "book build, then --book FILE), or choose the first guess yourself (a "
-            f"position like {example_position(pos.lists)}, or --opener)")
+            f"{why}choosing the opener over {n:,} answers is a cluster job",
+            Hint("opener_search", " (a run into a result store); pass a store with its "
+                 "results, or an opening book, or choose the first guess yourself (a "
+                 f"position like {example}, or an opener)", example=example))
     ch = [Choice(w, t, Status.EXACT) for w, t in known.openers[:top + 1]]
     n = len(known.openers)
     many = n != 1
@@ -344,7 +345,7 @@ def best_known(pos: Position, top: int) -> Analysis:
             f"opener{'s' if many else ''} measured on the {known.lists} lists "
             f"ha{'ve exact values' if many else 's an exact value'}, but no proof says "
             f"that no other opener beats {'them' if many else 'it'} (an opening book or a "
-            "complete 'wordle-dp run' would prove it)")
+            "complete run over every opener would prove it)")
     if known.published:  # an independent solver's table of every opener ranks it first
         note += (f"; Alex Selby's published exact values of every opener "
                  f"({known.published}) rank {known.openers[0][0]} first too")
@@ -488,9 +489,10 @@ def analyse_worst(solver, pos, top: int = 5, store=None, allow_empty: bool = Fal
                 return Analysis(pos, ch[0], ch[1:], source=getattr(store, "source", "store"))
     if not pos.history and len(pos.lists.answers) > EMPTY_EXACT_LIMIT and not allow_empty:
         raise UsageError(
-            f"choosing the opener over {len(pos.lists.answers)} answers is a cluster job "
-            "(wordle-dp run --objective worst --store S); pass --store S with its results, "
-            "or choose the first guess yourself (a position like salet:BBBBB)")
+            f"choosing the opener over {len(pos.lists.answers)} answers is a cluster job",
+            Hint("worst_opener_search", " (a run of the objective worst into a result "
+                 "store); pass a store with its results, or choose the first guess yourself "
+                 "(a position like salet:BBBBB)"))
     cap, total, g, status = set_worst(solver, pos.members, pos.budget, pos.cons)
     if cap is None:
         return Analysis(pos, Choice(None, None, status), [])

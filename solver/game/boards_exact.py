@@ -45,7 +45,7 @@ from itertools import product
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import Hint, UsageError
 from ..search.engine import UNCAPPED_DEPTH
 from ..status import Status
 from .boards import BoardsPosition, BoardsStrategy, _propagate, count_tuples
@@ -62,9 +62,10 @@ def check_size(n_answers: int, boards: int, limit: int = EXACT_TUPLES) -> int:
         raise UsageError(
             f"the exact value of {boards} boards on {n_answers} answers is out of reach here: "
             f"{n} ordered tuples of distinct answers, the exact search takes at most {limit} "
-            f"(e.g. {boards} boards of {_max_answers(boards, limit)} answers); for heuristics use "
-            f"'simulate --boards {boards}' (the mean of a strategy, an upper bound on the "
-            "optimum over the tuples it plays)")
+            f"(e.g. {boards} boards of {_max_answers(boards, limit)} answers); ",
+            Hint("boards_heuristics", "for heuristics simulate a strategy", boards=boards),
+            " (the mean of a strategy, an upper bound on the optimum over the tuples it "
+            "plays)")
     return n
 
 

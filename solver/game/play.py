@@ -43,8 +43,9 @@ class _Colours(Exception):
 class Game:
     def __init__(self, solver, say: Say, ask: Ask | None = None, answer: str | None = None,
                  opener: str | None = None, store=None, reveal: bool = True,
-                 progress: TextIO | None = None):
+                 progress: TextIO | None = None, param: Callable[[str], str] = str):
         self.solver = solver
+        self.param = param  # how a parameter is named (the CLI: its flag)
         self.say = say
         self.ask = ask
         self.answer = answer
@@ -95,7 +96,7 @@ class Game:
             g = make_strategy("entropy", self.solver).choose(pos)
             return (self.solver.lists.guesses[g],
                     "the guess that tells the most about the answer; the proven best opener "
-                    "needs --store, a book or --opener")
+                    f"needs {self.param('store')}, a book or {self.param('opener')}")
         best = self.analysis(pos).best
         if best.guess is None:
             raise UsageError(f"{pos}: no strategy solves every candidate in the guesses left")

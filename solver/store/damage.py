@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import StoreError, one_line, quote
+from ..errors import Hint, StoreError, one_line, quote
 from ..variant import MODES, OBJECTIVES
 from ..words import kind_of, read_regular
 from .layout import EVERY_CHUNK, FORMAT, STATUS_NAMES, decode_words, layout, zarr_module
@@ -243,17 +243,19 @@ def inspect(path) -> tuple[object | None, dict | None, list[Damage]]:
     return group, attrs, damage + arrays
 
 
-def damage_message(path: Path, damage: list[Damage]) -> str:
+def damage_message(path: Path, damage: list[Damage]) -> tuple[str, ...]:
+    """The parts of a StoreError saying what is damaged and what to do about it."""
     shown = "; ".join(d.what for d in damage[:3])
     if len(damage) > 3:
         shown += f"; and {len(damage) - 3} more"
     if any(d.fatal for d in damage):
-        how = ("it cannot be repaired automatically: restore it from a copy, or start a "
-               "new store")
+        how: str = ("it cannot be repaired automatically: restore it from a copy, or start a "
+                    "new store")
     else:
-        how = (f"run 'wordle-dp repair --store {path}' to re-mark the openers in the "
-               "damaged parts as pending (readable results are kept), then resume")
-    return f"result store {path} is damaged: {shown}; {how}"
+        how = Hint("repair", "repair it (store.repair) to re-mark the openers in the "
+                   "damaged parts as pending (readable results are kept), then resume",
+                   path=path)
+    return f"result store {path} is damaged: {shown}; ", how
 
 
 def check_folder(path: Path) -> None:

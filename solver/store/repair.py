@@ -44,7 +44,7 @@ def repair(path, lists=None) -> list[str]:
         done.append(f"removed {rel} ({d.what.split(' is ', 1)[-1]})")
     attrs, root = _root_damage(path)
     if any(d.fatal for d in root):
-        raise StoreError(damage_message(path, root))
+        raise StoreError(*damage_message(path, root))
     zarr = zarr_module()
     group = zarr.open_group(str(path), mode="r+", zarr_format=3)
     for d in root:  # a progress note that is not a mapping: reset it

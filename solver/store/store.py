@@ -178,7 +178,7 @@ class Store:
         check_folder(path)
         _group, _attrs, damage = inspect(path)
         if damage:
-            raise StoreError(damage_message(path, damage))
+            raise StoreError(*damage_message(path, damage))
         try:
             group = zarr.open_group(str(path), mode="r" if read_only else "r+", zarr_format=3)
         except Exception as exc:  # e.g. removed between the check and here
