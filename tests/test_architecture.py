@@ -1,5 +1,6 @@
 """Boundaries the import contract cannot see (pyproject.toml [tool.importlinter] holds
-the layers; `lint-imports` runs in .ci/run): no private name crosses a package line.
+the layers; `lint-imports` runs in .ci/run): no private name crosses a package line,
+and web/ reaches the layers below the vocabulary only through web/adapter.py.
 
 A package's underscored names are its own business; another package that reaches
 them breaks when they change without notice (issue 51: book.py used store._FIELDS
@@ -82,3 +83,46 @@ def test_the_check_finds_a_crossing(tmp_path):
     (pkg / "store" / "layout.py").write_text("def _zarr(): pass\n")
     assert crossings(pkg) == ["solver.book:1 imports solver.store._zarr",
                               "solver.book:3 uses solver.store._fields"]
+
+
+# what web/'s modules besides the adapter may import (the adapter: anything below web/)
+WEB_MAY_USE = {"solver.web", "solver.errors", "solver.status", "solver.variant",
+               "solver.words", "solver.progress", "solver.plural", "solver.aot",
+               "solver.__version__"}
+
+
+def web_contacts(root: Path = SOLVER) -> list[str]:
+    """Every import, at the top or inside a function, by which a module of web/ other
+    than adapter.py reaches past the vocabulary and the word lists."""
+    found = []
+    for path in sorted((root / "web").glob("*.py")):
+        if path.name == "adapter.py":
+            continue
+        me = _module_name(path, root)
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom):
+                source = _resolve(me, path.name == "__init__.py", node)
+                targets = ([f"{source}.{a.name}" for a in node.names]
+                           if source == root.name else [source])
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            found += [f"{me}:{node.lineno} imports {t}" for t in targets
+                      if t.startswith(root.name + ".") and _unit(t) not in WEB_MAY_USE]
+    return found
+
+
+def test_the_web_app_goes_through_its_adapter():
+    assert web_contacts() == []
+
+
+def test_the_web_check_finds_a_contact(tmp_path):
+    pkg = tmp_path / "solver"
+    (pkg / "web").mkdir(parents=True)
+    (pkg / "web" / "service.py").write_text(
+        "from ..variant import Mode\nfrom . import adapter\n\n\ndef f():\n"
+        "    from ..store import Store\n    from .. import game\n")
+    (pkg / "web" / "adapter.py").write_text("from ..store import Store\n")
+    assert web_contacts(pkg) == ["solver.web.service:6 imports solver.store",
+                                 "solver.web.service:7 imports solver.game"]

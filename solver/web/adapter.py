@@ -1,17 +1,21 @@
-"""What the web app computes through the game layer's Python API.
+"""The web app's one contact with the engine, the game, the book and the store.
 
 Positions and the next guess (`solver.game`), the opening move searched opener by
-opener so a job can report progress and stop, and the strategy tree
-(`Solver.strategy`) are computed here. It is not the only contact: `service.py`
-opens books, moves and stores (`solver.book`, `solver.store`) and answers from them
-without a worker, and `compute.py` keeps one `Solver` per problem in a worker
-(docs/architecture.md).
+opener so a job can report progress and stop, the strategy tree
+(`Solver.strategy`), several boards and the adversary; the solvers, the pattern
+table and the compiled kernels a worker needs; the stores and opening books the
+page reads (`StoreView`). The rest of web/ (app.py, service.py, compute.py,
+workers.py, catalog.py) imports only the vocabulary and the word lists besides
+this module: pyproject.toml's import contract holds it (docs/architecture.md).
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -19,12 +23,26 @@ from .. import game
 from ..feedback import score, to_text
 from ..game.analysis import EMPTY_EXACT_LIMIT
 from ..status import Status
+from ..store import (
+    EXACT,
+    FAILED,
+    INFEASIBLE,
+    LOWER_BOUND,
+    PENDING,
+    STATUS_NAMES,
+    UPPER_BOUND,
+    Problem,
+    Store,
+)
 from ..variant import Mode
+from ..words import WordLists
 
-__all__ = ["EMPTY_EXACT_LIMIT", "Cancelled", "adversary_analysis", "adversary_state", "analyse",
-           "best_openers", "check_known_opening", "from_data", "known_openings",
-           "parse_position",
-           "predicted_strategy_seconds", "strategy", "wins_start"]
+__all__ = ["EMPTY_EXACT_LIMIT", "Cancelled", "StoreView", "adversary_analysis",
+           "adversary_position", "adversary_state", "analyse", "best_openers",
+           "boards_advice", "boards_position", "check_known_opening", "find_book",
+           "from_data", "known_openings", "load_table", "make_adversary", "make_solver",
+           "open_store", "parse_position", "predicted_strategy_seconds",
+           "prepare_kernels", "proves_best", "strategy", "wins_start"]
 
 WORDS_SHOWN = 20  # the candidates are listed when at most this many are left
 
@@ -297,3 +315,203 @@ def adversary_analysis(pos, top: int, progress: Callable[[int], None] | None = N
     for k in ("position", "candidates", "tie_rule"):  # in adversary_state already
         out.pop(k)
     return out
+
+
+
+# ------------------------------------------------------- engines and positions
+def load_table(lists: WordLists, backend: str = "auto", cache_dir=None) -> np.ndarray:
+    """The pattern table of `lists` (table.get_table)."""
+    from ..table import get_table
+
+    return get_table(lists, backend, cache_dir)[0]
+
+
+def prepare_kernels(dtype) -> None:
+    """Load (or build) the search's compiled kernels for tables of `dtype`."""
+    from ..search.compiled import prepare
+
+    prepare(dtype)
+
+
+def make_solver(lists: WordLists, mode: Mode, cap: int, table: np.ndarray,
+                table_t: np.ndarray | None = None, memo_entries: int | None = None):
+    """A Solver of the problem (mode, cap) on a shared table."""
+    from ..search import Solver
+
+    kw: dict[str, Any] = {} if memo_entries is None else {"memo_entries": memo_entries}
+    return Solver(lists, mode=mode, max_guesses=cap, table=table, table_t=table_t, **kw)
+
+
+def open_store(path: str, lists: WordLists):
+    """The store, or the opening book (a .npz file), at `path`, read-only."""
+    from ..book import Book
+
+    return Book.read(path, lists) if path.endswith(".npz") else Store.open(path, read_only=True)
+
+
+def find_book(lists: WordLists, mode: Mode, cap: int):
+    """The packaged opening book of the problem on `lists`, or None."""
+    from ..book import Book
+
+    return Book.find(lists, mode, cap)
+
+
+def boards_position(lists: WordLists, position: str, boards: int, cap: int | None):
+    """A several-board position (easy mode; cap boards + 5 unless given): bad input
+    raises."""
+    from ..game.boards import BoardsPosition, boards_variant
+
+    return BoardsPosition.parse(position, lists, boards_variant(lists, boards, cap))
+
+
+def boards_advice(lists: WordLists, table: np.ndarray, position: str, boards: int,
+                  cap: int | None, top: int) -> dict:
+    """The next guess at a several-board position (game/boards_next.py): each
+    board's candidates (up to 20 words shown), solved boards, the suggestion."""
+    from ..game.boards_next import advise
+
+    pos = boards_position(lists, position, boards, cap)
+    board = [{"solved": pos.solved[i], "candidates": len(pos.members[i]),
+              "words": pos.candidates(i)[:20]} for i in range(pos.boards)]
+    out = {"position": str(pos), "boards": pos.boards,
+           "max_guesses": pos.variant.max_guesses, "board": board, "done": pos.done}
+    if pos.done:
+        return {**out, "best": None, "alternatives": [], "status": "solved"}
+    best, alts, how = advise(lists, table, pos, top, "auto", fallback=True)
+    # tuples_text: the same count as text, exact on a page (a JSON number past
+    # 2^53, an Octordle's 9.8e27 tuples, loses its last digits in JavaScript)
+    return {**out, "tuples": pos.tuples, "tuples_text": str(pos.tuples),
+            "tuples_exact": len(pos.open) <= 8,
+            "best": best, "alternatives": alts, "status": how}
+
+
+def make_adversary(lists: WordLists, table: np.ndarray):
+    """The adversary of `lists` (game/adversary.py; its memo of failed sets in
+    `.failed`)."""
+    from ..game.adversary import Adversary
+
+    return Adversary(lists, table)
+
+
+def adversary_position(position: str, adversary):
+    """A game against `adversary`: its guesses, replayed (bad input raises)."""
+    from ..game.adversary import AdversaryPosition
+
+    return AdversaryPosition.parse(position, adversary)
+
+# ------------------------------------------------------------------- stores
+SNAPSHOT_MAX_AGE = 2.0  # seconds: a running store is re-read at most this often
+
+
+class StoreView:
+    """A result store opened read-only, re-read at most every few seconds so the
+    page follows an unfinished run."""
+
+    def __init__(self, sid: str, path, lists: WordLists | None):
+        """`path`: a store's folder, or an already open store or opening book."""
+        self.id = sid
+        self.store = Store.open(path, read_only=True) if isinstance(path, str | Path) else path
+        self.kind = getattr(self.store, "source", "store")  # "store" or "book"
+        p = self.store.problem
+        self.matches = lists is not None and not p.differences(
+            Problem.from_lists(lists, p.mode, p.max_guesses))
+        self._snap = None
+        self._snap_at = 0.0
+        self._lock = threading.Lock()
+
+    @property
+    def problem(self) -> Problem:
+        return self.store.problem
+
+    def snapshot(self):
+        with self._lock:
+            if self._snap is None or time.monotonic() - self._snap_at > SNAPSHOT_MAX_AGE:
+                self._snap = self.store.snapshot()
+                self._snap_at = time.monotonic()
+            return self._snap
+
+    def info(self) -> dict:
+        p = self.problem
+        snap = self.snapshot()
+        prog = snap.progress()
+        prog["store"] = self.id  # a name, never the server's path
+        edge = snap.frontier()
+        proven = int(((snap.status == EXACT) & (snap.fields["total"] < edge)).sum())
+        return {
+            "id": self.id, "kind": self.kind, "mode": p.mode, "proves_best": proves_best(snap),
+            "proven_ranks": proven,  # the best openers whose ranks are proven
+            "max_guesses": p.max_guesses, "answers": p.n_answers, "guesses": p.n_guesses,
+            "cutoff": self.store.cutoff, "matches_lists": self.matches, "progress": prog,
+        }
+
+    def openers(self, q: str = "", sort: str = "total", desc: bool = False,
+                status: str | None = None, offset: int = 0, limit: int = 100) -> dict:
+        snap = self.snapshot()
+        words = self.store.words
+        idx = np.arange(len(words))
+        if status:
+            idx = idx[snap.status[idx] == STATUS_NAMES.index(status)]
+        if q:
+            idx = np.array([i for i in idx if q in words[i]], dtype=np.int64)
+        ranks = snap.ranks()
+        f = snap.fields
+        if sort == "opener":
+            order = np.argsort(np.array([words[i] for i in idx], dtype="U5"), kind="stable")
+            idx = idx[order[::-1] if desc else order]
+        else:
+            # unknown values (pending, failed, ...) always last; for totals, lower bounds
+            # after every exact value (a bound is not a value), then infeasible
+            st = snap.status[idx]
+            if sort == "rank":
+                vals = ranks[idx].astype(np.float64)
+                group = (vals == 0).astype(np.int64)
+            elif sort == "status":
+                vals = st.astype(np.float64)
+                group = np.zeros(len(idx), np.int64)
+            else:
+                vals = np.asarray(f[sort][idx], dtype=np.float64)
+                unknown = (st == PENDING) | ~np.isfinite(vals) | (vals < 0)
+                group = unknown.astype(np.int64) * 3
+                if sort == "total":
+                    group = np.where(st == LOWER_BOUND, 1, group)
+                    group = np.where(st == INFEASIBLE, 2, group)
+            order = np.lexsort((idx, -vals if desc else vals, group))
+            idx = idx[order]
+        page = idx[offset:offset + limit]
+        # a finished store (a book) shows a rank only where it is proven: below every
+        # stored lower bound (a running store's ranks are among the finished openers)
+        edge = snap.frontier()
+        if np.isfinite(edge):
+            ranks = np.where(f["total"] < edge, ranks, 0)
+        return {"total_rows": len(idx), "offset": offset, "limit": limit,
+                "rows": [snap.row(int(i), ranks) for i in page]}
+
+    def distribution(self, bins: int) -> dict:
+        snap = self.snapshot()
+        ok = (snap.status == EXACT) | (snap.status == UPPER_BOUND)
+        totals = snap.fields["total"][ok]
+        counts = snap.counts()
+        out = {"values": int(ok.sum()), "bins": [], "counts": counts,
+               "n_answers": snap.n_answers, "best": None}
+        if len(totals):
+            lo, hi = int(totals.min()), int(totals.max())
+            width = max(1, -(-(hi - lo + 1) // bins))
+            edges = np.arange(lo, hi + width + 1, width)
+            hist, _ = np.histogram(totals, bins=edges)
+            out["bins"] = [{"from": int(a), "to": int(b) - 1, "count": int(c)}
+                           for a, b, c in zip(edges[:-1], edges[1:], hist, strict=True)]
+            out["best"] = snap.best(1)[0]
+        return out
+
+
+def proves_best(snap) -> bool:
+    """True when the store proves its best opener best: every opener is finished
+    and every lower bound (a --cutoff run) is at least the best exact total."""
+    st = snap.status
+    if ((st == PENDING) | (st == FAILED)).any():
+        return False
+    best = snap.best(1)
+    if not best or best[0]["status"] != Status.EXACT:
+        return False
+    bounds = snap.fields["total"][st == LOWER_BOUND]
+    return bool((bounds >= best[0]["total"]).all())

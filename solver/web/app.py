@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import UsageError, WordleDPError
-from ..store import STATUS_NAMES
+from ..status import STORED
 from ..variant import MAX_LENGTH, MODES, check_mode
 from ..variant import Mode as GameMode
 from . import adapter
@@ -62,9 +62,10 @@ ListsId = Annotated[str | None, Query(max_length=40, pattern="^[A-Za-z0-9_.-]+$"
 SORTS = Literal["total", "opener", "rank", "status", "depth", "cpu_seconds", "wall_seconds",
                 "nodes"]
 STATUSES = Literal["pending", "exact", "infeasible", "lower_bound", "upper_bound", "failed"]
-if get_args(Mode) != MODES or get_args(STATUSES) != STATUS_NAMES:  # one list each
+# one list each: the literals must be those of variant.MODES and status.STORED
+if get_args(Mode) != MODES or get_args(STATUSES) != tuple(s.value for s in STORED):
     raise ImportError("web/app.py's Mode and STATUSES differ from variant.MODES and "
-                      "the store's STATUS_NAMES")
+                      "status.STORED")
 
 
 class JobRequest(BaseModel):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
@@ -40,15 +39,11 @@ class Engine:
     def solver(self, mode: Mode, cap: int):
         """The solver of a problem, made on first use (the least recently used of
         more than `max_solvers` is dropped with its memo)."""
-        from ..search import Solver
-
         key = (mode, cap)
         s = self._solvers.get(key)
         if s is None:
-            kw: dict[str, Any] = ({} if self.memo_entries is None
-                                  else {"memo_entries": self.memo_entries})
-            s = Solver(self.lists, mode=mode, max_guesses=cap, table=self.table,
-                       table_t=self.table_t, **kw)
+            s = adapter.make_solver(self.lists, mode, cap, self.table, self.table_t,
+                                    self.memo_entries)
             self._solvers[key] = s
             while len(self._solvers) > self.max_solvers:
                 self._solvers.popitem(last=False)
@@ -59,12 +54,8 @@ class Engine:
         """The store or opening book (a .npz file) at `path`, opened once."""
         if path is None:
             return None
-        from ..book import Book
-        from ..store import Store
-
         if path not in self._stores:
-            self._stores[path] = (Book.read(path, self.lists) if path.endswith(".npz")
-                                  else Store.open(path, read_only=True))
+            self._stores[path] = adapter.open_store(path, self.lists)
         return self._stores[path]
 
     def run(self, kind: str, params: dict, check: adapter.Check = adapter._noop,
@@ -96,35 +87,16 @@ class Engine:
         return adapter.analyse(solver, pos, params["top"], store=store, progress=step)
 
     def _boards(self, params: dict) -> dict:
-        """The next guess at a several-board position (game/boards_next.py): each
-        board's candidates (up to 20 words shown), solved boards, the suggestion."""
-        from ..game.boards import BoardsPosition, boards_variant
-        from ..game.boards_next import advise
-
-        variant = boards_variant(self.lists, params["boards"], params["max_guesses"])
-        pos = BoardsPosition.parse(params["position"], self.lists, variant)
-        boards = [{"solved": pos.solved[i], "candidates": len(pos.members[i]),
-                   "words": pos.candidates(i)[:20]} for i in range(pos.boards)]
-        out = {"position": str(pos), "boards": pos.boards, "max_guesses": variant.max_guesses,
-               "board": boards, "done": pos.done}
-        if pos.done:
-            return {**out, "best": None, "alternatives": [], "status": "solved"}
-        best, alts, how = advise(self.lists, self.table, pos, params["top"], "auto",
-                                 fallback=True)
-        # tuples_text: the same count as text, exact on a page (a JSON number past
-        # 2^53, an Octordle's 9.8e27 tuples, loses its last digits in JavaScript)
-        return {**out, "tuples": pos.tuples, "tuples_text": str(pos.tuples),
-                "tuples_exact": len(pos.open) <= 8,
-                "best": best, "alternatives": alts, "status": how}
+        """The next guess at a several-board position (adapter.boards_advice)."""
+        return adapter.boards_advice(self.lists, self.table, params["position"],
+                                     params["boards"], params["max_guesses"], params["top"])
 
     def adversary(self):
         """The adversary of these lists (game/adversary.py), made on first use; its
         memo of failed sets is kept between requests (later positions of a game
         reuse it) and dropped when it grows past ADVERSARY_MEMO entries."""
-        from ..game.adversary import Adversary
-
         if self._adversary is None:
-            self._adversary = Adversary(self.lists, self.table)
+            self._adversary = adapter.make_adversary(self.lists, self.table)
         elif len(self._adversary.failed) > ADVERSARY_MEMO:
             self._adversary.failed.clear()
         return self._adversary
@@ -133,9 +105,7 @@ class Engine:
                        report: Report | None) -> dict:
         """A game against the adversary (position: its guesses) and the exact
         fewest guesses that still beat it, with a winning line."""
-        from ..game.adversary import AdversaryPosition
-
-        pos = AdversaryPosition.parse(params["position"], self.adversary())
+        pos = adapter.adversary_position(params["position"], self.adversary())
 
         def step(d: int) -> None:  # before each depth of the iterative deepening
             check()

@@ -24,18 +24,6 @@ from typing import Any
 import numpy as np
 
 from ..errors import UsageError, WordleDPError
-from ..status import Status
-from ..store import (
-    EXACT,
-    FAILED,
-    INFEASIBLE,
-    LOWER_BOUND,
-    PENDING,
-    STATUS_NAMES,
-    UPPER_BOUND,
-    Problem,
-    Store,
-)
 from ..variant import MODES, Mode, check_mode
 from ..words import WordLists
 from . import adapter
@@ -44,7 +32,6 @@ from .workers import QueueFull, Scheduler, SharedTables, Task, WorkerSpec
 MAX_TOP = 50
 MAX_ADVERSARY_TOP = 10  # other first guesses that beat the adversary as fast, at most
 JOB_KEEP_SECONDS = 600.0
-SNAPSHOT_MAX_AGE = 2.0  # seconds: a running store is re-read at most this often
 REQUEST_SECONDS = 10.0  # a request's budget before it becomes a job
 QUICK_WORKERS = 2  # worker processes kept for requests waiting for their answer
 JOBS_PER_CLIENT = 4  # jobs one client may have running or waiting
@@ -53,121 +40,6 @@ DEFAULT_OPENER = "salet"  # the Strategy view's placeholder word
 DISCONNECT_POLL = 0.25  # seconds between checks that a waiting client is still there
 SLOW_STRATEGY = 5.0  # predicted CPU seconds above which a strategy request waits in the
 # background lane (salet: 0.6 s predicted; qajaq 260 s)
-
-
-# ------------------------------------------------------------------- stores
-class StoreView:
-    """A result store opened read-only, re-read at most every few seconds so the
-    page follows an unfinished run."""
-
-    def __init__(self, sid: str, path, lists: WordLists | None):
-        """`path`: a store's folder, or an already open store or opening book."""
-        self.id = sid
-        self.store = Store.open(path, read_only=True) if isinstance(path, str | Path) else path
-        self.kind = getattr(self.store, "source", "store")  # "store" or "book"
-        p = self.store.problem
-        self.matches = lists is not None and not p.differences(
-            Problem.from_lists(lists, p.mode, p.max_guesses))
-        self._snap = None
-        self._snap_at = 0.0
-        self._lock = threading.Lock()
-
-    @property
-    def problem(self) -> Problem:
-        return self.store.problem
-
-    def snapshot(self):
-        with self._lock:
-            if self._snap is None or time.monotonic() - self._snap_at > SNAPSHOT_MAX_AGE:
-                self._snap = self.store.snapshot()
-                self._snap_at = time.monotonic()
-            return self._snap
-
-    def info(self) -> dict:
-        p = self.problem
-        snap = self.snapshot()
-        prog = snap.progress()
-        prog["store"] = self.id  # a name, never the server's path
-        edge = snap.frontier()
-        proven = int(((snap.status == EXACT) & (snap.fields["total"] < edge)).sum())
-        return {
-            "id": self.id, "kind": self.kind, "mode": p.mode, "proves_best": _proves_best(snap),
-            "proven_ranks": proven,  # the best openers whose ranks are proven
-            "max_guesses": p.max_guesses, "answers": p.n_answers, "guesses": p.n_guesses,
-            "cutoff": self.store.cutoff, "matches_lists": self.matches, "progress": prog,
-        }
-
-    def openers(self, q: str = "", sort: str = "total", desc: bool = False,
-                status: str | None = None, offset: int = 0, limit: int = 100) -> dict:
-        snap = self.snapshot()
-        words = self.store.words
-        idx = np.arange(len(words))
-        if status:
-            idx = idx[snap.status[idx] == STATUS_NAMES.index(status)]
-        if q:
-            idx = np.array([i for i in idx if q in words[i]], dtype=np.int64)
-        ranks = snap.ranks()
-        f = snap.fields
-        if sort == "opener":
-            order = np.argsort(np.array([words[i] for i in idx], dtype="U5"), kind="stable")
-            idx = idx[order[::-1] if desc else order]
-        else:
-            # unknown values (pending, failed, ...) always last; for totals, lower bounds
-            # after every exact value (a bound is not a value), then infeasible
-            st = snap.status[idx]
-            if sort == "rank":
-                vals = ranks[idx].astype(np.float64)
-                group = (vals == 0).astype(np.int64)
-            elif sort == "status":
-                vals = st.astype(np.float64)
-                group = np.zeros(len(idx), np.int64)
-            else:
-                vals = np.asarray(f[sort][idx], dtype=np.float64)
-                unknown = (st == PENDING) | ~np.isfinite(vals) | (vals < 0)
-                group = unknown.astype(np.int64) * 3
-                if sort == "total":
-                    group = np.where(st == LOWER_BOUND, 1, group)
-                    group = np.where(st == INFEASIBLE, 2, group)
-            order = np.lexsort((idx, -vals if desc else vals, group))
-            idx = idx[order]
-        page = idx[offset:offset + limit]
-        # a finished store (a book) shows a rank only where it is proven: below every
-        # stored lower bound (a running store's ranks are among the finished openers)
-        edge = snap.frontier()
-        if np.isfinite(edge):
-            ranks = np.where(f["total"] < edge, ranks, 0)
-        return {"total_rows": len(idx), "offset": offset, "limit": limit,
-                "rows": [snap.row(int(i), ranks) for i in page]}
-
-    def distribution(self, bins: int) -> dict:
-        snap = self.snapshot()
-        ok = (snap.status == EXACT) | (snap.status == UPPER_BOUND)
-        totals = snap.fields["total"][ok]
-        counts = snap.counts()
-        out = {"values": int(ok.sum()), "bins": [], "counts": counts,
-               "n_answers": snap.n_answers, "best": None}
-        if len(totals):
-            lo, hi = int(totals.min()), int(totals.max())
-            width = max(1, -(-(hi - lo + 1) // bins))
-            edges = np.arange(lo, hi + width + 1, width)
-            hist, _ = np.histogram(totals, bins=edges)
-            out["bins"] = [{"from": int(a), "to": int(b) - 1, "count": int(c)}
-                           for a, b, c in zip(edges[:-1], edges[1:], hist, strict=True)]
-            out["best"] = snap.best(1)[0]
-        return out
-
-
-def _proves_best(snap) -> bool:
-    """True when the store proves its best opener best: every opener is finished
-    and every lower bound (a --cutoff run) is at least the best exact total."""
-    st = snap.status
-    if ((st == PENDING) | (st == FAILED)).any():
-        return False
-    best = snap.best(1)
-    if not best or best[0]["status"] != Status.EXACT:
-        return False
-    bounds = snap.fields["total"][st == LOWER_BOUND]
-    return bool((bounds >= best[0]["total"]).all())
 
 
 # --------------------------------------------------------------------- jobs
@@ -312,8 +184,6 @@ class Service:
                  jobs_per_client: int = JOBS_PER_CLIENT, cache_entries: int = 32,
                  max_queued: int = 32, quick_slice: float = 3.0,
                  quick_workers: int = QUICK_WORKERS, job_ids: Iterator[int] | None = None):
-        from ..table import get_table
-
         mode = check_mode(mode)
         # what a service for other lists of the same server is made with (catalog.py)
         self.options = dict(mode=mode, max_guesses=max_guesses, memo_entries=memo_entries,
@@ -324,24 +194,22 @@ class Service:
         self.id = lists.name or "served"  # how the page names these lists
         self.lists = _named(lists)
         if table is None:
-            table, _ = get_table(lists, backend, cache_dir)
+            table = adapter.load_table(lists, backend, cache_dir)
         self.table = table
         self.mode = mode
         self.max_guesses = max_guesses
         self.request_seconds = request_seconds
-        self.stores: dict[str, StoreView] = {}
+        self.stores: dict[str, adapter.StoreView] = {}
         for path in stores:
             sid = self._store_id(Path(path).name)
-            self.stores[sid] = StoreView(sid, path, lists)
+            self.stores[sid] = adapter.StoreView(sid, path, lists)
         # the packaged opening books of these lists, read like stores (the page's
         # first move and its Results view come from them when no store covers them)
-        from ..book import Book
-
         for m in Mode:
-            book = Book.find(lists, m, max_guesses)
+            book = adapter.find_book(lists, m, max_guesses)
             if book is not None and self._store_for(m, max_guesses) is None:
                 sid = self._store_id(f"book-{m}-{max_guesses}")
-                self.stores[sid] = StoreView(sid, book, lists)
+                self.stores[sid] = adapter.StoreView(sid, book, lists)
         self.tables = SharedTables(table)
         spec = WorkerSpec(self.lists.answers, self.lists.guesses, self.lists.answers_source,
                           self.lists.guesses_source, self.tables.name, self.tables.shape,
@@ -365,7 +233,7 @@ class Service:
             sid, n = f"{base}-{n}", n + 1
         return sid
 
-    def _store_for(self, mode: Mode, cap: int) -> StoreView | None:
+    def _store_for(self, mode: Mode, cap: int) -> adapter.StoreView | None:
         for sv in self.stores.values():
             if sv.matches and sv.problem.mode == mode and sv.problem.max_guesses == cap:
                 return sv
@@ -397,7 +265,7 @@ class Service:
             "workers": self.sched.workers, "jobs_per_client": self.jobs.per_client,
             "stores": [{"id": s.id, "kind": s.kind, "mode": s.problem.mode,
                         "max_guesses": s.problem.max_guesses, "matches_lists": s.matches,
-                        "proves_best": s.matches and _proves_best(s.snapshot())}
+                        "proves_best": s.matches and adapter.proves_best(s.snapshot())}
                        for s in self.stores.values()],
         }
 
@@ -405,7 +273,7 @@ class Service:
         """The word the Strategy view shows before one is chosen: the proven best
         opener of the served mode when a store or book proves it, else a placeholder."""
         sv = self._store_for(self.mode, self.max_guesses)
-        if sv is not None and _proves_best(sv.snapshot()):
+        if sv is not None and adapter.proves_best(sv.snapshot()):
             return sv.snapshot().best(1)[0]["opener"]
         return DEFAULT_OPENER if DEFAULT_OPENER in self.lists.guess_index else (
             self.lists.answers[0])
@@ -416,7 +284,7 @@ class Service:
         opening move must be searched). Refuses the opening search on big lists."""
         pos = adapter.parse_position(position, self.lists, mode, cap)
         sv = self._store_for(mode, cap)
-        searched = not pos.history and not (sv is not None and _proves_best(sv.snapshot()))
+        searched = not pos.history and not (sv is not None and adapter.proves_best(sv.snapshot()))
         n = len(self.lists.answers)
         if searched and n > adapter.EMPTY_EXACT_LIMIT:
             adapter.check_known_opening(pos)  # the best known opener, else why not
@@ -435,25 +303,20 @@ class Service:
     def plan_boards(self, position: str, boards: int, cap: int | None, top: int) -> tuple:
         """(key, kind, params) of a several-board next guess (issue 18; easy mode, cap
         boards + 5 unless given); bad input raises here."""
-        from ..game.boards import BoardsPosition, boards_variant
-
-        variant = boards_variant(self.lists, boards, cap)
-        pos = BoardsPosition.parse(position, self.lists, variant)
-        params = {"position": str(pos), "boards": boards,
-                  "max_guesses": variant.max_guesses, "top": top}
-        return (("boards", str(pos), boards, variant.max_guesses, top), "boards", params)
+        pos = adapter.boards_position(self.lists, position, boards, cap)
+        cap = pos.variant.max_guesses
+        params = {"position": str(pos), "boards": boards, "max_guesses": cap, "top": top}
+        return (("boards", str(pos), boards, cap, top), "boards", params)
 
     def adversary_position(self, position: str):
         """A game against the adversary (issue 18: Absurdle; easy mode, no cap):
         `position` is its guesses ('raise,acold' or with the replies checked,
         'raise:BBBBB,...'), replayed here. Each reply is one look at the table (no
         search), so the cheap answer never waits for a worker; bad input raises."""
-        from ..game.adversary import Adversary, AdversaryPosition
-
         with self._adversary_lock:
             if self._adversary is None:
-                self._adversary = Adversary(self.lists, self.table)
-        return AdversaryPosition.parse(position, self._adversary)
+                self._adversary = adapter.make_adversary(self.lists, self.table)
+        return adapter.adversary_position(position, self._adversary)
 
     def plan_adversary(self, position: str, top: int) -> tuple:
         """(key, kind, params) of the exact analysis against the adversary (a search:
@@ -548,7 +411,7 @@ class Service:
         key, kind, params = plan
         return self.jobs.submit(client, key, kind, params)
 
-    def store(self, sid: str) -> StoreView:
+    def store(self, sid: str) -> adapter.StoreView:
         sv = self.stores.get(sid)
         if sv is None:
             raise NotFound(f"no store {sid!r} (known: {', '.join(self.stores) or 'none'})")

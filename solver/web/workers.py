@@ -174,7 +174,7 @@ def _warm_kernels(dtype, running: threading.Event, report) -> None:
     long is left (solver.aot's notices); the workers take turns on the build's lock,
     so one compiles, and says so on the server's stderr."""
     from .. import aot
-    from ..search.compiled import prepare
+    from . import adapter
 
     def notice(kind: str, message: str, eta: float | None) -> None:
         # the main thread alone talks to the server, and only during a task
@@ -188,7 +188,7 @@ def _warm_kernels(dtype, running: threading.Event, report) -> None:
 
     def warm() -> None:
         try:
-            prepare(dtype)
+            adapter.prepare_kernels(dtype)
         except Exception:  # the task that needs them tries again, and says why
             log.exception("the search kernels could not be prepared")
 
