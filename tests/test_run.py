@@ -162,7 +162,13 @@ def test_failed_opener_is_recorded_and_retried(tmp_path, lists_files):
     out = io.StringIO()
     s = run(_cfg(tmp_path, lists_files, progress_file=out))
     assert s.exit_code == 0 and s.failed == 1
-    assert "crane failed" in out.getvalue() and "--retry-failed" in out.getvalue()
+    # the library names its parameter; the CLI's report (cli/flags.run_report) the flag
+    assert "crane failed" in out.getvalue() and "rerun with retry_failed" in out.getvalue()
+    from solver.cli.flags import flag
+    from solver.run.text import summary_lines
+
+    assert "rerun with --retry-failed to try again" in "\n".join(
+        summary_lines(s, {}, "run.zarr", None, 1, flag))
     st = S.Store.open(tmp_path / "run.zarr")
     i = st.index_of("crane")
     assert st.status()[i] == S.FAILED
