@@ -73,6 +73,8 @@ if not store_path.exists():
     a_file, g_file = out / "answers.txt", out / "guesses.txt"
     a_file.write_text("\n".join(lists.answers) + "\n")
     g_file.write_text("\n".join(lists.guesses) + "\n")
+    # the fields by name; or its parts: RunConfig(store_path, Problem(answers=...),
+    # RunOptions(quiet=True), Tuning()) (solver.run: the problem, options, pace)
     summary = run(RunConfig(store=store_path, answers=str(a_file), guesses=str(g_file),
                             quiet=True))
     print(f"run {summary.state}: {summary.solved} openers valued")
