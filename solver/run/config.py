@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from ..errors import Param, UsageError
 from ..variant import Mode, Objective, Variant, check_max_guesses, check_mode, check_objective
+from ..words import WordLists
 
 EXIT_USAGE = 2
 # Up to this many ranks, rank 0 solves too (a thread beside the coordinator): at 16
@@ -42,9 +43,8 @@ class Problem:
         object.__setattr__(self, "objective", check_objective(self.objective))
         check_max_guesses(self.max_guesses)
 
-    def load(self, quiet: bool = True):
-        """The word lists (words.WordLists)."""
-        from ..words import WordLists
+    def load(self, quiet: bool = True) -> WordLists:
+        """The word lists."""
 
         return WordLists.load(self.answers, self.guesses, quiet=quiet, lists=self.lists,
                               length=self.length)
@@ -111,7 +111,8 @@ class RunConfig:
     """What a run is asked to do: the `store` it fills, the `problem`, the run's
     `options` and its `tuning`. Made from the parts, or from their fields by name
     (`RunConfig(store=..., mode="hard", cutoff=8000)`: the flat form, which the
-    CLI's, the book's and the API's callers use)."""
+    book's builder and the API's examples use; cli/cluster.run_config makes the
+    parts)."""
 
     store: str | Path
     problem: Problem
