@@ -73,8 +73,8 @@ class Coordinator:
         snap = store.snapshot()
         tot = snap.fields["total"]
         ex = np.flatnonzero(snap.status == EXACT)
-        # the best exact opener so far: (its key, its word, its total, its wins); by
-        # the total, under the objective wins by the most wins first
+        # the best exact opener so far (text.Best) and its key: by the total, under
+        # the objective wins by the most wins first
         self.best_key: tuple[int, int] | None = None
         self.best: Best | None = None
         wins = snap.fields.get("wins")
