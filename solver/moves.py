@@ -219,10 +219,13 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
     them. Under MPI (`comm`) every rank calls it: `batch` openers at a time (default:
     one a rank), their classes dealt to the ranks dearest first, rank 0 gathers and
     writes after each batch. Stops cleanly after the batch in flight when `time_limit`
-    seconds have passed (the same call resumes). `say(line)`: progress with an ETA (rank 0).
+    seconds have passed; on SIGTERM or SIGUSR1 (Slurm's and mpiexec's stop), after
+    the class in flight on each rank, dropping that batch. The file keeps every batch
+    written before, and the same call resumes. `say(line)`: progress with an ETA (rank 0).
     Returns the file's info on rank 0 when every opener is done, else None."""
     from . import __version__
     from .game.position import Position
+    from .run.mpi import Signals, pause_for_test, quiet_barrier, quiet_bcast
     from .search import Solver
     from .table import get_table
     from .variant import Variant
@@ -275,57 +278,66 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
                 if int(p) != variant.all_green:
                     units.append((g, int(p), int(count)))
         batches.append((todo[b0:b0 + batch], units))
-    for these, units in batches:
-        stop = time_limit is not None and time.perf_counter() - t0 > time_limit
-        if comm is not None and size > 1:  # rank 0's clock decides for every rank
-            from .run.mpi import quiet_bcast
-
-            stop = quiet_bcast(comm, stop)
-        if stop:
-            break
-        owner = _assign([float(c) ** 1.5 for _g, _p, c in units], size)
-        mine = []
-        c1 = time.process_time()
-        for (g, p, _c), r in zip(units, owner, strict=True):
-            if r == rank:
-                pos = start.play(lists.guesses[g], p)
-                mine.append((g, p, *class_move(solver, pos, k, book)))
-        cpu = time.process_time() - c1
-        if comm is not None and size > 1:
-            from .run.mpi import quiet_barrier
-
-            quiet_barrier(comm)
-            got = comm.gather((mine, cpu), root=0)
-        else:
-            got = [(mine, cpu)]
-        if rank == 0:
-            for part, c in got:
-                cpu_run += c
-                for r in part:
-                    rows[(r[0], r[1])] = r
-            done += [lists.guess_index[w] for w in these]
-            info = {
-                "format": FORMAT, "answers_sha256": lists.answers_sha256,
-                "guesses_sha256": lists.guesses_sha256, "n_answers": len(lists.answers),
-                "n_guesses": len(lists.guesses), "mode": mode, "max_guesses": max_guesses,
-                "alternatives": k, "openers": done,
-                "book": None if book is None else Path(book.path).name,
-                "cpu_seconds": cpu_before + cpu_run, "solver_version": __version__,
-                "command": " ".join(["wordle-dp", *sys.argv[1:]]),
-                "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                "written_on": f"{platform.machine()}, {os.cpu_count()} cores",
-                "ranks": size,
-            }
-            Moves.write(out, info, [rows[key] for key in sorted(rows)], k)
-            if say is not None:
-                n = len(done) - n_done0
-                wall = time.perf_counter() - t0
-                left = len(todo) - n
-                eta = f", ETA {wall / n * left:.0f} s" if n else ""
-                what = f"{len(units)} classes valued again" if not these else (
-                    f"{len(done)}/{len(done) + left} openers")
-                say(f"moves: {what} ({len(rows)} classes) in {out.name}; {wall:.0f} s so "
-                    f"far{eta}")
+    signals = Signals().install()  # a stop signal sets a flag; it never kills a rank
+    try:
+        for these, units in batches:
+            stop = signals.received is not None or (
+                time_limit is not None and time.perf_counter() - t0 > time_limit)
+            if comm is not None and size > 1:  # rank 0 decides for every rank
+                stop = quiet_bcast(comm, stop)
+            if stop:
+                break
+            if rank == 0 and len(done) > n_done0:
+                pause_for_test("moves")  # a batch written, the next one started
+            owner = _assign([float(c) ** 1.5 for _g, _p, c in units], size)
+            mine = []
+            c1 = time.process_time()
+            for (g, p, _c), r in zip(units, owner, strict=True):
+                if signals.received is not None:  # the batch is dropped (below)
+                    break
+                if r == rank:
+                    pos = start.play(lists.guesses[g], p)
+                    mine.append((g, p, *class_move(solver, pos, k, book)))
+            cut = signals.received is not None
+            cpu = time.process_time() - c1
+            if comm is not None and size > 1:
+                quiet_barrier(comm)
+                got = comm.gather((mine, cpu, cut), root=0)
+                cut = quiet_bcast(comm, rank == 0 and any(c for _m, _c, c in got))
+            else:
+                got = [(mine, cpu, cut)]
+            if cut:  # a rank stopped part-way: nothing of this batch is written
+                break
+            if rank == 0:
+                for part, c, _cut in got:
+                    cpu_run += c
+                    for r in part:
+                        rows[(r[0], r[1])] = r
+                done += [lists.guess_index[w] for w in these]
+                info = {
+                    "format": FORMAT, "answers_sha256": lists.answers_sha256,
+                    "guesses_sha256": lists.guesses_sha256, "n_answers": len(lists.answers),
+                    "n_guesses": len(lists.guesses), "mode": mode, "max_guesses": max_guesses,
+                    "alternatives": k, "openers": done,
+                    "book": None if book is None else Path(book.path).name,
+                    "cpu_seconds": cpu_before + cpu_run, "solver_version": __version__,
+                    "command": " ".join(["wordle-dp", *sys.argv[1:]]),
+                    "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                    "written_on": f"{platform.machine()}, {os.cpu_count()} cores",
+                    "ranks": size,
+                }
+                Moves.write(out, info, [rows[key] for key in sorted(rows)], k)
+                if say is not None:
+                    n = len(done) - n_done0
+                    wall = time.perf_counter() - t0
+                    left = len(todo) - n
+                    eta = f", ETA {wall / n * left:.0f} s" if n else ""
+                    what = f"{len(units)} classes valued again" if not these else (
+                        f"{len(done)}/{len(done) + left} openers")
+                    say(f"moves: {what} ({len(rows)} classes) in {out.name}; {wall:.0f} s so "
+                        f"far{eta}")
+    finally:
+        signals.restore()
     if rank != 0:
         return None
     info["run_cpu_seconds"] = time.process_time() - c0

@@ -334,7 +334,7 @@ def _build(store, out, answers, guesses, mode, max_guesses, lists_name, length, 
              "plan_wall": s.plan_seconds, "run_wall": s.wall_seconds,
              "run_cpu": s.solve_cpu_seconds}
     try:  # a write that fails (a store that proves too few) still frees the others
-        _test_pause("writing")
+        _pause("writing")
         st = Store.open(store, read_only=True)
         assert out is not None  # rank 0 chose it above
         info = write(st, out, top, popular, command or command_line(), steps)
@@ -403,26 +403,15 @@ def _score(answers, guesses, lists_name, length, out, mode, max_guesses, n_score
         if not lists.name:
             raise UsageError("a book for other lists needs ", Param("out"), " FILE")
         out = book_path(mode, max_guesses, lists.name)
-    _test_pause("scoring")
+    _pause("scoring")
     table, _ = get_table(lists, "numpy", cache_dir)
     return out, popular_openers(lists, table, mode, max_guesses, n_scored, players)
 
 
-def _test_pause(step: str) -> None:
-    """Test hook: with WORDLE_DP_TEST_PAUSE=STEP:MARKER, rank 0 creates the file
-    MARKER at the start of STEP and waits there (up to 30 s) for a stop signal, so
-    that a test can stop a build in a step too short to hit otherwise."""
-    import os
+def _pause(step: str) -> None:
+    from ..run.mpi import pause_for_test  # the run's modules load when a build runs
 
-    from ..run.mpi import Signals
-
-    want = os.environ.get("WORDLE_DP_TEST_PAUSE", "")
-    if not want.startswith(step + ":"):
-        return
-    Path(want.split(":", 1)[1]).touch()
-    end = time.monotonic() + 30
-    while Signals().received is None and time.monotonic() < end:
-        time.sleep(0.05)
+    pause_for_test(step)
 
 
 def _comm():

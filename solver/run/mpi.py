@@ -13,6 +13,7 @@ import sys
 import time
 import traceback
 from collections.abc import Mapping
+from pathlib import Path
 
 from ..errors import UsageError
 
@@ -177,6 +178,20 @@ class Signals:
                 except (ValueError, OSError):
                     pass
             Signals._old = {}
+
+
+def pause_for_test(step: str) -> None:
+    """Test hook: with WORDLE_DP_TEST_PAUSE=STEP:MARKER, the caller (rank 0) creates
+    the file MARKER at STEP and waits there (up to 30 s) for a stop signal, so that a
+    test can stop a build at a point too short to hit otherwise (the book's scoring
+    and writing, a moves file's second batch)."""
+    want = os.environ.get("WORDLE_DP_TEST_PAUSE", "")
+    if not want.startswith(step + ":"):
+        return
+    Path(want.split(":", 1)[1]).touch()
+    end = time.monotonic() + 30
+    while Signals().received is None and time.monotonic() < end:
+        time.sleep(0.05)
 
 
 def abort_job(comm, who: str) -> None:
