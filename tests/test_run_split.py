@@ -802,3 +802,108 @@ def test_a_resumed_best_run_counts_an_opener_valued_again_once(tmp_path, small):
     # the same as one run from scratch
     fresh = _run(small, tmp_path / "fresh.zarr", openers="all", **kw).snapshot()
     assert sorted(fresh.fields["total"][fresh.status == S.EXACT])[:3] == list(exact[:3])
+
+
+class _CutShort:
+    """The real engine. The first opener valued whole raises SIGUSR1 once `after` of
+    its classes are valued, and waits for the run to abandon it (grace 0) before
+    its next class: a stop that cuts a whole opener short."""
+
+    told: list[tuple[str, int]] = []
+    after = 3
+
+    def __init__(self, lists, mode, max_guesses, table):
+        import threading
+
+        self.s = default_factory(lists, mode, max_guesses, table)
+        self.asked = threading.Event()
+
+    def __getattr__(self, name):
+        return getattr(self.s, name)
+
+    def request_stop(self) -> None:
+        self.asked.set()
+        self.s.request_stop()
+
+    def solve(self, opener, cutoff=None, progress=None, on_class=None):
+        def tell(p, *rest) -> None:
+            on_class(p, *rest)
+            type(self).told.append((opener, p))
+            if len(type(self).told) == type(self).after:
+                os.kill(os.getpid(), signal.SIGUSR1)
+                assert self.asked.wait(120), "the run did not abandon the opener"
+
+        return self.s.solve(opener, cutoff, progress,
+                            on_class=None if on_class is None else tell)
+
+
+def test_a_whole_opener_cut_short_keeps_its_valued_classes(tmp_path, small):
+    """A stop past the grace cuts an opener valued whole short: the classes it had
+    valued go to the class checkpoint, the opener stays pending, and the resumed run
+    values it as classes without valuing those again, ending with the store an
+    uninterrupted run makes."""
+    words = WordLists.load(small[0], small[1], quiet=True).guesses
+    kw = dict(openers=",".join(words[:4]), mode="easy", max_guesses=6)
+    ref = _run(small, tmp_path / "ref.zarr", split="off", **kw)
+    a, g, cache = small
+    store = tmp_path / "cut.zarr"
+    _CutShort.told = []
+    cfg = RunConfig(store=store, answers=a, guesses=g, cache_dir=cache, grace=0.0,
+                    solver_factory=_CutShort, progress_file=io.StringIO(),
+                    flush_seconds=0.0, **kw)
+    assert run(cfg).state == "stopped"
+    st = S.Store.open(store)
+    cut = _CutShort.told[0][0]  # the first opener solved
+    assert st.status()[st.index_of(cut)] == S.PENDING
+    cs = ClassStore(store, len(st.words))
+    kept = cs.results(st.index_of(cut))
+    assert sorted(kept) == sorted(p for w, p in _CutShort.told if w == cut)
+    assert len(kept) == _CutShort.after
+    _Counting.calls, _Counting.stop_after = [], None
+    cfg = RunConfig(store=store, answers=a, guesses=g, cache_dir=cache,
+                    solver_factory=_Counting, progress_file=io.StringIO(), **kw)
+    assert run(cfg).state == "finished"
+    again = {p for w, p in _Counting.calls if w == cut}
+    assert again and not again & set(kept), "kept classes were valued again"
+    _same(ref, S.Store.open(store))
+
+
+class _CutClasses(_CutShort):
+    """The same for a split opener: the `after`-th class valued alone raises
+    SIGUSR1 and waits for the abandon, so the unit in flight is cut short in it."""
+
+    calls: list[tuple[str, int]] = []
+
+    def class_value(self, opener, pattern):
+        type(self).calls.append((opener, pattern))
+        if len(type(self).calls) == type(self).after:
+            os.kill(os.getpid(), signal.SIGUSR1)
+            assert self.asked.wait(120), "the run did not abandon the unit"
+        return self.s.class_value(opener, pattern)
+
+
+def test_a_split_unit_cut_short_keeps_the_classes_before_the_stop(tmp_path, small):
+    words = WordLists.load(small[0], small[1], quiet=True).guesses
+    kw = dict(openers=",".join(words[:3]), mode="hard", max_guesses=6)
+    ref = _run(small, tmp_path / "ref.zarr", split="off", **kw)
+    a, g, cache = small
+    store = tmp_path / "cut.zarr"
+    _CutClasses.calls, _CutClasses.after = [], 4
+    cfg = RunConfig(store=store, answers=a, guesses=g, cache_dir=cache, grace=0.0,
+                    split="all", solver_factory=_CutClasses, progress_file=io.StringIO(),
+                    flush_seconds=0.0, **kw)
+    assert run(cfg).state == "stopped"
+    st = S.Store.open(store)
+    cs = ClassStore(store, len(st.words))
+    # the first unit is the first opener's head (its small classes, one unit): the
+    # fourth class is cut short in the unit that valued the three before it
+    assert len({w for w, _p in _CutClasses.calls[:4]}) == 1
+    valued = set(_CutClasses.calls[:3])
+    kept = {(w, p) for w in {w for w, _p in valued} for p in cs.results(st.index_of(w))}
+    assert kept == valued
+    _Counting.calls, _Counting.stop_after = [], None
+    cfg = RunConfig(store=store, answers=a, guesses=g, cache_dir=cache, split="all",
+                    solver_factory=_Counting, progress_file=io.StringIO(), **kw)
+    assert run(cfg).state == "finished"
+    assert not kept & set(_Counting.calls), "kept classes were valued again"
+    _same(ref, S.Store.open(store))

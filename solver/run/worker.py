@@ -7,6 +7,7 @@ thread listens for rank 0's abandon message while the solve runs."""
 
 from __future__ import annotations
 
+import inspect
 import threading
 import time
 import traceback
@@ -89,6 +90,11 @@ class Worker:
         # no search of its own; not under the other objectives (other values)
         self.has_classes = p.objective == Objective.EXPECTED and callable(
             getattr(self.solver, "class_rows", None))
+        # an exact opener cut short by a stop keeps the classes it valued: they go to
+        # the class checkpoint, and the resumed run values only the others (split)
+        self.keeps_classes = self.has_classes and "on_class" in inspect.signature(
+            self.solver.solve).parameters
+        self._cut_short: list[ClassResult] = []
 
     def stop(self) -> None:
         """Cut the solve in progress short (from another thread): it raises Stopped."""
@@ -111,8 +117,20 @@ class Worker:
         t0 = time.perf_counter()
         c0 = time.process_time()
         _test_slow()
+        valued: list[ClassResult] = []
+        last = [c0, t0]
+
+        def keep(pattern: int, status: str, total: int, depth: int, second: str) -> None:
+            c, w = time.process_time(), time.perf_counter()
+            valued.append(ClassResult(index, int(pattern), class_status_code(status), total,
+                                      depth, self.lists.guess_index[second], c - last[0],
+                                      w - last[1], -1, self.rank))
+            last[:] = c, w
+
         try:
-            if cutoff is None:
+            if cutoff is None and self.keeps_classes:
+                r = self.solver.solve(word, on_class=keep)
+            elif cutoff is None:
                 r = self.solver.solve(word)
             else:
                 r = self.solver.solve(word, cutoff=cutoff)
@@ -147,6 +165,7 @@ class Worker:
             )
             return rec, None
         except Stopped:
+            self._cut_short = valued
             raise
         except Exception as exc:  # one bad opener must not end the run
             msg = f"{type(exc).__name__}: {exc}"
@@ -155,6 +174,12 @@ class Worker:
                          wall_seconds=time.perf_counter() - t0, rank=self.rank,
                          finished_at=time.time())
             return rec, msg + "\n" + tb
+
+    def cut_short(self) -> list[tuple[ClassResult, None]]:
+        """The classes that the last unit cut short by a stop had valued (once): an
+        exact opener valued whole, or a split opener's classes."""
+        out, self._cut_short = self._cut_short, []
+        return [(cr, None) for cr in out]
 
     def _measured(self, fn):
         """fn() timed, its exception caught (the opener fails, the run goes on):
@@ -226,7 +251,11 @@ class Worker:
         assert isinstance(unit, Classes)
         out: list[tuple[Record | ClassResult | PartResult, str | None]] = []
         for p in unit.patterns:
-            cr, err = self.solve_class(unit.index, p)
+            try:
+                cr, err = self.solve_class(unit.index, p)
+            except Stopped:  # the classes before it are kept (cut_short)
+                self._cut_short = [c for c, _e in out if isinstance(c, ClassResult)]
+                raise
             out.append((cr, err))
             if err is not None or decisive(cr):
                 break  # the opener is settled: its other classes are not needed
@@ -238,7 +267,8 @@ def serve(worker: Worker, receive: Callable[[], tuple], send: Callable[[tuple], 
     """A solver's side of the conversation with rank 0's coordinator: ready, then
     units until told to stop; the number of results sent. A signal received here
     ends the chunk in hand after its current unit (the coordinator hears of it);
-    a unit cut short (Stopped) is not sent, and stays pending."""
+    a unit cut short (Stopped) stays pending, but the first-feedback classes it had
+    valued are sent (the checkpoint keeps them)."""
     send(("ready",))
     n = 0
     while True:
@@ -253,7 +283,8 @@ def serve(worker: Worker, receive: Callable[[], tuple], send: Callable[[tuple], 
                 break  # the rest of the chunk stays pending
             try:
                 results.extend(worker.do(unit, cutoffs))
-            except Stopped:
+            except Stopped:  # the opener stays pending; the classes it valued are kept
+                results.extend(worker.cut_short())
                 abandoned = True
                 break
         n += len(results)

@@ -374,11 +374,15 @@ class Solver(ClassQueries, PositionQueries):
         return self.lists.guess_id(word)
 
     def solve(
-        self, opener: str, cutoff: int | None = None, progress: TextIO | None = None
+        self, opener: str, cutoff: int | None = None, progress: TextIO | None = None,
+        on_class: Callable[[int, str, int, int, str], None] | None = None,
     ) -> SolveResult:
         """Exact value of `opener`; with `cutoff`, openers that cannot beat it get
         status lower_bound (a proven total >= cutoff) instead of an exact value.
-        `progress`: a stream for a line every few seconds on long solves."""
+        `progress`: a stream for a line every few seconds on long solves.
+        `on_class(pattern, status, total, depth, second)`: without a cutoff, called
+        as each first-feedback class is valued, as class_value would value it
+        (exact or upper_bound), so that a solve cut short (Stopped) keeps them."""
         gid = self._gid(opener)
         word = self.lists.guesses[gid]
         n_a = len(self.lists.answers)
@@ -390,8 +394,15 @@ class Solver(ClassQueries, PositionQueries):
 
         report = class_reporter(word, "solved", progress, lambda: self.stats["nodes"] - nodes0,
                                 t0, PROGRESS_EVERY, PROGRESS_FIRST) if progress else None
+        def tell_class(p: int, v: int, h: int, g: int, tainted: bool) -> None:
+            assert on_class is not None
+            status, _note = self._label(Status.EXACT, True, tainted)
+            on_class(p, status, v, h + 1, self.lists.guesses[g])
+
+        valued = tell_class if on_class is not None and cutoff is None else None
         status, total, depth, searched, tainted = self._guess_total(
-            gid, all_answers, self.depth_limit, None, beta, report, weighted=True)
+            gid, all_answers, self.depth_limit, None, beta, report, weighted=True,
+            valued=valued)
         status, note = self._label(status, searched, tainted)
         return SolveResult(
             opener=word,
@@ -408,7 +419,8 @@ class Solver(ClassQueries, PositionQueries):
         )
 
     def _guess_total(self, gid: int, members: np.ndarray, left: int, cons, beta: int,
-                     report=None, weighted: bool = False) -> tuple[str, int, int, bool, bool]:
+                     report=None, weighted: bool = False, valued=None
+                     ) -> tuple[str, int, int, bool, bool]:
         """Guess gid on `members` with `left` guesses left, then optimal play: (status
         before labelling, total, depth, searched, tainted). Status: exact, infeasible,
         or lower_bound once the total is proven >= beta (the total is then the
@@ -416,7 +428,9 @@ class Solver(ClassQueries, PositionQueries):
         the search or the memo, not from the partition bound alone; `tainted`: some
         class value depends on the depth limit. `report(i, n)` is called before each
         class is searched (i classes done of n); `weighted`: `report(i, n, work)`,
-        with the share of the work done, each class weighed by its size squared."""
+        with the share of the work done, each class weighed by its size squared.
+        `valued(pattern, total, height, second guess id, tainted)`: each class the
+        search values exactly (as it comes back, before the next is searched)."""
         classes = list(self._child_sets(gid, members, cons))
         weight = [float(len(m)) ** 2 for _, m, _ in classes]
         all_work, work = sum(weight) or 1.0, 0.0
@@ -465,7 +479,7 @@ class Solver(ClassQueries, PositionQueries):
         while todo:
             waiting: list[int] = []
             for i in todo:
-                (_p, m, child), (lbc, fl, h) = classes[i], facts[i]
+                (p, m, child), (lbc, fl, h) = classes[i], facts[i]
                 tell(done)
                 v = lbc
                 if not fl & K.EXACT:
@@ -475,8 +489,10 @@ class Solver(ClassQueries, PositionQueries):
                     if out is None:
                         waiting.append(i)
                         continue
-                    v, fl, h, _ = out
+                    v, fl, h, g = out
                     v = int(v) if fl & K.EXACT else max(int(v), lbc)
+                    if valued is not None and fl & K.EXACT and v < K.INF and g >= 0:
+                        valued(int(p), v, int(h), int(g), bool(fl & K.TAINT))
                 tainted = tainted or bool(fl & K.TAINT)
                 total += v - lbc
                 if v >= K.INF and fl & K.EXACT:
