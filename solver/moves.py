@@ -259,7 +259,7 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
     todo = [w for w in words if lists.guess_index[w] not in done]
     variant = Variant.of(lists, mode, max_guesses)
     table, _ = get_table(lists, "numpy", cache_dir)
-    solver = Solver(lists, mode=mode, max_guesses=max_guesses, table=table)
+    solver = Solver(lists, variant, table=table)
     start = Position.start(lists, mode, max_guesses)
     cpu_before = float(info.get("cpu_seconds", 0.0))
     cpu_run = 0.0

@@ -113,6 +113,23 @@ class Variant:
         """The variant played on `lists` (their word length)."""
         return cls(lists.length, mode, max_guesses, **kw)
 
+    @classmethod
+    def given(cls, lists, problem: Mode | str | Variant, max_guesses: int | None = None,
+              **kw) -> Variant:
+        """The variant that the solver, the store, the book and the service are given
+        on `lists`: a whole Variant (it must be of their word length; no separate
+        cap then), or a mode with `max_guesses` (default 6), as before."""
+        if isinstance(problem, Variant):
+            if problem.length != lists.length:
+                raise ValueError(f"a variant of {problem.length} letters for lists of "
+                                 f"{lists.length}")
+            if (max_guesses is not None and max_guesses != problem.max_guesses) or any(
+                    getattr(problem, k) != v for k, v in kw.items()):
+                raise ValueError("a variant and other settings that differ from it")
+            return problem
+        return cls.of(lists, check_mode(problem), 6 if max_guesses is None else max_guesses,
+                      **kw)
+
     @property
     def n_patterns(self) -> int:
         return n_patterns(self.length)

@@ -105,3 +105,37 @@ def test_library_errors_name_parameters_and_the_cli_flags():
         with pytest.raises(UsageError) as info:
             check_config(RunConfig(store="s", **bad))
         assert error_line(info.value).startswith(needle), bad
+
+
+def test_the_solver_the_store_the_book_and_the_service_take_a_variant(tmp_path):
+    """A Variant is how a problem is given to each of them; the (mode, cap) form
+    stays, means the same, and a variant of another word length, or a cap that
+    contradicts it, is refused."""
+    from solver import Solver
+    from solver.book import Book
+    from solver.web.service import Service
+    from solver.words import WordLists
+    from tests.game_helpers import small_lists
+
+    lists = small_lists(51, n_answers=20, n_guesses=40)
+    hard4 = Variant.of(lists, "hard", 4)
+    a, b = Solver(lists, hard4), Solver(lists, "hard", 4)
+    assert a.variant == b.variant == hard4 and (a.mode, a.max_guesses) == ("hard", 4)
+    w = lists.guesses[0]
+    assert a.solve(w).total == b.solve(w).total
+    assert Solver(lists).variant == Variant.of(lists, "easy", 6)
+    with pytest.raises(ValueError, match="a variant of 6 letters for lists of 5"):
+        Solver(lists, Variant(6, "easy"))
+    with pytest.raises(ValueError, match="differ"):
+        Solver(lists, hard4, 6)
+    wins = Variant.of(lists, "hard", 4, objective="wins")
+    st = S.Store.create(tmp_path / "v.zarr", lists, wins)
+    assert (st.problem.mode, st.problem.max_guesses, st.problem.objective) == ("hard", 4, "wins")
+    again, created = S.Store.open_or_create(tmp_path / "v.zarr", lists, wins)
+    assert not created and again.problem == st.problem
+    with pytest.raises(ValueError, match="differ"):
+        S.Store.create(tmp_path / "x.zarr", lists, wins, objective="expected")
+    real = WordLists.load(quiet=True)
+    assert Book.find(real, Variant.of(real, "hard", 6)).path == Book.find(real, "hard", 6).path
+    svc = Service(lists, mode=hard4, workers=0)
+    assert (svc.mode, svc.max_guesses) == ("hard", 4)

@@ -28,7 +28,7 @@ from ..store import (
     Snapshot,
     fields_of,
 )
-from ..variant import Mode
+from ..variant import Mode, Variant
 
 FORMAT = "wordle-dp-book/1"
 # the arrays of a book file: per opener (status, total, depth), per exact opener
@@ -117,11 +117,15 @@ class Book:
                    wins_total)
 
     @classmethod
-    def find(cls, lists, mode: Mode, max_guesses: int) -> Book | None:
-        """The packaged book for these lists, mode and cap, or None (the books of
-        the built-in lists of their length are tried: read() checks the lists)."""
+    def find(cls, lists, mode: Mode | Variant, max_guesses: int | None = None
+             ) -> Book | None:
+        """The packaged book for these lists and a Variant (or a mode and a cap), or
+        None (the books of the built-in lists of their length are tried: read()
+        checks the lists)."""
         from ..words import BUILTIN
 
+        v = Variant.given(lists, mode, max_guesses)
+        mode, max_guesses = v.mode, v.max_guesses
         for b in BUILTIN.values():
             path = book_path(mode, max_guesses, b.name)
             if b.length != lists.length or not path.is_file():

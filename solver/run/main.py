@@ -54,9 +54,9 @@ def _setup_rank0(cfg: RunConfig):
     lists = cfg.problem.load(quiet=cfg.options.quiet)
     chosen = select_openers(cfg.options.openers, lists)
     check_fits(lists)  # before a store is made for lists whose table cannot exist
-    p = cfg.problem
-    store, created = Store.open_or_create(cfg.store, lists, p.mode, p.max_guesses,
-                                          cfg.options.cutoff, __version__, p.objective)
+    store, created = Store.open_or_create(cfg.store, lists, cfg.problem.variant(lists),
+                                          cutoff=cfg.options.cutoff,
+                                          solver_version=__version__)
     if not created and store.solver_version and store.solver_version != __version__:
         print(f"note: {cfg.store} was started by wordle-dp {store.solver_version}, this is "
               f"{__version__}", file=sys.stderr)

@@ -144,9 +144,11 @@ class Stopped(Exception):
 
 
 class Solver(ClassQueries, PositionQueries):
-    """Exact optimal values of openers for one problem (lists, mode, cap).
+    """Exact optimal values of openers for one problem: `lists` and a Variant, or
+    a mode and a cap (`Solver(lists, Variant.of(lists, "hard", 6))` is
+    `Solver(lists, "hard", 6)`).
 
-    max_guesses=0 means no cap. beam=N restricts every position to the N most
+    max_guesses=0 means no cap (the default is 6). beam=N restricts every position to the N most
     promising guesses: results are then upper bounds (or not_found), never exact.
     table_t: the answer-major transpose of `table` when the caller already has one
     (an MPI node's shared copy); else it is looked up (shared_table) or made here.
@@ -155,8 +157,8 @@ class Solver(ClassQueries, PositionQueries):
     def __init__(
         self,
         lists: WordLists | None = None,
-        mode: Mode = Mode.EASY,
-        max_guesses: int = 6,
+        mode: Mode | Variant = Mode.EASY,
+        max_guesses: int | None = None,
         table: np.ndarray | None = None,
         backend: str = "auto",
         cache_dir=None,
@@ -167,11 +169,12 @@ class Solver(ClassQueries, PositionQueries):
         table_t: np.ndarray | None = None,
     ) -> None:
         self.lists = lists if lists is not None else WordLists.load()
-        self.variant = Variant.of(self.lists, mode, max_guesses)  # validates both
-        self.mode = self.variant.mode
+        # the game: a Variant, or a mode and a cap (default 6); validated
+        self.variant = Variant.given(self.lists, mode, max_guesses)
+        self.mode = mode = self.variant.mode
         # the order of _root_facts' last two steps (see EXACT_SMALL)
         self._small_first = MODES[mode] != K.EASY
-        self.max_guesses = max_guesses
+        self.max_guesses = max_guesses = self.variant.max_guesses
         self.beam = beam
         if table is None:
             table, _ = get_table(self.lists, backend, cache_dir)

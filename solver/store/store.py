@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import Param, StoreError, one_line, quote
-from ..variant import Mode
+from ..variant import Mode, Variant
 from .damage import check_folder, damage_message, inspect
 from .layout import (
     _MIRROR_MAX,
@@ -105,13 +105,18 @@ class Store:
     # ---- opening -------------------------------------------------------------------
 
     @classmethod
-    def create(cls, path, lists, mode: Mode, max_guesses: int, cutoff=None,
-               solver_version: str | None = None, objective: str = "expected") -> Store:
-        """Create a new empty store for a problem (every opener pending).
+    def create(cls, path, lists, mode: Mode | Variant, max_guesses: int | None = None,
+               cutoff=None, solver_version: str | None = None,
+               objective: str | None = None) -> Store:
+        """Create a new empty store for a problem (every opener pending): `lists` and a
+        Variant (its mode, cap and objective), or a mode, a cap and an objective.
 
         It is built in a temporary folder beside `path` and renamed into place when
         complete, so a kill during creation never leaves half a store at `path`.
         """
+        v = Variant.given(lists, mode, max_guesses,
+                          **({} if objective is None else {"objective": objective}))
+        mode, max_guesses, objective = v.mode, v.max_guesses, v.objective
         zarr = zarr_module()
         path = Path(path)
         if path.exists() and any(path.iterdir()):
@@ -186,14 +191,18 @@ class Store:
         return cls(group, path, read_only)
 
     @classmethod
-    def open_or_create(cls, path, lists, mode: Mode, max_guesses: int, cutoff=None,
-                       solver_version: str | None = None,
-                       objective: str = "expected") -> tuple[Store, bool]:
-        """Open an existing store after checking it is for this problem, else create.
+    def open_or_create(cls, path, lists, mode: Mode | Variant, max_guesses: int | None = None,
+                       cutoff=None, solver_version: str | None = None,
+                       objective: str | None = None) -> tuple[Store, bool]:
+        """Open an existing store after checking it is for this problem (`lists` and a
+        Variant, or a mode, a cap and an objective, as `create`), else create.
 
         Returns (store, created). A store for another problem definition raises a
         one-line user error.
         """
+        v = Variant.given(lists, mode, max_guesses,
+                          **({} if objective is None else {"objective": objective}))
+        mode, max_guesses, objective = v.mode, v.max_guesses, v.objective
         path = Path(path)
         try:  # os.lstat, not Path.exists(): a name too long is an error, not "missing"
             os.lstat(path)

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import UsageError, WordleDPError
-from ..variant import MODES, Mode, check_mode
+from ..variant import MODES, Mode, Variant
 from ..words import WordLists
 from . import adapter
 from .workers import QueueFull, Scheduler, SharedTables, Task, WorkerSpec
@@ -177,14 +177,15 @@ class Service:
     """Stores, jobs and worker processes of one server."""
 
     def __init__(self, lists: WordLists, table: np.ndarray | None = None,
-                 stores: list[str] | tuple[str, ...] = (), mode: Mode = Mode.EASY,
-                 max_guesses: int = 6, memo_entries: int | None = None,
+                 stores: list[str] | tuple[str, ...] = (), mode: Mode | Variant = Mode.EASY,
+                 max_guesses: int | None = None, memo_entries: int | None = None,
                  cache_dir=None, backend: str = "auto", workers: int | None = None,
                  request_seconds: float = REQUEST_SECONDS,
                  jobs_per_client: int = JOBS_PER_CLIENT, cache_entries: int = 32,
                  max_queued: int = 32, quick_slice: float = 3.0,
                  quick_workers: int = QUICK_WORKERS, job_ids: Iterator[int] | None = None):
-        mode = check_mode(mode)
+        v = Variant.given(lists, mode, max_guesses)  # the game served by default
+        mode, max_guesses = v.mode, v.max_guesses
         # what a service for other lists of the same server is made with (catalog.py)
         self.options = dict(mode=mode, max_guesses=max_guesses, memo_entries=memo_entries,
                             cache_dir=cache_dir, backend=backend, workers=workers,
