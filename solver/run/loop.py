@@ -9,9 +9,10 @@ engine's kernels run without the GIL. Links hides which is which.
 Stopping (a signal, the time limit): no more work goes out; what is in flight may
 finish within the run's grace; past it, every solve still running is abandoned
 through the engine's stop flag (it ends within milliseconds and its opener stays
-pending), and the run ends as a stopped run, exit status 0. Only a worker that
-cannot hear the abandon message (an MPI without MPI_THREAD_MULTIPLE) and is still
-busy ABANDON_WAIT seconds later makes rank 0 end the job with MPI_Abort."""
+pending, the classes it valued checkpointed: worker.serve), and the run ends as
+a stopped run, exit status 0. Only a worker that cannot hear the abandon message
+(an MPI without MPI_THREAD_MULTIPLE) and is still busy ABANDON_WAIT seconds later
+makes rank 0 end the job with MPI_Abort."""
 
 from __future__ import annotations
 
