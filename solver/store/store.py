@@ -76,6 +76,15 @@ def _name_dimensions(path: Path, name: str) -> bool:
     return True
 
 
+def _given(lists, mode: Mode | Variant, max_guesses: int | None,
+           objective: str | None) -> tuple[Mode, int, str]:
+    """(mode, cap, objective) of the problem a store is made for: a Variant, or a mode
+    with a cap and an objective (Variant.given checks either)."""
+    v = Variant.given(lists, mode, max_guesses,
+                      **({} if objective is None else {"objective": objective}))
+    return v.mode, v.max_guesses, v.objective
+
+
 class Store:
     """A result store opened for writing (one writer) or reading."""
 
@@ -114,9 +123,7 @@ class Store:
         It is built in a temporary folder beside `path` and renamed into place when
         complete, so a kill during creation never leaves half a store at `path`.
         """
-        v = Variant.given(lists, mode, max_guesses,
-                          **({} if objective is None else {"objective": objective}))
-        mode, max_guesses, objective = v.mode, v.max_guesses, v.objective
+        mode, max_guesses, objective = _given(lists, mode, max_guesses, objective)
         zarr = zarr_module()
         path = Path(path)
         if path.exists() and any(path.iterdir()):
@@ -200,9 +207,7 @@ class Store:
         Returns (store, created). A store for another problem definition raises a
         one-line user error.
         """
-        v = Variant.given(lists, mode, max_guesses,
-                          **({} if objective is None else {"objective": objective}))
-        mode, max_guesses, objective = v.mode, v.max_guesses, v.objective
+        mode, max_guesses, objective = _given(lists, mode, max_guesses, objective)
         path = Path(path)
         try:  # os.lstat, not Path.exists(): a name too long is an error, not "missing"
             os.lstat(path)
