@@ -29,6 +29,7 @@ import os
 import platform
 import sys
 import time
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -159,7 +160,7 @@ def read_archive(path: Path, names: tuple[str, ...], fmt: str,
             arrays = {k: np.asarray(z[k]) for k in names}
     except FileNotFoundError:
         raise StoreError(f"no {what} at {path}") from None
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:  # truncated too
         raise StoreError(f"{path} is not a readable {what} ({exc})") from None
     if not isinstance(info, dict) or info.get("format") != fmt:
         raise StoreError(f"{path} is not a wordle-dp {what}")

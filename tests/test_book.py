@@ -170,11 +170,12 @@ def test_popular_openers_are_the_best_scored_then_players():
 
 # ---- the packaged books ------------------------------------------------------------
 
-def _packaged(mode, lists="original", cap=6):
+def _packaged(mode, lists="original", cap=6, table=False):
+    """The packaged book's own values (`table`: with the table beside it)."""
     path = book_path(mode, cap, lists)
     if not path.is_file():
         pytest.skip(f"no packaged {mode} book yet ({path})")
-    return Book.read(path, WordLists.load(lists=lists, quiet=True))
+    return Book.read(path, WordLists.load(lists=lists, quiet=True), table=table)
 
 
 @pytest.mark.parametrize("mode,lists,cap", (("easy", "original", 6), ("hard", "original", 6),

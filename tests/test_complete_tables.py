@@ -1,14 +1,19 @@
-"""The complete tables of the original lists (issue 48), while their resumable runs
-fill checkpoints/table-MODE-6.zarr in the repository: every opener valued so far
-against every independent source that has it.
+"""The complete tables of the original lists (issue 48): the table files shipped
+beside the books (solver/data/book/MODE-6.table.npz) and, while their resumable runs
+fill checkpoints/table-MODE-6.zarr in the repository, those stores: every opener
+valued so far against every independent source that has it.
+
+- the shipped file: every opener it holds equal to the store's (it is written from
+  the store and may lag it);
 
 - Selby's published exact values (../shared/exact/selby: the easy top 105 and 3593
   more, the hard top 101): equal;
 - the packaged opening book: its exact values equal, its lower bounds never above;
 - a fresh engine in this process, on a seeded sample of the stored openers: equal.
 
-An exact table is never a lower bound: a run for the table has no cutoff. The module
-skips a mode whose store is absent (it leaves the repository when the table ships)."""
+An exact table is never a lower bound: a run for the table has no cutoff. The checks
+read the store where it is (it leaves the repository when the table is complete) and
+the shipped file for what the store lacks; a mode with neither is skipped."""
 
 from __future__ import annotations
 
@@ -19,8 +24,8 @@ import numpy as np
 import pytest
 
 from solver import Solver
-from solver.book import Book
-from solver.store import EXACT, INFEASIBLE, LOWER_BOUND, PENDING, Store
+from solver.book import Book, Table, book_path, table_path
+from solver.store import EXACT, INFEASIBLE, LOWER_BOUND, PENDING, Problem, Store
 from solver.words import WordLists
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,36 +36,76 @@ SAMPLE = 3  # openers re-solved from scratch per mode, among the cheapest stored
 MAX_CPU = 2.0  # seconds: the most a re-solved opener took in the run
 
 
-def _store(mode: str) -> Store:
+def _store(mode: str) -> Store | None:
     path = ROOT / "checkpoints" / f"table-{mode}-6.zarr"
-    if not path.is_dir():
-        pytest.skip(f"no table store {path.name} in this checkout")
-    return Store.open(path, read_only=True)
+    return Store.open(path, read_only=True) if path.is_dir() else None
 
 
-def _valued(store: Store) -> dict[str, tuple[int, int]]:
+def _file(mode: str) -> Table | None:
+    path = table_path(book_path(mode, 6))
+    if not path.is_file():
+        return None
+    lists = WordLists.load(lists="original", quiet=True)
+    return Table.read(path, Problem.from_lists(lists, mode, 6))
+
+
+def _stored(store: Store) -> dict[str, tuple[int, int, float]]:
     snap = store.snapshot()
-    total = snap.fields["total"]
-    return {store.words[int(i)]: (int(snap.status[i]), int(total[i]))
+    total, cpu = snap.fields["total"], snap.fields["cpu_seconds"]
+    return {store.words[int(i)]: (int(snap.status[i]), int(total[i]), float(cpu[i]))
             for i in np.flatnonzero(snap.status != PENDING)}
+
+
+def _shipped(table: Table) -> dict[str, tuple[int, int, float]]:
+    words = WordLists.load(lists="original", quiet=True).guesses
+    return {words[int(i)]: (int(s), int(t), float(c))
+            for i, s, t, c in zip(table.index, table.status, table.total, table.cpu,
+                                  strict=True)}
+
+
+def _valued(mode: str) -> dict[str, tuple[int, int]]:
+    """Every opener valued so far, by the store, else by the shipped file: (status,
+    total). Skips the mode when there is neither."""
+    return {w: (st, t) for w, (st, t, _c) in _values(mode).items()}
+
+
+def _values(mode: str) -> dict[str, tuple[int, int, float]]:
+    store, table = _store(mode), _file(mode)
+    if store is None and table is None:
+        pytest.skip(f"no table of {mode} mode in this checkout (store or file)")
+    got = _shipped(table) if table is not None else {}
+    if store is not None:
+        got.update(_stored(store))
+    return got
+
+
+@pytest.mark.parametrize("mode", ["easy", "hard"])
+def test_the_shipped_file_equals_its_store(mode):
+    store, table = _store(mode), _file(mode)
+    if store is None or table is None:
+        pytest.skip("needs both the store and the shipped file")
+    stored = _stored(store)
+    for w, (st, total, _cpu) in _shipped(table).items():
+        assert stored.get(w, (None, None, 0))[:2] == (st, total), w
 
 
 @pytest.mark.parametrize("mode", ["easy", "hard"])
 def test_the_table_is_for_the_original_lists_with_no_cutoff(mode):
     store = _store(mode)
+    if store is None:
+        pytest.skip(f"no table store of {mode} mode in this checkout")
     lists = WordLists.load(lists="original", quiet=True)
     p = store.problem
     assert (p.answers_sha256, p.guesses_sha256) == (lists.answers_sha256,
                                                     lists.guesses_sha256)
     assert (p.mode, p.max_guesses, store.cutoff) == (mode, 6, None)
-    valued = _valued(store)
+    valued = _valued(mode)
     assert all(st in (EXACT, INFEASIBLE) for st, _ in valued.values())
 
 
 @pytest.mark.parametrize("mode", ["easy", "hard"])
 def test_every_stored_value_equals_the_published_ones(mode):
-    store = _store(mode)
-    valued = _valued(store)
+    valued = _valued(mode)
     files = [SELBY / f for f in PUBLISHED[mode] if (SELBY / f).is_file()]
     if not files:
         pytest.skip("../shared/exact is absent")
@@ -76,11 +121,10 @@ def test_every_stored_value_equals_the_published_ones(mode):
 
 @pytest.mark.parametrize("mode", ["easy", "hard"])
 def test_every_stored_value_agrees_with_the_book(mode):
-    store = _store(mode)
+    valued = _valued(mode)
     lists = WordLists.load(lists="original", quiet=True)
-    book = Book.find(lists, mode, 6)
-    assert book is not None
-    for w, (st, total) in _valued(store).items():
+    book = Book.read(book_path(mode, 6), lists, table=False)  # the book's own values
+    for w, (st, total) in valued.items():
         i = book.index_of(w)
         if book.status_codes[i] == EXACT:
             assert (st, total) == (EXACT, int(book.total[i])), w
@@ -92,20 +136,35 @@ def test_every_stored_value_agrees_with_the_book(mode):
 
 @pytest.mark.parametrize("mode", ["easy", "hard"])
 def test_a_sample_recomputed_from_scratch(mode):
-    store = _store(mode)
-    snap = store.snapshot()
-    cpu = snap.fields["cpu_seconds"]
-    done = [int(i) for i in np.flatnonzero(snap.status != PENDING)]
-    if not done:
+    values = _values(mode)
+    if not values:
         pytest.skip("nothing valued yet")
-    cheap = sorted((i for i in done if cpu[i] < MAX_CPU), key=lambda i: (cpu[i], i))[:50]
+    cheap = sorted((w for w, v in values.items() if v[2] < MAX_CPU),
+                   key=lambda w: (values[w][2], w))[:50]
     if not cheap:
         pytest.skip(f"no stored opener took under {MAX_CPU} s of CPU yet")
     pick = random.Random(f"tables-{mode}").sample(cheap, min(SAMPLE, len(cheap)))
     s = Solver(WordLists.load(lists="original", quiet=True), mode=mode, max_guesses=6)
-    for i in pick:
-        r = s.solve(store.words[i])
-        want = "exact" if snap.status[i] == EXACT else "infeasible"
-        assert r.status == want, store.words[i]
+    for w in pick:
+        st, total, _cpu = values[w]
+        r = s.solve(w)
+        want = "exact" if st == EXACT else "infeasible"
+        assert r.status == want, w
         if want == "exact":
-            assert r.total == int(snap.fields["total"][i]), store.words[i]
+            assert r.total == total, w
+
+
+@pytest.mark.parametrize("mode", ["easy", "hard"])
+def test_the_book_with_its_table_keeps_its_proven_best(mode):
+    if _file(mode) is None:
+        pytest.skip(f"no shipped table of {mode} mode")
+    lists = WordLists.load(lists="original", quiet=True)
+    own = Book.read(book_path(mode, 6), lists, table=False)
+    view = Book.read(book_path(mode, 6), lists)
+    assert view.table is not None
+    top = own.info["top"]
+    best = [own.words[int(i)] for i in own.snapshot().order()[:top]]
+    assert [view.words[int(i)] for i in view.snapshot().order()[:top]] == best
+    kth = int(own.total[own.index_of(best[-1])])
+    held = view.table.index
+    assert (view.total[held][view.status_codes[held] == EXACT] >= kth).all()

@@ -727,7 +727,7 @@ def _book_cases() -> list[Case]:
     lists = ["--answers", "{A}", "--guesses", "{G}", "--cache-dir", "{C}"]
     build = ["book", "build", *lists, "--store", "{T}/new.zarr", "--out", "{T}/b.npz",
              "--quiet"]
-    out = [Case("book-no-action", ["book"], "build, show, moves or wins"),
+    out = [Case("book-no-action", ["book"], "build, show, moves, wins or table"),
            Case("lists-extra-word", ["lists", "x"], "unrecognized"),
            Case("lists-unknown", ["solve", "salet", "--lists", "doddle-9"], "no built-in lists"),
            Case("length-unknown", ["solve", "salet", "--length", "9"], "no built-in lists"),
@@ -808,6 +808,28 @@ def _book_cases() -> list[Case]:
              "not a readable opening book", _write("x" * 100)),
         Case("run-cutoff-and-no-cutoff", ["run", "--store", "{T}/new.zarr", *lists,
                                           "--cutoff", "30", "--no-cutoff"], "exclude"),
+    ]
+    table = ["book", "table", *lists[:4], "--out", "{T}/t.table.npz"]
+    out += [
+        Case("table-store-missing", [*table, "--store", "{T}/none.zarr"], "no result store"),
+        Case("table-store-empty", [*table, "--store", ""], "empty path"),
+        Case("table-store-a-file", [*table, "--store", "{X}"], "not a result store",
+             _write("x\n")),
+        Case("table-store-other-mode", [*table, "--store", "{S}", "--mode", "strict"],
+             "another problem"),
+        Case("table-out-not-npz", [*table[:-2], "--store", "{S}", "--out", "{T}/t.txt"],
+             ".npz"),
+        Case("table-other-lists-without-out", [*table[:-2], "--store", "{S}"], "--out"),
+        Case("table-mode", [*table, "--store", "{S}", "--mode", "x"], "--mode"),
+        Case("export-book-missing", ["export", "--book", "{T}/none.npz", *lists[:4], "--csv",
+                                     "{T}/o.csv"], "no opening book"),
+        Case("export-book-and-store", ["export", "--book", "{X}", "--store", "{S}", "--csv",
+                                       "{T}/o.csv"], "not allowed with"),
+        Case("export-book-garbage", ["export", "--book", "{X}", *lists[:4], "--csv",
+                                     "{T}/o.csv"], "not a readable opening book",
+             _write("x" * 100)),
+        Case("table-max-guesses", [*table, "--store", "{S}", "--max-guesses", "x"],
+             "--max-guesses"),
     ]
     return out
 

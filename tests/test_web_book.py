@@ -59,6 +59,22 @@ def test_the_results_view_shows_the_book_with_proven_ranks(default_client):
     assert max(r["total"] for r in ranked) < min(r["total"] for r in rows if not r["rank"])
 
 
+def test_the_results_view_shows_the_table_beside_the_book(default_client):
+    client, book = default_client
+    s = client.get("/api/stores/book-easy-6").json()
+    if book.table is None:
+        assert s["table"] is None
+        pytest.skip("no table beside the packaged easy book")
+    t = s["table"]
+    assert (t["valued"], t["complete"]) == (len(book.table.index), book.table.complete)
+    own = Book.read(book.path, WordLists.load(quiet=True), table=False)
+    word = next(book.words[int(i)] for i in book.table.index
+                if own.status_codes[i] != 1 and book.status_codes[i] == 1)
+    rows = client.get("/api/stores/book-easy-6/openers", params={"q": word}).json()["rows"]
+    row = next(r for r in rows if r["opener"] == word)
+    assert row["status"] == "exact" and row["total"] == int(book.total[book.index_of(word)])
+
+
 def test_a_second_move_comes_from_the_books_moves_without_a_worker():
     """Today's lists: a second move the book's moves file holds is answered by the
     server itself (no job for a worker, no kernel), equal to the file."""

@@ -47,7 +47,9 @@ from .builder import (
     write,
 )
 from .reader import DEFAULT_TOP, FORMAT, Book, book_path
+from .table import Table, table_path, write_table
 
 __all__ = ["Book", "book_path", "DEFAULT_TOP", "FORMAT", "PLAYER_OPENERS", "POPULAR_SCORED",
            "add_wins", "build", "command_line", "default_store", "popular_openers",
-           "proven_top", "wins", "wins_openers", "write"]
+           "proven_top", "Table", "table_path", "wins", "wins_openers", "write",
+           "write_table"]

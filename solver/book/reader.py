@@ -11,6 +11,7 @@ and how it is built: the package docstring and builder.py.
 
 from __future__ import annotations
 
+import zipfile
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -29,6 +30,7 @@ from ..store import (
     fields_of,
 )
 from ..variant import Mode, Variant
+from .table import Table, table_path
 
 FORMAT = "wordle-dp-book/1"
 # the arrays of a book file: per opener (status, total, depth), per exact opener
@@ -70,6 +72,9 @@ class Book:
     # every answer at its total
     wins: np.ndarray | None = None
     wins_total: np.ndarray | None = None
+    # the complete table beside the book (table.py), whose values the book shows in
+    # place of its own: None when there is none (or it was not read)
+    table: Table | None = None
 
     source = "book"
     read_only = True
@@ -77,9 +82,11 @@ class Book:
     # ---- loading ---------------------------------------------------------------------
 
     @classmethod
-    def read(cls, path: str | Path, lists) -> Book:
+    def read(cls, path: str | Path, lists, table: bool = True) -> Book:
         """Read a book file for `lists`; StoreError (one line) when it is not a book,
-        is damaged, or belongs to other lists."""
+        is damaged, or belongs to other lists. With `table`, the table file beside it
+        (table.py), when there is one, gives every opener it holds: the book is then
+        a view of the table (a damaged or foreign table is only not used)."""
         path = Path(path)
         info, arrays = read_archive(path, _ARRAYS, FORMAT, "opening book")
         prob = Problem(info["answers_sha256"], info["guesses_sha256"], int(info["n_answers"]),
@@ -111,10 +118,21 @@ class Book:
                 moves = None
         status = a["status"].astype(np.uint8)
         total = a["total"].astype(np.int64)
+        depth = a["depth"].astype(np.int16)
+        held = None
+        if table and table_path(path).is_file():
+            try:
+                held = Table.read(table_path(path), prob)
+            except StoreError:
+                held = None
+        if held is not None:
+            k = held.index
+            status[k], total[k], depth[k], cpu[k] = (held.status, held.total, held.depth,
+                                                     held.cpu)
+            second = second[~np.isin(second[:, 0], k)]  # the table's rows stand for them
         wins, wins_total = _wins_of(path, status, total, prob.n_answers)
-        return cls(prob, list(lists.guesses), status, total, a["depth"].astype(np.int16),
-                   cpu, second, info, str(path), list(lists.answers), moves, wins,
-                   wins_total)
+        return cls(prob, list(lists.guesses), status, total, depth, cpu, second, info,
+                   str(path), list(lists.answers), moves, wins, wins_total, held)
 
     @classmethod
     def find(cls, lists, mode: Mode | Variant, max_guesses: int | None = None
@@ -195,7 +213,14 @@ class Book:
                     f"those ({w.total / w.wins:.4f} avg)")
         return SolveResult(self.words[i], Status.EXACT if exact else Status.INFEASIBLE,
                            int(self.total[i]) if exact else None, p.n_answers, depth, 0.0,
-                           0, p.mode, p.max_guesses, note=note, source=self.source)
+                           0, p.mode, p.max_guesses, note=note, source=self.source_of(i))
+
+    def source_of(self, index: int) -> str:
+        """Where the value of the opener at `index` comes from: "table" when the
+        table beside the book holds it, else "book"."""
+        if self.table is not None and self.table.position(index) is not None:
+            return "table"
+        return self.source
 
     def wins_result(self, word: str):
         """`word`'s value under the objective wins as `solve --objective wins`
@@ -211,7 +236,7 @@ class Book:
         return WinsResult(opener=self.words[i], status=Status.EXACT,
                           total=int(self.wins_total[i]), answers=p.n_answers, depth=None,
                           seconds=0.0, nodes=0, mode=p.mode, max_guesses=p.max_guesses,
-                          source=self.source, wins=int(self.wins[i]))
+                          source=self.source_of(i), wins=int(self.wins[i]))
 
     def wins_order(self) -> np.ndarray:
         """The openers the book values under the objective wins that cannot win
@@ -221,16 +246,21 @@ class Book:
         idx = np.flatnonzero((self.wins >= 0) & (self.wins < self.problem.n_answers))
         return idx[np.lexsort((idx, self.wins_total[idx], -self.wins[idx]))]
 
-    def second_guesses(self, index: int) -> dict[int, str]:
+    def _classes(self, index: int) -> list[tuple[int, int, int]]:
+        """(pattern, second guess, class total) of an exact opener: the table's
+        when it holds the opener, else the book's own rows."""
+        if self.table is not None and self.table.position(index) is not None:
+            return self.table.classes(index)
         rows = self.second_rows[self.second_rows[:, 0] == index]
-        return {int(p): self.words[int(g)] for _i, p, g, _v in rows}
+        return [(int(p), int(g), int(v)) for _i, p, g, v in rows]
+
+    def second_guesses(self, index: int) -> dict[int, str]:
+        return {p: self.words[g] for p, g, _v in self._classes(index)}
 
     def class_total(self, index: int, pattern: int) -> int | None:
         """The optimal total of an opener's first-feedback class (after the opener),
         or None when the book does not have it."""
-        rows = self.second_rows[(self.second_rows[:, 0] == index)
-                                & (self.second_rows[:, 1] == pattern)]
-        return int(rows[0, 3]) if len(rows) else None
+        return next((v for p, _g, v in self._classes(index) if p == pattern), None)
 
     def describe(self) -> str:
         """One line: what the book proves, and how it was built."""
@@ -246,7 +276,8 @@ class Book:
                 f"{p.n_answers} answers x {p.n_guesses} guesses; the {i['top']} best openers "
                 f"proven (every other opener >= {i['cutoff']}), {i['exact']} exact values; "
                 f"built {i['built_at'][:10]} by wordle-dp {i['solver_version']} in "
-                f"{i['cpu_seconds'] / 3600:.2f} CPU-h{wins}")
+                f"{i['cpu_seconds'] / 3600:.2f} CPU-h{wins}"
+                + ("" if self.table is None else f"; with the {self.table.describe()}"))
 
 
 def _wins_of(path: Path, status: np.ndarray, total: np.ndarray, n_answers: int
@@ -259,7 +290,7 @@ def _wins_of(path: Path, status: np.ndarray, total: np.ndarray, n_answers: int
             if "wins_index" not in z.files:
                 return None, None
             a = {k: np.asarray(z[k]) for k in _WINS_ARRAYS}
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
         raise StoreError(f"{path} is not a readable opening book ({exc})") from None
     g = len(status)
     idx = a["wins_index"].astype(np.int64)

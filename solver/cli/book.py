@@ -1,4 +1,4 @@
-"""The opening book: `wordle-dp book build` and `wordle-dp book show`."""
+"""The opening book: `wordle-dp book build`, `show`, `moves`, `wins` and `table`."""
 
 from __future__ import annotations
 
@@ -131,11 +131,29 @@ def register(sub) -> None:
                       help="stop after T (seconds or HH:MM:SS); the same command resumes")
     wins.add_argument("--quiet", action="store_true", help="no progress on stderr")
     wins.set_defaults(func=_cmd_wins)
+    table = bs.add_parser(
+        "table", help="write the table file of a table run's store beside the book",
+        description="Write the complete table of a problem (every opener exact or proven "
+        "infeasible, from one run with no cutoff: 'wordle-dp run --store "
+        "checkpoints/table-MODE-6.zarr') into the compact file beside the packaged book "
+        "(NAME.table.npz). The book then shows the table's values: 'solve OPENER' answers "
+        "every opener it holds at once ('from the table'), and so do 'query --book', "
+        "'next -' and the web page. A run still under way writes what it has proven so "
+        "far; the file says how much.")
+    add_lists(table)
+    add_problem(table)
+    table.add_argument("--store", type=path_arg, metavar="PATH",
+                       help="the table run's store (default: checkpoints/table-MODE-CAP.zarr; "
+                       "table-LISTS-MODE-CAP.zarr for other built-in lists)")
+    table.add_argument("--out", type=path_arg, metavar="FILE",
+                       help="the table file (default: beside the packaged book, "
+                       "NAME.table.npz)")
+    table.set_defaults(func=_cmd_table)
     b.set_defaults(func=_no_action)
 
 
 def _no_action(args) -> int:
-    raise UsageError("book: give an action: build, show, moves or wins (wordle-dp book "
+    raise UsageError("book: give an action: build, show, moves, wins or table (wordle-dp book "
                      "--help)")
 
 
@@ -204,6 +222,31 @@ def _cmd_show(args) -> int:
             print(f"  {book.words[i]}  wins {w} of {n}, total {t} ({t / w:.4f} avg over "
                   "those)")
         print(f"command: {book.info['wins']['command']}")
+    return 0
+
+
+def _cmd_table(args) -> int:
+    from ..book import book_path, command_line, table_path, write_table
+    from ..output import check_output
+    from ..store import Problem, Store
+    from ..words import builtin
+
+    check_output("--out", args.out, ".npz")
+    if args.out is None and (args.answers or args.guesses):
+        raise UsageError("a table for lists from files needs --out FILE (the packaged "
+                         "books are for the built-in lists)")
+    lists = load_lists(args, quiet=True)
+    name = builtin(args.lists, args.length).name if args.lists or args.length else "original"
+    path = args.store or (f"checkpoints/table-{args.mode}-{args.max_guesses}.zarr"
+                          if name == "original" else
+                          f"checkpoints/table-{name}-{args.mode}-{args.max_guesses}.zarr")
+    store = Store.open(path, read_only=True)
+    store.check_problem(Problem.from_lists(lists, args.mode, args.max_guesses))
+    out = args.out or table_path(book_path(args.mode, args.max_guesses, name))
+    info = write_table(store, out, command_line())
+    print(f"wrote {out}: {info['valued']} of {info['n_guesses']} openers "
+          f"({info['exact']} exact, {info['valued'] - info['exact']} infeasible), "
+          f"{info['cpu_seconds'] / 3600:.2f} CPU-h", file=sys.stderr)
     return 0
 
 

@@ -109,25 +109,7 @@ def register(sub) -> None:
         "first (stderr with --csv/--json). A rank is shown only where it is proven "
         "(the opener's total is below every stored lower bound).",
     )
-    src = q.add_mutually_exclusive_group(required=True)
-    src.add_argument("--store", type=path_arg, metavar="PATH",
-                     help="result store written by 'wordle-dp run'")
-    src.add_argument("--book", nargs="?", const="", type=str, metavar="FILE",
-                     help="an opening book: the packaged one for --mode/--max-guesses "
-                     "(default lists) without FILE, else FILE ('wordle-dp book build'; "
-                     "--answers/--guesses name its lists)")
-    q.add_argument("--answers", type=path_arg, metavar="FILE", help="with --book FILE: its "
-                   "answer list (default: the original answers)")
-    q.add_argument("--guesses", type=path_arg, metavar="FILE", help="with --book FILE: its "
-                   "guess list (default: the original guesses)")
-    q.add_argument("--lists", metavar="NAME", help="with --book: built-in lists by name "
-                   "('wordle-dp lists')")
-    q.add_argument("--length", type=int_range(3, 10), metavar="N",
-                   help="with --book: the built-in lists of N-letter words")
-    q.add_argument("--mode", choices=MODES, default="easy",
-                   help="with --book: which packaged book (default: easy)")
-    q.add_argument("--max-guesses", type=int_range(0, 64), default=6, metavar="N",
-                   help="with --book: which packaged book (default: 6)")
+    _add_results(q)
     q.add_argument("words", nargs="*", metavar="WORD", help="openers to look up")
     q.add_argument("--top", type=int_range(1, INT32_MAX), metavar="K",
                    help=f"the K best openers (default {DEFAULT_TOP} when no WORD is given)")
@@ -140,13 +122,14 @@ def register(sub) -> None:
     fmt.add_argument("--json", action="store_true", help="one JSON object per line")
     q.set_defaults(func=_cmd_query)
 
-    e = sub.add_parser("export", help="the whole table of a result store as CSV or Parquet",
-                       description="Write every opener of a store (finished or not) as CSV "
-                       "and/or Parquet (one row per opener, the same columns; Parquet keeps "
-                       "the types and needs the analysis extra: pip install -e "
+    e = sub.add_parser("export", help="the whole table of a result store or the book as CSV "
+                       "or Parquet",
+                       description="Write every opener of a store (finished or not) or of "
+                       "an opening book (with the table beside it: every opener it holds "
+                       "exact) as CSV and/or Parquet (one row per opener, the same columns; "
+                       "Parquet keeps the types and needs the analysis extra: pip install -e "
                        "'.[analysis]'). For xarray, see solver.dataset.open_dataset.")
-    e.add_argument("--store", required=True, type=path_arg, metavar="PATH",
-                   help="result store written by 'wordle-dp run'")
+    _add_results(e)
     e.add_argument("--csv", type=path_arg, metavar="FILE",
                    help="CSV file ('-': stdout); written to a temporary file and "
                    "renamed, never inside the store")
@@ -256,8 +239,32 @@ def _emit(rows: list[dict], args, out=None, answers: int | None = None) -> None:
             print(_fmt_row(r, answers), file=out)
 
 
+def _add_results(p) -> None:
+    """The options naming what query and export read: --store, or --book with the
+    lists, mode and cap of the packaged one."""
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--store", type=path_arg, metavar="PATH",
+                     help="result store written by 'wordle-dp run'")
+    src.add_argument("--book", nargs="?", const="", type=str, metavar="FILE",
+                     help="an opening book: the packaged one for --mode/--max-guesses "
+                     "(default lists) without FILE, else FILE ('wordle-dp book build'; "
+                     "--answers/--guesses name its lists)")
+    p.add_argument("--answers", type=path_arg, metavar="FILE", help="with --book FILE: its "
+                   "answer list (default: the original answers)")
+    p.add_argument("--guesses", type=path_arg, metavar="FILE", help="with --book FILE: its "
+                   "guess list (default: the original guesses)")
+    p.add_argument("--lists", metavar="NAME", help="with --book: built-in lists by name "
+                   "('wordle-dp lists')")
+    p.add_argument("--length", type=int_range(3, 10), metavar="N",
+                   help="with --book: the built-in lists of N-letter words")
+    p.add_argument("--mode", choices=MODES, default="easy",
+                   help="with --book: which packaged book (default: easy)")
+    p.add_argument("--max-guesses", type=int_range(0, 64), default=6, metavar="N",
+                   help="with --book: which packaged book (default: 6)")
+
+
 def _open_results(args):
-    """The store or book that query reads."""
+    """The store or book that query and export read."""
     from ..store import Store
 
     if args.store is not None:
@@ -347,15 +354,15 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def _cmd_export(args) -> int:
-    from ..store import ROW_KEYS, Store
+    from ..store import ROW_KEYS
 
     if args.csv is None and args.parquet is None:
         raise UsageError("export needs --csv FILE and/or --parquet FILE.parquet")
-    store = Store.open(args.store, read_only=True)
+    store = _open_results(args)
     outs = [(opt, v) for opt, v in (("--csv", args.csv), ("--parquet", args.parquet))
             if v is not None]
     for opt, value in outs:
-        if value != "-" and _inside(Path(value), store.path):
+        if value != "-" and _inside(Path(value), Path(store.path)):
             raise StoreError(f"{opt} {value} is inside the store it exports ({store.path}); "
                              "write it somewhere else")
     if args.parquet == "-":

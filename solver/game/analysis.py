@@ -130,6 +130,7 @@ class Analysis:
             lines.append("no strategy solves every candidate within the guesses left")
         else:
             src = {"store": " (from the result store)", "book": " (from the book)",
+                   "table": " (from the table)",
                    "known": " value, not proven best"}.get(self.source, "")
             worst = "" if b.worst is None else (
                 f", every candidate within {b.worst} more guess{'es' if b.worst != 1 else ''}")
@@ -456,6 +457,8 @@ def _from_store(solver, pos: Position, top: int, store) -> Analysis | None:
         second = store.second_guesses(store.index_of(opener)).get(pattern)
         if second is None:
             return None
+        where = getattr(store, "source_of", None)  # a book: its own, or its table's
+        source = where(store.index_of(opener)) if where else source
         gid = solver.lists.guess_index[second]
         known = getattr(store, "class_total", None)  # a book has the class's value
         total = known(store.index_of(opener), pattern) if known else None

@@ -403,6 +403,17 @@ def adversary_position(position: str, adversary):
 SNAPSHOT_MAX_AGE = 2.0  # seconds: a running store is re-read at most this often
 
 
+def _table_info(store) -> dict | None:
+    """What the table beside a book holds (book/table.py), for the page: None for a
+    store, or a book without one."""
+    t = getattr(store, "table", None)
+    if t is None:
+        return None
+    return {"valued": int(t.info["valued"]), "complete": t.complete,
+            "cpu_hours": round(float(t.info["cpu_seconds"]) / 3600, 2),
+            "written_at": t.info["written_at"]}
+
+
 class StoreView:
     """A result store opened read-only, re-read at most every few seconds so the
     page follows an unfinished run."""
@@ -442,6 +453,7 @@ class StoreView:
             "proven_ranks": proven,  # the best openers whose ranks are proven
             "max_guesses": p.max_guesses, "answers": p.n_answers, "guesses": p.n_guesses,
             "cutoff": self.store.cutoff, "matches_lists": self.matches, "progress": prog,
+            "table": _table_info(self.store),
         }
 
     def openers(self, q: str = "", sort: str = "total", desc: bool = False,

@@ -57,7 +57,11 @@ function renderProgress(info) {
   bar.firstChild.style.width = `${(100 * frac).toFixed(1)}%`;
   const state = info.kind === "book"
     ? `opening book built ${String(run.built_at || "").slice(0, 10)}; ranks proven for the ` +
-      `${info.proven_ranks} best openers (every other opener has a proven bound above them)`
+      `${info.proven_ranks} best openers (every other opener has a proven bound above them)` +
+      (!info.table ? "" : info.table.complete
+        ? `; every opener exact from the complete table (${info.table.cpu_hours} CPU-h)`
+        : `; ${num(info.table.valued)} openers exact from the table computed so far ` +
+          `(${info.table.cpu_hours} CPU-h, ${String(info.table.written_at).slice(0, 10)})`)
     : run.state ? `run ${run.state}` + (run.updated_at ? `, updated ${Math.max(0, Date.now() / 1000 - run.updated_at).toFixed(0)} s ago` : "") : "";
   $("#progress").replaceChildren(
     el("div", { id: "progress-text" }, el("b", { text: `${num(p.done)} / ${num(p.selected)}` }), ` selected openers done (${(100 * frac).toFixed(1)}%)`),
