@@ -289,3 +289,37 @@ def test_spreads_gathered_over_ranks_equal_one_process(tmp_path, cache):
     table, _ = get_table(lists, "numpy", cache)
     want = spreads_of(table, 243, range(len(lists.guesses)), min_size=15)
     assert got == want and len(want) > 10
+
+
+@pytest.mark.parametrize("mode,cap,k", [("easy", 6, 6), ("hard", 6, 5), ("strict", 4, 5)])
+def test_an_opener_still_running_when_the_queue_runs_dry_is_shared(tmp_path, cache, mode,
+                                                                   cap, k):
+    """No tail: k openers on 2 solving ranks, the plan splitting the dearest (1 in
+    easy, 2 in the others) and each opener valued whole taking 2.5 s (the test hook)
+    before its search. An odd number go out whole, so the last is alone while the
+    other rank is idle; past the run's 2 s it is taken back and its classes (the
+    biggest in parts) go to both ranks. The values and second guesses are those of
+    one process valuing every opener whole."""
+    a, g = write_lists(tmp_path / "lists", 60, 10)
+    lists = ["--answers", a, "--guesses", g, "--mode", mode, "--max-guesses", str(cap)]
+    words = WordLists.load(a, g, quiet=True).guesses
+    pick = ",".join(random.Random(f"steal-{mode}").sample(words, k))
+    store, single = tmp_path / "steal.zarr", tmp_path / "whole.zarr"
+    env = mpi_env(cache)
+    env["WORDLE_DP_TEST_SLOW"] = "2.5"
+    p = subprocess.run(_cmd(2, "run", "--store", str(store), *lists, "--openers", pick,
+                            "--split", "auto"),
+                       env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    planned = re.search(r"(\d+) valued as first-feedback classes", p.stderr)
+    assert planned and (k - int(planned.group(1))) % 2 == 1, p.stderr[:1000]
+    stolen = re.search(r"no tail: (\d+) opener\(s\) valued whole were taken back", p.stderr)
+    assert stolen and int(stolen.group(1)) >= 1, p.stderr[-2000:]
+    ref = _whole_run(single, [*lists, "--openers", pick], cache)
+    sg, sr = S.Store.open(store).snapshot(), ref.snapshot()
+    assert sg.counts()["pending"] == sr.counts()["pending"] == len(sr.status) - k
+    assert (sg.status == sr.status).all()
+    assert (sg.fields["total"] == sr.fields["total"]).all()
+    assert (sg.fields["depth"] == sr.fields["depth"]).all()
+    got, want = S.Store.open(store), ref
+    assert (np.asarray(got.group["second"][...]) == np.asarray(want.group["second"][...])).all()

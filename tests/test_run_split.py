@@ -907,3 +907,61 @@ def test_a_split_unit_cut_short_keeps_the_classes_before_the_stop(tmp_path, smal
     assert run(cfg).state == "finished"
     assert not kept & set(_Counting.calls), "kept classes were valued again"
     _same(ref, S.Store.open(store))
+
+
+class _StealAt(_CutShort):
+    """The real engine; its `after`-th class valued calls `hook` (from the solve's
+    own thread, as rank 0's steal would land from another)."""
+
+    hook = None
+
+    def solve(self, opener, cutoff=None, progress=None, on_class=None):
+        def tell(p, *rest) -> None:
+            on_class(p, *rest)
+            type(self).told.append((opener, p))
+            if len(type(self).told) == type(self).after and type(self).hook is not None:
+                type(self).hook()
+
+        return self.s.solve(opener, cutoff, progress,
+                            on_class=None if on_class is None else tell)
+
+
+def test_a_steal_stops_only_the_chunk_it_names(tmp_path, small):
+    """Worker.steal (rank 0 taking an opener back when the queue runs dry): a steal
+    for no chunk or for another chunk stops nothing; one for the chunk in hand stops
+    its solve (Stopped), whose valued classes are kept (cut_short), and once the
+    chunk ends the next solve runs and values as a fresh engine does."""
+    from solver.run.units import Whole
+    from solver.run.worker import Worker
+    from solver.search.engine import Stopped
+    from solver.table import get_table
+
+    a, g, cache = small
+    lists = WordLists.load(a, g, quiet=True)
+    table, _ = get_table(lists, "numpy", cache)
+    cfg = RunConfig(store=tmp_path / "s.zarr", answers=a, guesses=g, cache_dir=cache,
+                    mode="hard", max_guesses=6, solver_factory=_StealAt)
+    w = Worker(cfg, lists, table, rank=0)
+    fresh = default_factory(lists, "hard", 6, table)
+    words = lists.guesses[:3]
+    _StealAt.told, _StealAt.after = [], 2
+    w.steal(1)  # nothing in hand
+    w.begin(2)
+    _StealAt.hook = lambda: w.steal(1)  # a steal for an earlier chunk, mid-solve
+    [(rec, err)] = w.do(Whole(lists.guess_index[words[0]]))
+    assert err is None and rec.status == S.EXACT and rec.total == fresh.solve(words[0]).total
+    w.end()
+    _StealAt.told, _StealAt.after = [], 2
+    w.begin(3)
+    _StealAt.hook = lambda: w.steal(3)
+    with pytest.raises(Stopped):
+        w.do(Whole(lists.guess_index[words[1]]))
+    kept = w.cut_short()
+    assert [cr.pattern for cr, _e in kept] == [p for _w, p in _StealAt.told]
+    assert len(kept) == 2 and all(cr.status == S.EXACT for cr, _e in kept)
+    w.end()
+    _StealAt.hook = None
+    w.begin(4)
+    [(rec, err)] = w.do(Whole(lists.guess_index[words[2]]))
+    w.end()
+    assert err is None and rec.total == fresh.solve(words[2]).total

@@ -90,6 +90,10 @@ class Tuning:
     grace: float = 60.0  # after a stop, wait this long for results in flight
     chunk_seconds: float = 0.5  # cheap openers go out in chunks of about this much work
     max_chunk: int = 64
+    # when the queue runs dry, an opener valued whole for at least this many seconds
+    # is taken back and split, so that idle ranks share it (None: never). What it
+    # had valued is kept; the class in progress is valued again, in parts
+    steal_after: float | None = 2.0
     # whether rank 0 solves too, in a thread beside the coordinator: None auto (yes up
     # to RANK0_SOLVES_MAX ranks, where its core is a noticeable part of the job)
     rank0_solves: bool | None = None
@@ -187,6 +191,7 @@ class RunSummary:
     split_openers: int = 0  # openers valued as classes in this run
     classes: int = 0  # classes valued (and checkpointed) in this run
     parts: int = 0  # parts of classes valued in parts (split.parts_for), quick bounds too
+    stolen: int = 0  # openers taken back from a rank when the queue ran dry, and split
     coordinator_seconds: float = 0.0  # rank 0's time handling results (writes included)
     results: int = 0  # results rank 0 handled (openers and classes)
     memo_mb: float = 0.0  # memo per solving rank (as asked; rank 0's view)

@@ -21,6 +21,7 @@ from .eta import eta as estimate
 from .mpi import Signals
 from .split import PartResult
 from .text import Best, RunProgress, TextReport
+from .units import Whole
 from .work import Work
 
 
@@ -58,6 +59,7 @@ class Coordinator:
         self.class_buffer: list[ClassResult] = []
         self.classes_valued = 0
         self.parts_valued = 0  # parts of classes valued in parts (quick bounds included)
+        self.stolen = 0  # openers taken back from a rank and split (steal)
         self.handle_seconds = 0.0  # rank 0's time on results (MPI loop), writes included
         self.handled = 0
         self.errors: dict[str, str] = dict(store.group.attrs.get("errors", {}) or {})
@@ -129,6 +131,38 @@ class Coordinator:
     def returned(self, rank: int) -> None:
         """`rank`'s units came back, valued or not."""
         self.in_flight.pop(rank, None)
+
+    # ---- taking work back when the queue runs dry ----
+    def stealable(self, units: list) -> bool:
+        """Whether a chunk in flight may be taken back and split: one opener valued
+        whole and exactly, in a run whose work can be split."""
+        return (self.work.stealable and self.cfg.tuning.steal_after is not None
+                and len(units) == 1 and isinstance(units[0], Whole)
+                and self.exact_kind(units[0].index) and units[0].index not in self.work.splits)
+
+    def steal_target(self, busy: dict[int, list], can: set[int], now: float) -> int | None:
+        """The solver whose chunk to take back now (of those in `can`, which can
+        hear it): the one valuing a stealable opener the longest, at least
+        steal_after seconds; None when there is none yet."""
+        after = self.cfg.tuning.steal_after
+        best, since = None, math.inf
+        for w, units in busy.items():
+            if w in can and self.stealable(units) and w in self.in_flight:
+                t = self.in_flight[w][0]
+                if after is not None and now - t >= after and t < since:
+                    best, since = w, t
+        return best
+
+    def split_stolen(self, index: int, results: list) -> None:
+        """Opener `index` came back cut short by a steal: value it as classes, with
+        those it had valued (`results`, already checkpointed by add_item)."""
+        done = {r.pattern: r for r, _e in results
+                if isinstance(r, ClassResult) and r.index == index and r.status != PENDING}
+        cost = self.work.costs.of_opener(index)
+        rec = self.work.add_split(index, done, cost, stolen=True)
+        self.stolen += 1
+        if rec is not None:
+            self.add(rec[0], rec[1], None, count_cpu=False)
 
     def cutoffs_for(self, units) -> Cutoffs | None:
         """The cutoffs a chunk of units goes out under."""
@@ -273,7 +307,7 @@ class Coordinator:
             write_seconds=self.store.flush_seconds, flushes=self.store.flushes,
             solve_cpu_seconds=self.cpu, ranks=self.size, stats=agg,
             split_openers=len(self.work.splits), classes=self.classes_valued,
-            parts=self.parts_valued,
+            parts=self.parts_valued, stolen=self.stolen,
             coordinator_seconds=self.handle_seconds, results=self.handled,
             stop_reason=self.stop_reason,
         )

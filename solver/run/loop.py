@@ -65,6 +65,12 @@ class Links:
         size = comm.Get_size() if comm is not None else 1
         self.solvers = ([0] if local is not None else []) + list(range(1, size))
         self._abandons: list = []
+        # the solvers a steal reaches mid-solve: rank 0's thread, and worker ranks
+        # whose watcher thread may call MPI beside the solve (worker.AbandonWatcher)
+        from .mpi import threads_ok
+
+        self.can_steal = set(self.solvers) if comm is None or threads_ok(MPI) else (
+            {0} & set(self.solvers))
 
     def poll(self, until: float, should_break, max_sleep: float = QUIET_SLEEP
              ) -> tuple[int, tuple] | None:
@@ -103,6 +109,16 @@ class Links:
         else:
             self._abandons.append(self.comm.isend(("abandon",), dest=w, tag=TAG_ABANDON))
 
+    def steal(self, w: int, chunk: int) -> None:
+        """Take solver w's chunk number `chunk` back (it answers with what it
+        finished; ignored once that chunk is done)."""
+        if w == 0:
+            assert self.local is not None
+            self.local.worker.steal(chunk)
+        else:
+            self._abandons.append(self.comm.isend(("steal", chunk), dest=w,
+                                                  tag=TAG_ABANDON))
+
     def close(self) -> None:
         for req in self._abandons:  # small messages: sent eagerly, done or droppable
             if not req.Test():
@@ -129,14 +145,35 @@ def coordinate(co: Coordinator, links: Links) -> None:
     idle: list[int] = []
     stop_at = None
     abandoned_at = None
+    chunk_of: dict[int, int] = {}  # solver -> the number of the chunk it has
+    chunks = 0
+    stealing: dict[int, int] = {}  # solver -> the opener being taken back from it
 
     def stop(w: int) -> None:
         links.send(w, ("stop",))
         active.discard(w)
 
+    def steal() -> bool:
+        """With the queue dry: whether the idle solvers wait, because an opener is
+        being taken back (or may be soon) to be split among them."""
+        if stealing:
+            return True
+        can = {w for w in links.can_steal if w in busy}
+        w = co.steal_target(busy, can, time.monotonic())
+        if w is not None:
+            stealing[w] = busy[w][0].index
+            links.steal(w, chunk_of[w])
+            return True
+        return any(co.stealable(busy[v]) for v in can)  # not yet: wait for it
+
     def dispatch() -> None:
+        nonlocal chunks
         while idle:
-            if co.check_stop() or not co.work.more():
+            if co.check_stop():
+                stop(idle.pop(0))
+            elif not co.work.more():
+                if steal():
+                    return  # classes to come from an opener taken back
                 stop(idle.pop(0))
             elif not len(co.work):
                 return  # classes to come: the idle wait
@@ -148,7 +185,9 @@ def coordinate(co: Coordinator, links: Links) -> None:
                 w = idle.pop(0)
                 busy[w] = units
                 co.sent(w, units)
-                links.send(w, ("work", units, co.cutoffs_for(units)))
+                chunks += 1
+                chunk_of[w] = chunks
+                links.send(w, ("work", units, co.cutoffs_for(units), chunks))
 
     while active:
         if co.check_stop() and stop_at is None:
@@ -174,6 +213,8 @@ def coordinate(co: Coordinator, links: Links) -> None:
                          lambda s=stop_at: s is None and co.check_stop(),
                          BUSY_SLEEP if busy else QUIET_SLEEP)
         if got is None:
+            if idle and stop_at is None:
+                dispatch()  # an opener may have run long enough to be taken back
             co.tick()
             continue
         t0 = time.perf_counter()
@@ -187,11 +228,15 @@ def coordinate(co: Coordinator, links: Links) -> None:
             for item, err in results:
                 co.add_item(item, err, stats)
             co.handled += len(results)
+            taken = stealing.pop(src, None)
+            if taken is not None and msg[4] and not co.check_stop():
+                co.split_stolen(taken, results)  # its classes, for every idle solver
             if sig is not None and co.signals.received is None:
                 co.signals.received = sig
         elif kind == "failed":  # the solver could not even be built
             co.report.cannot_solve(src, msg[1].splitlines()[0])
             busy.pop(src, None)
+            stealing.pop(src, None)
             co.returned(src)
             if src != 0:
                 stop(src)

@@ -221,6 +221,9 @@ class Split:
     big: list[tuple[int, ...]] = field(default_factory=list)  # units waiting for the head
     started: float = math.nan
     finished: bool = False
+    # taken back from a rank still valuing it whole when the queue ran dry (the
+    # idle ranks share what is left: its biggest classes, each in parts)
+    stolen: bool = False
 
     def todo(self) -> list[tuple[int, int]]:
         return [(p, s) for p, s in self.classes if p not in self.done]

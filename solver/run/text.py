@@ -141,6 +141,9 @@ def summary_lines(s: RunSummary, counts: dict[str, int], store: str, best: Best 
         lines.append(f"  split: {s.split_openers} opener(s) valued as first-feedback classes, "
                      f"{s.classes} class(es) valued and checkpointed"
                      + (f", {s.parts} part(s) of classes valued in parts" if s.parts else ""))
+    if s.stolen:
+        lines.append(f"  no tail: {s.stolen} opener(s) valued whole were taken back when the "
+                     "queue ran dry and shared among the idle ranks as classes")
     if s.results:
         lines.append(f"  coordinator: {s.results} result(s) handled, "
                      f"{1000.0 * s.coordinator_seconds / s.results:.2f} ms each (store "

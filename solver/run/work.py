@@ -16,6 +16,7 @@ from .config import RunConfig
 from .costs import CostModel, cost_after_quick, quick_model_applies
 from .cutoffs import Cutoffs
 from .split import (
+    MAX_PARTS,
     PROBE_SHARE,
     QUICK,
     ClassResult,
@@ -72,6 +73,9 @@ class Work:
         self._seq = 0
         self.splits: dict[int, Split] = {}
         self.gated: set[int] = set()  # splits whose big classes wait for their head
+        # whether an opener valued whole may be taken back and split (steal): the
+        # engine values classes alone, and the run values them (plan_work says)
+        self.stealable = False
 
     def __len__(self) -> int:
         self._drop_settled()
@@ -108,11 +112,14 @@ class Work:
             sp.started = time.time()
         return units
 
-    def add_split(self, index: int, done: dict[int, ClassResult], cost: float
-                  ) -> tuple[Record, str | None] | None:
+    def add_split(self, index: int, done: dict[int, ClassResult], cost: float,
+                  stolen: bool = False) -> tuple[Record, str | None] | None:
         """Value opener `index` as classes, `done` already valued (the checkpoint);
-        the opener's record at once when those settle it."""
-        sp = Split(index, classes_of(self.table[index], self.n_patterns), dict(done))
+        the opener's record at once when those settle it. `stolen`: taken back from
+        a rank valuing it whole when the queue ran dry, so every solving rank may
+        share it: its big classes go out at once, each in parts."""
+        sp = Split(index, classes_of(self.table[index], self.n_patterns), dict(done),
+                   stolen=stolen)
         self.splits[index] = sp
         self._key[index] = cost
         if sp.settled():
@@ -120,7 +127,7 @@ class Work:
         make_units(sp, lambda p, s: self.costs.of_class(index, p, s))
         if sp.head:
             self.push(Classes(index, sp.head), cost)
-            if sp.big and self.gate:
+            if sp.big and self.gate and not stolen:
                 self.gated.add(index)
             else:
                 self._release(sp)
@@ -137,6 +144,10 @@ class Work:
             size = sizes[u[0]]
             cost = self.costs.of_class(sp.index, u[0], size)
             n = parts_for(size, cost, self.share, self.workers, self.parts)
+            if sp.stolen and self.parts is None and size > 2:
+                # the cost model had put it under a rank's share, and it was not:
+                # every rank gets a part (the quick bound first, as below)
+                n = max(n, min(self.workers, MAX_PARTS))
             # auto: a class near its share gets a quick bound too, whose total
             # predicts its cost better (on_part), even if it then goes out in one part
             probe = (self.parts is None and self.workers > 1 and cost > PROBE_SHARE
@@ -349,6 +360,7 @@ def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: lis
         work = Work(variant, len(lists.answers), table, cfg.options.parts if parts_ok else 0,
                     share, max(1, solvers), variant.max_guesses == 0, model,
                     gate_heads(variant))
+        work.stealable = True
         exact = sorted(exact, key=lambda i: (-costs[i], i))
     else:
         work = Work(variant, len(lists.answers), table)

@@ -95,12 +95,43 @@ class Worker:
         self.keeps_classes = self.has_classes and "on_class" in inspect.signature(
             self.solver.solve).parameters
         self._cut_short: list[ClassResult] = []
+        # the chunk of work in hand (its number from rank 0), so that a steal meant
+        # for one chunk never stops a later one; whether a steal stopped it
+        self._lock = threading.Lock()
+        self._chunk: int | None = None
+        self._stolen = False
 
     def stop(self) -> None:
-        """Cut the solve in progress short (from another thread): it raises Stopped."""
+        """Cut the solve in progress short (from another thread): it raises Stopped,
+        and so does every later solve (the run is stopping)."""
         request = getattr(self.solver, "request_stop", None)
         if callable(request):
             request()
+
+    def begin(self, chunk: int | None) -> None:
+        """Chunk number `chunk` of rank 0's is in hand (None: unnumbered)."""
+        with self._lock:
+            self._chunk = chunk
+
+    def end(self) -> None:
+        """The chunk in hand is done: a steal that came for it no longer stops
+        anything (the engine's stop flag is cleared again)."""
+        with self._lock:
+            self._chunk = None
+            if self._stolen:
+                self._stolen = False
+                clear = getattr(self.solver, "clear_stop", None)
+                if callable(clear):
+                    clear()
+
+    def steal(self, chunk: int) -> None:
+        """Rank 0 takes chunk `chunk` back to hand its opener out as classes (the
+        queue ran dry): the solve in progress stops (Stopped) if it is still that
+        chunk's; a steal that comes after it is ignored."""
+        with self._lock:
+            if self._chunk is not None and self._chunk == chunk:
+                self._stolen = True
+                self.stop()
 
     def stats(self) -> dict:
         s = getattr(self.solver, "stats", None)
@@ -276,24 +307,29 @@ def serve(worker: Worker, receive: Callable[[], tuple], send: Callable[[tuple], 
         if msg[0] != "work":
             return n
         units, cutoffs = msg[1], msg[2] if len(msg) > 2 else None
+        worker.begin(msg[3] if len(msg) > 3 else None)
         results: list = []
         abandoned = False
-        for unit in units:
-            if results and signals.received is not None:
-                break  # the rest of the chunk stays pending
-            try:
-                results.extend(worker.do(unit, cutoffs))
-            except Stopped:  # the opener stays pending; the classes it valued are kept
-                results.extend(worker.cut_short())
-                abandoned = True
-                break
+        try:
+            for unit in units:
+                if results and signals.received is not None:
+                    break  # the rest of the chunk stays pending
+                try:
+                    results.extend(worker.do(unit, cutoffs))
+                except Stopped:  # the opener stays pending; the classes it valued are kept
+                    results.extend(worker.cut_short())
+                    abandoned = True
+                    break
+        finally:
+            worker.end()
         n += len(results)
         send(("result", results, worker.stats(), signals.received, abandoned))
 
 
 class AbandonWatcher:
     """A thread beside a worker's solve: rank 0's abandon message (a stop past its
-    grace) sets the engine's stop flag. It sleeps between looks, so it costs no
+    grace) sets the engine's stop flag, and so does its steal message while the
+    chunk it names is in hand. It sleeps between looks, so it costs no
     CPU; it needs MPI_THREAD_MULTIPLE (threads_ok), else it is not started and rank
     0 falls back to ending the job."""
 
@@ -310,8 +346,11 @@ class AbandonWatcher:
     def _watch(self) -> None:
         while not self._done.wait(self.every):
             if self.comm.Iprobe(source=0, tag=TAG_ABANDON):
-                self.comm.recv(source=0, tag=TAG_ABANDON)
-                self.worker.stop()
+                msg = self.comm.recv(source=0, tag=TAG_ABANDON)
+                if msg[0] == "steal":  # one chunk taken back (the queue ran dry)
+                    self.worker.steal(msg[1])
+                else:  # the run stops
+                    self.worker.stop()
 
     def close(self) -> None:
         self._done.set()
