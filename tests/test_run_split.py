@@ -928,9 +928,9 @@ class _StealAt(_CutShort):
 
 def test_a_steal_stops_only_the_chunk_it_names(tmp_path, small):
     """Worker.steal (rank 0 taking an opener back when the queue runs dry): a steal
-    for no chunk or for another chunk stops nothing; one for the chunk in hand stops
-    its solve (Stopped), whose valued classes are kept (cut_short), and once the
-    chunk ends the next solve runs and values as a fresh engine does."""
+    for no chunk or for another chunk changes nothing; one for the chunk in hand
+    stops its solve (Stopped) once the class in progress is valued, every valued
+    class kept (cut_short), and the next solve values as a fresh engine does."""
     from solver.run.units import Whole
     from solver.run.worker import Worker
     from solver.search.engine import Stopped
@@ -957,8 +957,12 @@ def test_a_steal_stops_only_the_chunk_it_names(tmp_path, small):
     with pytest.raises(Stopped):
         w.do(Whole(lists.guess_index[words[1]]))
     kept = w.cut_short()
-    assert [cr.pattern for cr, _e in kept] == [p for _w, p in _StealAt.told]
-    assert len(kept) == 2 and all(cr.status == S.EXACT for cr, _e in kept)
+    # the steal came after the second class: the third, in progress, is finished
+    assert [cr.pattern for cr, _e in kept][:2] == [p for _w, p in _StealAt.told]
+    assert len(kept) == 3 and all(cr.status == S.EXACT for cr, _e in kept)
+    for cr, _e in kept:  # each as the engine values the class alone
+        st, total, _d, _g = fresh.class_value(words[1], cr.pattern)
+        assert (st, total) == ("exact", cr.total)
     w.end()
     _StealAt.hook = None
     w.begin(4)

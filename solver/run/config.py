@@ -91,9 +91,9 @@ class Tuning:
     chunk_seconds: float = 0.5  # cheap openers go out in chunks of about this much work
     max_chunk: int = 64
     # when the queue runs dry, an opener valued whole for at least this many seconds
-    # is taken back and split, so that idle ranks share it (None: never). What it
-    # had valued is kept; the class in progress is valued again, in parts
-    steal_after: float | None = 2.0
+    # is taken back and split, so that idle ranks share it (None: never): it gives
+    # back its classes not started once the class in progress is valued
+    steal_after: float | None = 0.0
     # whether rank 0 solves too, in a thread beside the coordinator: None auto (yes up
     # to RANK0_SOLVES_MAX ranks, where its core is a noticeable part of the job)
     rank0_solves: bool | None = None

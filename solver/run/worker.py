@@ -34,7 +34,7 @@ from .mpi import (
     threads_ok,
     wait_message,
 )
-from .split import ClassResult, PartResult, class_status_code, decisive
+from .split import ClassResult, PartResult, class_status_code, classes_of, decisive
 from .units import Classes, Part, Unit, Whole
 
 # A quick bound that finds nothing within the cap among its candidates is tried
@@ -96,10 +96,12 @@ class Worker:
             self.solver.solve).parameters
         self._cut_short: list[ClassResult] = []
         # the chunk of work in hand (its number from rank 0), so that a steal meant
-        # for one chunk never stops a later one; whether a steal stopped it
+        # for one chunk never touches a later one; whether a steal asked the opener
+        # in hand to give up its classes not started yet
         self._lock = threading.Lock()
         self._chunk: int | None = None
-        self._stolen = False
+        self._yield = False
+        self.table = table
 
     def stop(self) -> None:
         """Cut the solve in progress short (from another thread): it raises Stopped,
@@ -114,24 +116,21 @@ class Worker:
             self._chunk = chunk
 
     def end(self) -> None:
-        """The chunk in hand is done: a steal that came for it no longer stops
-        anything (the engine's stop flag is cleared again)."""
+        """The chunk in hand is done: a steal that came for it no longer does
+        anything."""
         with self._lock:
             self._chunk = None
-            if self._stolen:
-                self._stolen = False
-                clear = getattr(self.solver, "clear_stop", None)
-                if callable(clear):
-                    clear()
+            self._yield = False
 
     def steal(self, chunk: int) -> None:
         """Rank 0 takes chunk `chunk` back to hand its opener out as classes (the
-        queue ran dry): the solve in progress stops (Stopped) if it is still that
-        chunk's; a steal that comes after it is ignored."""
+        queue ran dry): if it is still in hand, the opener valued whole stops once
+        the class in progress is valued (nothing computed is lost, the memo is
+        kept) and gives back the classes not started; a steal that comes after the
+        chunk is ignored."""
         with self._lock:
             if self._chunk is not None and self._chunk == chunk:
-                self._stolen = True
-                self.stop()
+                self._yield = True
 
     def stats(self) -> dict:
         s = getattr(self.solver, "stats", None)
@@ -157,6 +156,9 @@ class Worker:
                                       depth, self.lists.guess_index[second], c - last[0],
                                       w - last[1], -1, self.rank))
             last[:] = c, w
+            if self._yield and len(valued) < len(classes_of(self.table[index],
+                                                            3**self.lists.length)):
+                raise Stopped("taken back: the classes not started go to idle ranks")
 
         try:
             if cutoff is None and self.keeps_classes:
