@@ -20,6 +20,14 @@ File: a compressed numpy archive, one row per (opener, pattern): `opener` and
 second, any answer needs under the tie-broken best strategy), `alt_guess` and
 `alt_total` [rows, K] (-1 pads a class with fewer guesses), and `info`, a JSON
 document with the problem and the provenance.
+
+The best chance: where no strategy solves every candidate of a class within the cap
+(hard mode on today's lists: crane, slate, ...), the row holds what `next` falls back
+to (`analyse(..., fallback=True)`, the objective wins): `wins` (the most candidates a
+strategy wins within the cap; -1 on every other row), `best` the guess that wins
+them, `total` the guesses summed over those, `worst` -1, and the alternatives with
+their own `alt_wins` [rows, K]. Files written before it have neither array: their
+infeasible classes are valued again by the next `build`.
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ from .variant import Mode
 FORMAT = "wordle-dp-moves/1"
 ALTERNATIVES = 8  # alternatives kept per class: `next --top K` up to this from data
 _ARRAYS = ("opener", "pattern", "best", "total", "worst", "alt_guess", "alt_total")
+_FALLBACK = ("wins", "alt_wins")  # the best chance's arrays (module doc), when present
 
 
 def moves_path(book: str | Path) -> Path:
@@ -59,6 +68,10 @@ class Move:
     total: int | None
     worst: int | None
     alternatives: tuple[tuple[str, int], ...]
+    # the best chance (module doc): the candidates `best` wins within the cap, and
+    # each alternative's; None where the class is won outright (or not valued so)
+    wins: int | None = None
+    alt_wins: tuple[int, ...] = ()
 
 
 @dataclass
@@ -98,8 +111,14 @@ class Moves:
         best, total, worst = int(a["best"][i]), int(a["total"][i]), int(a["worst"][i])
         alts = tuple((w[int(g)], int(t)) for g, t in zip(a["alt_guess"][i], a["alt_total"][i],
                                                           strict=True) if g >= 0)
-        return Move(w[best] if best >= 0 else None, total if total >= 0 else None,
-                    worst if worst >= 0 else None, alts)
+        wins = int(a["wins"][i]) if "wins" in a else -1
+        if wins < 0:
+            return Move(w[best] if best >= 0 else None, total if total >= 0 else None,
+                        worst if worst >= 0 else None, alts)
+        alt_wins = tuple(int(x) for x, g in zip(a["alt_wins"][i], a["alt_guess"][i],
+                                                strict=True) if g >= 0)
+        return Move(w[best] if best >= 0 else None, total if total >= 0 else None, None,
+                    alts, wins, alt_wins)
 
     # ---- reading and writing ---------------------------------------------------------
 
@@ -108,29 +127,36 @@ class Moves:
         """Read a moves file for `lists`, `mode` and cap; StoreError (one line) when it
         is not one, is damaged, or belongs to another problem."""
         path = Path(path)
-        info, arrays = read_archive(path, _ARRAYS, FORMAT, "moves file")
+        info, arrays = read_archive(path, _ARRAYS, FORMAT, "moves file", _FALLBACK)
         diff = _differences(info, lists, mode, max_guesses)
         if diff:
             raise StoreError(f"the moves file {path} is for another problem ({diff})")
         m = len(arrays["opener"])
         g = len(lists.guesses)
-        if any(len(arrays[k]) != m for k in _ARRAYS) or arrays["alt_guess"].shape != \
+        if any(len(arrays[k]) != m for k in arrays) or arrays["alt_guess"].shape != \
                 arrays["alt_total"].shape or (m and (int(arrays["opener"].max()) >= g or int(
-                    max(arrays["best"].max(), arrays["alt_guess"].max())) >= g)):
+                    max(arrays["best"].max(), arrays["alt_guess"].max())) >= g)) or (
+                ("wins" in arrays) != ("alt_wins" in arrays)) or (
+                "alt_wins" in arrays and arrays["alt_wins"].shape != arrays["alt_guess"].shape):
             raise StoreError(f"{path}: arrays of the wrong shape for {g} guesses")
         return cls(info, list(lists.guesses), arrays, str(path))
 
     @staticmethod
     def write(path: str | Path, info: dict, rows: list[tuple], k: int) -> None:
-        """Write `rows` (opener, pattern, best, total, worst, [(guess id, total)...])
-        to `path` atomically, in the narrowest types."""
+        """Write `rows` (opener, pattern, best, total, worst, [(guess id, total)...],
+        wins, [alternative's wins...]) to `path` atomically, in the narrowest types
+        (wins -1 and no alternatives' wins where the class is won outright)."""
         m = len(rows)
         alt_g = np.full((m, k), -1, np.int32)
         alt_t = np.full((m, k), -1, np.int32)
+        alt_w = np.full((m, k), -1, np.int32)
         for i, r in enumerate(rows):
             for j, (g, t) in enumerate(r[5][:k]):
                 alt_g[i, j], alt_t[i, j] = g, t
-        col = [np.array([r[c] for r in rows], np.int64).reshape(m) for c in range(5)]
+            for j, x in enumerate(r[7][:k]):
+                alt_w[i, j] = x
+        col = [np.array([r[c] for r in rows], np.int64).reshape(m) for c in (0, 1, 2, 3, 4, 6)]
+        wins = np.int16 if int(info["n_answers"]) < 2**15 else np.int32
         n_guess = int(info["n_guesses"])
         gid = np.int16 if n_guess < 2**15 else np.int32
         big = max([r[3] for r in rows] + [int(alt_t.max(initial=0))]) >= 2**15
@@ -145,19 +171,22 @@ class Moves:
                 pattern=col[1].astype(np.uint8 if col[1].max(initial=0) < 256 else np.uint16),
                 best=col[2].astype(gid), total=col[3].astype(tot),
                 worst=col[4].astype(np.int8), alt_guess=alt_g.astype(gid),
-                alt_total=alt_t.astype(tot))
+                alt_total=alt_t.astype(tot), wins=col[5].astype(wins),
+                alt_wins=alt_w.astype(wins))
         tmp.replace(out)
 
 
 def read_archive(path: Path, names: tuple[str, ...], fmt: str,
-                 what: str) -> tuple[dict, dict[str, np.ndarray]]:
+                 what: str, optional: tuple[str, ...] = ()) -> tuple[dict, dict[str, np.ndarray]]:
     """(info, arrays) of a compressed archive of ours (a book, a moves file): its JSON
-    `info` of format `fmt` and the arrays `names`; StoreError (one line, naming
-    `what` it should be) when it is missing, damaged or something else."""
+    `info` of format `fmt`, the arrays `names` and those of `optional` it has;
+    StoreError (one line, naming `what` it should be) when it is missing, damaged or
+    something else."""
     try:
         with np.load(path, allow_pickle=False) as z:
             info = json.loads(str(z["info"]))
-            arrays = {k: np.asarray(z[k]) for k in names}
+            arrays = {k: np.asarray(z[k]) for k in (*names, *(o for o in optional
+                                                                if o in z.files))}
     except FileNotFoundError:
         raise StoreError(f"no {what} at {path}") from None
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:  # truncated too
@@ -183,19 +212,26 @@ def _differences(info: dict, lists, mode: Mode, max_guesses: int) -> str:
 
 
 def class_move(solver, position, k: int, store=None) -> tuple:
-    """(best id, total, worst, [(guess id, total)...]) of `position` (after one
-    guess): exactly what `analyse(solver, position, top=k, store=store)` answers
-    (a book as `store` gives its stored second guess, kept where the tie-break
-    allows). -1 for an infeasible class's best, total and worst."""
+    """(best id, total, worst, [(guess id, total)...], wins, [alternative's wins...])
+    of `position` (after one guess): exactly what `analyse(solver, position, top=k,
+    store=store, fallback=True)` answers (a book as `store` gives its stored second
+    guess, kept where the tie-break allows). Where no strategy solves the class, the
+    best chance (wins >= 0, module doc); -1 for best, total and worst where not even
+    that has a guess."""
     from .game.analysis import analyse
 
-    res = analyse(solver, position, top=k, store=store)
+    res = analyse(solver, position, top=k, store=store, fallback=True)
     ids = solver.lists.guess_index
     b = res.best
-    if b.total is None or b.guess is None:
-        return (-1, -1, -1, [])
-    alts = [(ids[a.guess], int(a.total)) for a in res.alternatives if a.total is not None]
-    return (ids[b.guess], int(b.total), -1 if b.worst is None else int(b.worst), alts)
+    if b.total is None or b.guess is None:  # (valued: never again by `build`)
+        return (-1, -1, -1, [], 0, [])
+    alts = [a for a in res.alternatives if a.total is not None]
+    pairs = [(ids[a.guess], int(a.total or 0)) for a in alts]
+    if res.fallback_from:
+        return (ids[b.guess], int(b.total), -1, pairs, int(b.wins or 0),
+                [int(a.wins or 0) for a in alts])
+    return (ids[b.guess], int(b.total), -1 if b.worst is None else int(b.worst), pairs,
+            -1, [])
 
 
 def _assign(costs: list[float], ranks: int) -> list[int]:
@@ -252,9 +288,11 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
         for i in range(len(old)):
             alts = [(int(g), int(t)) for g, t in zip(a["alt_guess"][i], a["alt_total"][i],
                                                       strict=True) if g >= 0]
+            wins = int(a["wins"][i]) if "wins" in a else -1
+            alt_wins = [int(x) for x in a["alt_wins"][i][:len(alts)]] if wins >= 0 else []
             rows[(int(a["opener"][i]), int(a["pattern"][i]))] = (
                 int(a["opener"][i]), int(a["pattern"][i]), int(a["best"][i]),
-                int(a["total"][i]), int(a["worst"][i]), alts)
+                int(a["total"][i]), int(a["worst"][i]), alts, wins, alt_wins)
         info = old.info
         done = [int(g) for g in info.get("openers", [])]
     todo = [w for w in words if lists.guess_index[w] not in done]
@@ -265,10 +303,11 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
     cpu_before = float(info.get("cpu_seconds", 0.0))
     cpu_run = 0.0
     n_done0 = len(done)
-    # classes whose best guess is among their alternatives were written before the
-    # alternatives left out the tie-broken best (analysis.py): valued again first
+    # valued again first: classes whose best guess is among their alternatives
+    # (written before the alternatives left out the tie-broken best: analysis.py),
+    # and classes with no move that were written before the best chance (wins -1)
     again = [(o, p, int((table[o, start.members] == p).sum())) for (o, p), r in rows.items()
-             if r[2] >= 0 and r[2] in [g for g, _ in r[5]]]
+             if (r[2] >= 0 and r[2] in [g for g, _ in r[5]]) or (r[2] < 0 and r[6] < 0)]
     batches: list[tuple[list[str], list[tuple[int, int, int]]]] = [([], again)] if again else []
     for b0 in range(0, len(todo), batch):
         units = []

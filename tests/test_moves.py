@@ -268,6 +268,63 @@ def test_a_class_whose_best_is_among_its_alternatives_is_valued_again(tmp_path, 
         assert np.array_equal(fixed.arrays[k], good.arrays[k]), k
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_a_class_no_strategy_solves_keeps_its_best_chance(tmp_path, capsys, mode):
+    """At cap 3 some classes cannot be solved whole: their rows hold the best chance
+    (the objective wins), and the data answers every class exactly as the analysis
+    with fallback does (best, total, wins, alternatives: to_dict equal), without the
+    fallback only where it is asked for. A file written before the best chance (no
+    wins arrays) gets those classes valued again, and only those."""
+    import types
+
+    from solver.game.analysis import opening
+    from solver.store import Problem
+
+    lists = small_lists(53, n_answers=60, n_guesses=60)
+    a, g = write_lists(tmp_path, lists)
+    out = tmp_path / "m.moves.npz"
+    cap = 3  # 2-4 of the first three openers' 75 classes cannot be solved whole
+    common = ["--answers", a, "--guesses", g, "--cache-dir", str(tmp_path / "c"),
+              "--mode", mode, "--max-guesses", str(cap), "--out", str(out),
+              "--alternatives", str(K), "--quiet"]
+    words = lists.guesses[:3]
+    assert cli.main(["book", "moves", *common, "--openers", ",".join(words)]) == 0
+    moves = Moves.read(out, lists, mode, cap)
+    store = types.SimpleNamespace(problem=Problem.from_lists(lists, mode, cap), moves=moves,
+                                  source="book")
+    ref = Solver(lists, mode=mode, max_guesses=cap, table=build_numpy(lists))
+    start = Position.start(lists, mode, cap)
+    chances = 0
+    for w in words:
+        gid = lists.guess_index[w]
+        for p in sorted({int(x) for x in ref.table[gid, start.members]}
+                        - {start.variant.all_green}):
+            pos = start.play(w, p)
+            truth = analyse(ref, pos, top=K, fallback=True)
+            got = opening(pos, K, store, fallback=True)
+            assert got is not None, (w, p)
+            assert got.to_dict() == truth.to_dict(), (w, p)
+            if truth.fallback_from:
+                chances += 1
+                assert opening(pos, K, store) is None  # not asked for: searched
+    assert chances > 0, "no class without a whole strategy: the test needs a smaller cap"
+    # an older file: no best chance; building again values those classes only
+    arrays = {k: v.copy() for k, v in moves.arrays.items() if k not in ("wins", "alt_wins")}
+    chance = moves.arrays["wins"] >= 0
+    arrays["best"][chance] = -1
+    arrays["total"][chance] = -1
+    arrays["alt_guess"][chance] = -1
+    arrays["alt_total"][chance] = -1
+    import json as _json
+
+    np.savez_compressed(out, info=np.array(_json.dumps(moves.info)), **arrays)
+    assert cli.main(["book", "moves", *common[:-1], "--openers", ",".join(words)]) == 0
+    assert f"{int(chance.sum())} classes valued again" in capsys.readouterr().err
+    again = Moves.read(out, lists, mode, cap)
+    for k in moves.arrays:
+        assert np.array_equal(again.arrays[k], moves.arrays[k]), k
+
+
 @pytest.mark.parametrize("name,mode", [("original", "easy"), ("original", "hard"),
                                        ("nyt", "easy"), ("nyt", "hard")])
 def test_the_shipped_moves_files(name, mode):

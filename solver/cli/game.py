@@ -115,7 +115,7 @@ def _cmd_next(args) -> int:
         store = _store(args, lists)
         # the start or a second move, from a store or the book: no solver, no table
         if store is not None and pos.objective == "expected":
-            res = opening(pos, args.top, store)
+            res = opening(pos, args.top, store, fallback=True)
         if res is None and store is None and not pos.history \
                 and pos.objective == "expected" and len(lists.answers) > EMPTY_EXACT_LIMIT:
             res = best_known(pos, args.top)  # what is known, or why not (no table needed)

@@ -285,9 +285,10 @@ def analyse(solver, position: Position, top: int = 5, store=None,
         return fall_back(analyse_worst(solver, pos, top, store, allow_empty, progress))
     if store is not None:
         _check_store(store, pos)
-        res = _from_store(solver, pos, top, store)
+        res = _from_store(solver, pos, top, store, fallback)
         if res is not None:
-            if pos.history and res.best.total is not None and res.best.worst is None:
+            if (pos.history and res.best.total is not None and res.best.worst is None
+                    and not res.fallback_from):
                 res.best = _stored_tie_break(solver, pos, res.best)
             res.seconds = time.perf_counter() - t0
             return res
@@ -398,24 +399,26 @@ def _check_store(store, pos: Position) -> None:
                          + "; ".join(diff))
 
 
-def opening(pos: Position, top: int, store) -> Analysis | None:
+def opening(pos: Position, top: int, store, fallback: bool = False) -> Analysis | None:
     """The start of a game, or a second move, answered from a result store or book
     alone (no solver needed: `next -` from the book in milliseconds): the best opener
     and up to `top` proven alternatives; after one guess, the book's second move
-    (solver.moves) with `top` alternatives. None when the data does not have it."""
+    (solver.moves) with `top` alternatives, and with `fallback` its best chance
+    where no strategy solves the class (as `analyse(..., fallback=True)`). None when
+    the data does not have it."""
     if len(pos.history) > 1 or pos.objective != "expected":
         return None
     _check_store(store, pos)
     if pos.history:
-        return _from_moves(pos, top, store)
+        return _from_moves(pos, top, store, fallback)
     return _from_store(None, pos, top, store)
 
 
-def _from_moves(pos: Position, top: int, store) -> Analysis | None:
+def _from_moves(pos: Position, top: int, store, fallback: bool = False) -> Analysis | None:
     """The second move from the book's moves (data computed by this same analysis,
-    tie-break included): None where they lack the class, the class is infeasible (the
-    search says what else can be done), or `top` asks for more alternatives than
-    they keep."""
+    tie-break included): None where they lack the class, the class is infeasible and
+    `fallback` is off or they hold no best chance for it (the search says what else
+    can be done), or `top` asks for more alternatives than they keep."""
     moves = getattr(store, "moves", None)
     if moves is None or pos.objective != "expected" or len(pos.history) != 1:
         return None
@@ -424,15 +427,24 @@ def _from_moves(pos: Position, top: int, store) -> Analysis | None:
     move = None if gid is None else moves.lookup(gid, pattern)
     if move is None or move.best is None or move.total is None:
         return None
+    if move.wins is not None and not fallback:
+        return None  # the best chance, which this caller did not ask for
     alts = move.alternatives
     if top > len(alts) and len(alts) >= moves.alternatives:
         return None  # more than it keeps (a class with fewer has no more to give)
+    source = getattr(store, "source", "store")
+    if move.wins is not None:  # as analyse_wins answers the fallback
+        best = Choice(move.best, move.total, Status.EXACT, wins=move.wins)
+        return Analysis(pos, best, [Choice(g, t, Status.EXACT, wins=w) for (g, t), w in
+                                    zip(alts[:top], move.alt_wins, strict=False)],
+                        source=source, fallback_from=pos.objective)
     best = Choice(move.best, move.total, Status.EXACT, move.worst)
     return Analysis(pos, best, [Choice(g, t, Status.EXACT) for g, t in alts[:top]],
-                    source=getattr(store, "source", "store"))
+                    source=source)
 
 
-def _from_store(solver, pos: Position, top: int, store) -> Analysis | None:
+def _from_store(solver, pos: Position, top: int, store,
+                fallback: bool = False) -> Analysis | None:
     source = getattr(store, "source", "store")
     if len(pos.history) == 0:
         snap = store.snapshot()
@@ -450,7 +462,7 @@ def _from_store(solver, pos: Position, top: int, store) -> Analysis | None:
         ch = [Choice(r["opener"], r["total"], r["status"]) for r in rows]
         return Analysis(pos, ch[0], ch[1:], note=note, source=source)
     if len(pos.history) == 1:
-        res = _from_moves(pos, top, store)
+        res = _from_moves(pos, top, store, fallback)
         if res is not None:
             return res
         opener, pattern = pos.history[0]

@@ -120,7 +120,7 @@ def from_data(pos, top: int, store) -> dict | None:
     when the data does not have it (a worker searches)."""
     from ..game.analysis import opening
 
-    res = opening(pos, top, store)
+    res = opening(pos, top, store, fallback=True)
     return None if res is None else _with_source(res)
 
 
