@@ -84,8 +84,9 @@ def register(sub) -> None:
         description="For each chosen opener and each feedback it can get, compute the best "
         "second guess (exact total and worst case) and its K best alternatives (where no "
         "strategy solves every candidate within the cap, the best chance: the guesses that "
-        "win the most), into the moves file beside the book: 'next OPENER:PATTERN', 'play' and the web page then "
-        "answer a player's second move from it without a search. Openers already in the "
+        "win the most), into the moves file beside the book: 'next OPENER:PATTERN', "
+        "'play' and the web page then answer a player's second move from it without a "
+        "search. Openers already in the "
         "file are skipped (the same command resumes). Under mpiexec every rank values "
         "classes.")
     add_lists(moves)
