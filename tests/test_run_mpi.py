@@ -297,9 +297,9 @@ def test_an_opener_still_running_when_the_queue_runs_dry_is_shared(tmp_path, cac
     """No tail: k openers on 2 solving ranks, the plan splitting the dearest (1 in
     easy, 2 in the others) and each opener valued whole taking 2.5 s (the test hook)
     before its search. An odd number go out whole, so the last is alone while the
-    other rank is idle; past the run's 2 s it is taken back and its classes (the
-    biggest in parts) go to both ranks. The values and second guesses are those of
-    one process valuing every opener whole."""
+    other rank is idle, so it is taken back: it finishes its class in progress and
+    its classes not started (the biggest in parts) go to both ranks. The values and
+    second guesses are those of one process valuing every opener whole."""
     a, g = write_lists(tmp_path / "lists", 60, 10)
     lists = ["--answers", a, "--guesses", g, "--mode", mode, "--max-guesses", str(cap)]
     words = WordLists.load(a, g, quiet=True).guesses

@@ -28,6 +28,7 @@ from ..store import (
 )
 from ..variant import Mode, pattern_dtype
 from .reader import _ARRAYS, _WINS_ARRAYS, DEFAULT_TOP, FORMAT, Book, book_path
+from .table import class_rows, problem_info
 
 POPULAR_SCORED = 280  # the best openers by a one-step score (expected remaining)
 
@@ -169,7 +170,6 @@ def write(store: Store, out: str | Path, top: int, popular: list[str], command: 
     its class checkpoint (the run's workers keep them: no search here). `steps`:
     what the build measured (wall and CPU seconds of its steps), for the
     provenance. Returns the book's info."""
-    from ..store import ClassStore
 
     snap = store.snapshot()
     st = snap.status
@@ -190,15 +190,9 @@ def write(store: Store, out: str | Path, top: int, popular: list[str], command: 
                          Param("no_cutoff"))
     total = snap.fields["total"]
     exact = np.flatnonzero(st == EXACT)
-    classes = ClassStore(store.path, len(store.words), store.problem.n_patterns)
-    rows = []
-    for i in exact:
-        got = classes.results(int(i))
-        if not got or any(r.status != EXACT for r in got.values()):
-            raise UsageError(f"{store.path} lacks the class values of "
-                             f"{store.words[int(i)]}: build the book again (the same "
-                             "command values them)")
-        rows += [(int(i), p, r.second, r.total) for p, r in sorted(got.items())]
+    rows = [(int(i), *r) for i, got in zip(exact, class_rows(
+        store, exact, "build the book again (the same command values them)"), strict=True)
+        for r in got]
     order = np.lexsort((exact, total[exact]))
     kth = int(total[exact[order[top - 1]]])
     prob = store.problem
@@ -206,10 +200,7 @@ def write(store: Store, out: str | Path, top: int, popular: list[str], command: 
 
     runs = store.group.attrs.get("run", {}) or {}
     info = {
-        "format": FORMAT,
-        "answers_sha256": prob.answers_sha256, "guesses_sha256": prob.guesses_sha256,
-        "n_answers": prob.n_answers, "n_guesses": prob.n_guesses,
-        "mode": prob.mode, "max_guesses": prob.max_guesses, "word_length": prob.length,
+        "format": FORMAT, **problem_info(prob),
         "top": proven, "kth_total": kth, "cutoff": store.cutoff,
         "exact": int(len(exact)),
         "popular": popular,

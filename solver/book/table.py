@@ -112,6 +112,30 @@ class Table:
                 f"{i['written_at'][:10]})")
 
 
+def problem_info(prob: Problem) -> dict:
+    """The problem as a book's or a table's `info` records it."""
+    return {"answers_sha256": prob.answers_sha256, "guesses_sha256": prob.guesses_sha256,
+            "n_answers": prob.n_answers, "n_guesses": prob.n_guesses, "mode": prob.mode,
+            "max_guesses": prob.max_guesses, "word_length": prob.length}
+
+
+def class_rows(store: Store, exact, mend: str) -> list[list[tuple[int, int, int]]]:
+    """The (pattern, second guess, class total) rows of each exact opener of
+    `exact`, from the store's class checkpoint; UsageError (saying `mend`) when an
+    opener's class values are not all there."""
+    from ..store import ClassStore
+
+    classes = ClassStore(store.path, len(store.words), store.problem.n_patterns)
+    out = []
+    for i in exact:
+        got = classes.results(int(i))
+        if not got or any(r.status != EXACT for r in got.values()):
+            raise UsageError(f"{store.path} lacks the class values of "
+                             f"{store.words[int(i)]}: {mend}")
+        out.append([(p, r.second, r.total) for p, r in sorted(got.items())])
+    return out
+
+
 def write_table(store: Store, out: str | Path, command: str) -> dict:
     """Write the table file of a table run's store to `out` (atomically): every
     opener it has valued, finished or not. The store must be a table's: no cutoff
@@ -119,7 +143,6 @@ def write_table(store: Store, out: str | Path, command: str) -> dict:
     each exact opener's class values in its class checkpoint (the run's workers
     keep them). Returns the file's info."""
     from .. import __version__
-    from ..store import ClassStore
 
     if store.cutoff is not None:
         raise UsageError(f"{store.path} was run with a cutoff ({store.cutoff}): a table "
@@ -132,27 +155,17 @@ def write_table(store: Store, out: str | Path, command: str) -> dict:
         raise UsageError(f"{store.path} holds openers that are not exact or infeasible "
                          f"({c['failed']} failed, {c.get('lower_bound', 0)} lower bounds, "
                          f"{c.get('upper_bound', 0)} upper bounds): not a table's store")
-    classes = ClassStore(store.path, len(store.words), store.problem.n_patterns)
-    counts, rows = [], []
-    for i in held:
-        if st[i] != EXACT:
-            counts.append(0)
-            continue
-        got = classes.results(int(i))
-        if not got or any(r.status != EXACT for r in got.values()):
-            raise UsageError(f"{store.path} lacks the class values of "
-                             f"{store.words[int(i)]}: resume its run (it values them)")
-        counts.append(len(got))
-        rows += [(p, r.second, r.total) for p, r in sorted(got.items())]
+    exact = held[st[held] == EXACT]
+    per = dict(zip(exact.tolist(), class_rows(store, exact, "resume its run (it values "
+                                              "them)"), strict=True))
+    counts = [len(per.get(int(i), ())) for i in held]
+    rows = [r for i in held for r in per.get(int(i), ())]
     prob = store.problem
     total, depth = snap.fields["total"], snap.fields["depth"]
     cpu = snap.fields["cpu_seconds"]
     runs = store.group.attrs.get("run", {}) or {}
     info = {
-        "format": FORMAT,
-        "answers_sha256": prob.answers_sha256, "guesses_sha256": prob.guesses_sha256,
-        "n_answers": prob.n_answers, "n_guesses": prob.n_guesses,
-        "mode": prob.mode, "max_guesses": prob.max_guesses, "word_length": prob.length,
+        "format": FORMAT, **problem_info(prob),
         "valued": int(len(held)), "exact": int((st[held] == EXACT).sum()),
         "complete": bool(len(held) == prob.n_guesses),
         "command": command, "solver_version": __version__, "store": str(store.path),
