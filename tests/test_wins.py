@@ -591,3 +591,44 @@ def test_child_constraints_and_classes_are_the_game_layers(length):
             assert [x.tolist() for _p, x in ws._split(gid, sub)] == [
                 x.tolist() for _p, x in solver._classes(gid, sub)[::-1]]
     assert ws._child_cons(None, 0, 0)[1].sum() == 0
+
+
+@pytest.mark.parametrize("length", (4, 5, 6))
+@pytest.mark.parametrize("mode", MODES)
+def test_the_three_guess_kernel_matches_the_python_search(mode, length):
+    """Sets with three guesses left are valued by a compiled kernel (wins_kernel);
+    the Python branch and bound it replaces must give the same value and the same
+    guess (the first of the order searched), and the same answer under every need:
+    the value below it, None at or above it. Six letters run numba's jit (two-byte
+    patterns); the others the compiled module."""
+    lists = stem_lists(11 + length, length, stems=4, variants=9, n_guesses=14)
+    rng = random.Random(length)
+    solver = Solver(lists, mode, 6)
+    fast, slow = WinsSearch(solver), WinsSearch(solver)
+    slow.kernel = False
+    start = no_constraint(lists.length) if mode == "hard" else None
+    n = len(lists.answers)
+    everything = np.arange(n, dtype=np.int32)
+    cases = [(everything, start, True)]  # the opener's set: every guess allowed
+    for word in rng.sample(lists.guesses, 30):
+        row = solver.table[lists.guess_index[word]]
+        for p in np.unique(row).tolist():
+            m = np.flatnonzero(row == p).astype(np.int32)
+            if p != solver.variant.all_green and len(m) >= 3:
+                cons = constraint_after(start, word, p) if mode == "hard" else None
+                cases.append((m, cons, False))
+    lost = 0
+    for m, cons, first in cases:
+        want = slow._search(m, 3, cons, first, False)
+        got = fast._search(m, 3, cons, first, False)
+        assert want is not None and got is not None
+        assert (got.wins, got.total, got.guess) == (want.wins, want.total, want.guess)
+        lost += want.wins < len(m)
+        w, t = want.wins, want.total
+        for need in [(-w, t), (-w, t + 1), (-w - 1, 0), (-w + 1, 10**6), (-w, t - 1)]:
+            v = fast._search(m, 3, cons, first, False, need=need)
+            if (-w, t) < need:
+                assert v is not None and (v.wins, v.total, v.guess) == (w, t, want.guess)
+            else:
+                assert v is None
+    assert lost >= 20, "too few sets lose an answer: the cases test little"

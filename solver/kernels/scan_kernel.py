@@ -1,7 +1,7 @@
 """The one-pass kernel behind solver.game.measures and the objective wins (scan):
 class sizes of a candidate set under each guess, reduced to the raw columns below.
 Compiled ahead of time like the search kernels (solver.aot), numba's jit as the
-fallback."""
+fallback. The same compiled module holds the objective wins' kernel (wins_kernel)."""
 
 from __future__ import annotations
 
@@ -22,15 +22,21 @@ def _jitted():
 def _exports():
     from numba import types
 
+    from .wins_jit import wins3
+
     sig = types.none(types.uint8[:, ::1], types.int32[::1], types.int64[::1],
                      types.float64[::1], types.int64, types.float64[:, ::1])
-    return [("scan", _jitted(), sig)]
+    i64, u8 = types.int64, types.uint8
+    wins_sig = types.none(u8[:, ::1], u8[:, ::1], types.int32[::1], i64[::1], i64[::1],
+                          i64[::1], u8[::1], u8[::1], i64, i64, i64, i64, i64[::1])
+    return [("scan", _jitted(), sig), ("wins3", wins3, wins_sig)]
 
 
 _HERE = Path(__file__).resolve().parent
 MEASURES = CompiledKernels(
     "wordle_dp_measures",
-    [_HERE / "scan_jit.py", _HERE / "scan_kernel.py", _HERE / "scan_columns.py"], _exports
+    [_HERE / "scan_jit.py", _HERE / "scan_kernel.py", _HERE / "scan_columns.py",
+     _HERE / "wins_jit.py"], _exports
 )
 
 

@@ -34,7 +34,11 @@ By the guesses left:
   outright or not (then h + k = |S|, at the capped optimum), so no engine search;
 - c >= 3: the engine first: a set it values outright takes its capped optimum; only
   the sets it proves infeasible are searched here, and they lose at least one
-  answer: branch and bound over the legal guesses that split S. A guess is bounded
+  answer: branch and bound over the legal guesses that split S. At c = 3 every
+  class of a guess has two guesses left, so the whole search is one compiled double
+  loop over guesses (kernels/wins_jit.py: no engine, no memo; largest class
+  first, each guess dropped as soon as it cannot beat the best or the need).
+  Above c = 3 the branch and bound is the Python below. A guess is bounded
   from its class sizes first (a class of m answers wins at most m, at a total of at
   least 2m - 1 before this guess; S itself at most |S| - 1), then class by class as
   they are valued: small classes first, every class first by the engine alone (a
@@ -57,9 +61,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..kernels.scan_kernel import EST, HIT, PATTERNS, scan
+from ..kernels.wins_kernel import EASY, HARD, STRICT, wins3
 from ..status import Status
 from ..variant import Mode
-from .constraint import Constraint, legal_mask
+from .constraint import Constraint, guess_letters, legal_mask, no_constraint
 from .layout import EXACT, INF
 from .result import SolveResult
 
@@ -113,6 +118,9 @@ class WinsSearch:
         self.hard, self.strict = self.mode == Mode.HARD, self.mode == Mode.STRICT
         self.green = solver.variant.all_green
         self.agid = solver.lists.answer_guess_ids  # the property builds it on every call
+        self.agid64 = np.ascontiguousarray(self.agid, np.int64)
+        self.letters = guess_letters(solver.lists)
+        self.kernel = True  # sets with three guesses left by wins_kernel (False: in Python)
         self.memo: dict = {}
         self.infeasible: set = set()  # states the engine proved cannot be won outright
         self.lower: dict = {}  # state -> a lower bound on its key, from cutoffs
@@ -306,6 +314,12 @@ class WinsSearch:
         when no guess beats `need`."""
         n = len(members)
         gids, h, k, lb = self._candidates(members, cons, first, infeasible)
+        if left == 3 and self.kernel:  # the last searched level, compiled
+            cons = cons if cons is not None else no_constraint(self.lists.length)
+            mode = STRICT if self.strict else HARD if self.hard else EASY
+            r = wins3(self.solver.table, self.letters, members, gids, self.agid64, cons[0],
+                      cons[1], mode, self.green, need)
+            return None if r is None else WinsValue(*r)
         if left == 2:  # exact from the counts: h + k wins at total h + 2k
             j = int(np.lexsort((h + 2 * k, -(h + k)))[0])
             return WinsValue(int(h[j] + k[j]), int(h[j] + 2 * k[j]), int(gids[j]))

@@ -1,0 +1,206 @@
+"""numba's jit of the objective wins' last searched level (see wins_kernel.py; imported
+only when the compiled module is not used, or to build it).
+
+A set with three guesses left: each guess g splits it into classes, each class then
+has two guesses left, and a class's value there is exact from the class counts of
+its legal guesses (WinsSearch._two): the guess with the most distinct patterns wins
+that many answers, at a total of 2 x patterns - hit. So the set's value is one
+double loop over guesses, with no memo: the Python search spent most of a
+best-chance search here, refuting one guess at a time (BENCHMARKS.md, issue 48)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..jitcache import install
+
+install()  # numba's cache sees an edit to any kernel source (solver/jitcache.py)
+
+EASY, HARD, STRICT = 0, 1, 2
+
+
+@njit(cache=True, nogil=True)
+def _class_value(tbl, cls, m, guesses, ng, green, stamp, tick):
+    """(patterns, hit) of the best guess among guesses[:ng] for the class cls[:m]
+    (answer ids): the most distinct patterns, then a hit. `stamp` and `tick` mark
+    the patterns seen without clearing an array per guess."""
+    best_ns, best_h = 0, 0
+    for k in range(ng):
+        row = tbl[guesses[k]]
+        tick[0] += 1
+        t = tick[0]
+        ns = 0
+        h = 0
+        for j in range(m):
+            p = row[cls[j]]
+            if stamp[p] != t:
+                stamp[p] = t
+                ns += 1
+                if p == green:
+                    h = 1
+        if ns > best_ns or (ns == best_ns and h > best_h):
+            best_ns, best_h = ns, h
+            if ns == m and h == 1:
+                break
+    return best_ns, best_h
+
+
+@njit(cache=True, nogil=True)
+def wins3(tbl, letters, members, cands, by_id, agid, greens, mins, mode, green,
+          need_w, need_t, out):
+    """The value of the candidates `members` with three guesses left under the
+    objective wins: out = (wins, total, guess id) of the first guess of `cands` (the
+    order searched) with the best key (-wins, total), or guess -1 when no guess has a
+    key below the need (-need_w, need_t) (need_w < 0: no need).
+
+    `cands`: the legal guesses that split the set or hit it; `by_id` the same sorted
+    by id (the classes' legal guesses in easy and hard mode are among them: a guess
+    that neither splits nor hits the set wins one answer of a class, never the most
+    of a class of three or more); `agid` each answer's guess id (strict mode's
+    classes guess only their candidates); `greens`, `mins` the hard-mode constraint
+    now; `mode` EASY, HARD or STRICT."""
+    n = members.shape[0]
+    length = letters.shape[1]
+    cnt = np.zeros(green + 1, np.int64)
+    start = np.zeros(green + 1, np.int64)
+    order = np.empty(n, np.int64)
+    cls = np.empty(n, np.int64)
+    pats = np.empty(n, np.int64)
+    sizes = np.empty(n, np.int64)
+    stamp = np.zeros(green + 1, np.int64)
+    tick = np.zeros(1, np.int64)
+    legal = np.empty(max(by_id.shape[0], n), np.int64)
+    cols = np.empty(length, np.int64)
+    # hard mode: each candidate's letter counts; a class's legal guesses are those
+    # of `by_id` (legal now) that keep what the class's feedback adds: new greens
+    # (pos, letter) and letters now needed more often (letter, copies)
+    nb = by_id.shape[0]
+    counts = np.zeros((nb if mode == HARD else 0, 26), np.uint8)
+    for k in range(counts.shape[0]):
+        for i in range(length):
+            counts[k, letters[by_id[k], i]] += 1
+    new_pos = np.empty(length, np.int64)
+    new_let = np.empty(length, np.int64)
+    need_let = np.empty(length, np.int64)
+    need_cnt = np.empty(length, np.int64)
+    have_best = need_w >= 0
+    bw, bt = need_w, need_t
+    out[0], out[1], out[2] = -1, -1, -1
+    for gi in range(cands.shape[0]):
+        g = cands[gi]
+        row = tbl[g]
+        # the classes of g: counting sort of the members by pattern
+        nc = 0
+        for j in range(n):
+            p = row[members[j]]
+            if cnt[p] == 0:
+                pats[nc] = p
+                nc += 1
+            cnt[p] += 1
+        pos = 0
+        for c in range(nc):
+            start[pats[c]] = pos
+            sizes[c] = cnt[pats[c]]
+            pos += cnt[pats[c]]
+        for j in range(n):
+            p = row[members[j]]
+            order[start[p]] = j
+            start[p] += 1
+        for c in range(nc):  # start[p] is now the class's end
+            start[pats[c]] -= sizes[c]
+        for c in range(nc):
+            cnt[pats[c]] = 0
+        # exact at once: the hit and the classes of one or two answers; the rest
+        # at their best (every answer won, two guesses for all but one)
+        ub = 0
+        lbt = 0
+        for c in range(nc):
+            m = sizes[c]
+            if pats[c] == green:
+                ub += 1
+                lbt += 1
+            else:
+                ub += m
+                lbt += 3 * m - 1
+        # then the classes of three or more, largest first, each exact
+        refuted = have_best and (ub < bw or (ub == bw and lbt >= bt))
+        while not refuted:
+            big = -1
+            for c in range(nc):
+                if pats[c] != green and sizes[c] >= 3 and (big < 0 or sizes[c] > sizes[big]):
+                    big = c
+            if big < 0:
+                break
+            m = sizes[big]
+            sizes[big] = -m  # valued (restored below)
+            p = pats[big]
+            lo = start[p]
+            ng = 0
+            if mode == STRICT:
+                for j in range(lo, lo + m):
+                    legal[ng] = agid[members[order[j]]]
+                    ng += 1
+                legal[:ng].sort()
+            elif mode == HARD:
+                q = p
+                for i in range(length):
+                    cols[i] = q % 3
+                    q //= 3
+                ngr = 0
+                for i in range(length):
+                    if cols[i] == 2 and greens[i] == 255:
+                        new_pos[ngr] = i
+                        new_let[ngr] = letters[g, i]
+                        ngr += 1
+                nl = 0
+                for i in range(length):
+                    ch = letters[g, i]
+                    first = True
+                    for i2 in range(i):
+                        if letters[g, i2] == ch:
+                            first = False
+                    if not first:
+                        continue
+                    seen = 0
+                    for i2 in range(length):
+                        if letters[g, i2] == ch and cols[i2] > 0:
+                            seen += 1
+                    if seen > mins[ch]:
+                        need_let[nl] = ch
+                        need_cnt[nl] = seen
+                        nl += 1
+                for k in range(nb):
+                    gk = by_id[k]
+                    ok = True
+                    for r in range(ngr):
+                        if letters[gk, new_pos[r]] != new_let[r]:
+                            ok = False
+                            break
+                    if ok:
+                        for r in range(nl):
+                            if counts[k, need_let[r]] < need_cnt[r]:
+                                ok = False
+                                break
+                    if ok:
+                        legal[ng] = gk
+                        ng += 1
+            else:
+                for k in range(by_id.shape[0]):
+                    legal[k] = by_id[k]
+                ng = by_id.shape[0]
+            for j in range(m):
+                cls[j] = members[order[lo + j]]
+            ns, h = _class_value(tbl, cls, m, legal, ng, green, stamp, tick)
+            ub += ns - m
+            lbt += (2 * ns - h) + ns - (3 * m - 1)
+            refuted = have_best and (ub < bw or (ub == bw and lbt >= bt))
+        for c in range(nc):
+            if sizes[c] < 0:
+                sizes[c] = -sizes[c]
+        if refuted:
+            continue
+        # every class valued: (ub, lbt) is exact, and better than the best so far
+        bw, bt = ub, lbt
+        have_best = True
+        out[0], out[1], out[2] = ub, lbt, g

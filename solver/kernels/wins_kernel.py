@@ -1,0 +1,40 @@
+"""The objective wins' kernel for a set with three guesses left (wins_jit.wins3),
+from the compiled module of scan_kernel (numba's jit as the fallback)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..aot import use_compiled
+from .scan_kernel import MEASURES
+
+EASY, HARD, STRICT = 0, 1, 2  # wins_jit's modes
+
+
+def _jitted():
+    from .wins_jit import wins3
+
+    return wins3
+
+
+def wins3(table: np.ndarray, letters: np.ndarray, members: np.ndarray, cands: np.ndarray,
+          agid: np.ndarray, greens: np.ndarray, mins: np.ndarray, mode: int, green: int,
+          need: tuple[int, int] | None) -> tuple[int, int, int] | None:
+    """(wins, total, guess id) of the candidates `members` with three guesses left
+    (wins_jit.wins3), searched over `cands` in their order; None when no guess has a
+    key (-wins, total) below `need`."""
+    cands = np.ascontiguousarray(cands, np.int64)
+    by_id = np.sort(cands)
+    out = np.zeros(3, np.int64)
+    need_w, need_t = (-1, 0) if need is None else (-need[0], need[1])
+    fn = None
+    if use_compiled() and table.dtype == np.uint8 and table.flags.c_contiguous and \
+            table.flags.writeable:
+        mod = MEASURES.module()
+        if mod is not None:
+            fn = mod.wins3
+    (fn or _jitted())(table, letters, np.ascontiguousarray(members, np.int32), cands, by_id,
+                      agid, greens, mins, int(mode), int(green), int(need_w), int(need_t), out)
+    if out[2] < 0:
+        return None
+    return int(out[0]), int(out[1]), int(out[2])
