@@ -14,9 +14,11 @@ stream and gets nothing.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
 
@@ -160,6 +162,35 @@ class Progress:
             self.stream.write(text + "\n")
         self.stream.flush()
         self.shown = True
+
+    @contextlib.contextmanager
+    def wait(self, note: str) -> Iterator[None]:
+        """A step whose length nothing predicts (one search, no count to report): on
+        a terminal the line says `note` and the seconds elapsed, redrawn every second
+        by a thread until the step ends (a log gets nothing: the step's result is
+        printed after it)."""
+        if self.stream is None or not self.tty:
+            yield
+            return
+        stop = threading.Event()
+        t0 = time.monotonic()
+
+        def tick() -> None:
+            while not stop.wait(1.0):
+                text = f"{self.label}: {note}, {fmt_duration(time.monotonic() - t0)} so far"
+                pad = max(0, self.width - len(text))
+                self.stream.write("\r" + text + " " * pad)  # type: ignore[union-attr]
+                self.stream.flush()  # type: ignore[union-attr]
+                self.width = len(text)
+                self.shown = True
+
+        th = threading.Thread(target=tick, daemon=True)
+        th.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            th.join()
 
     def clear(self) -> None:
         """Erase the line drawn on a terminal, so that other output can be printed

@@ -180,3 +180,34 @@ def test_a_damaged_or_foreign_table_is_not_used(made, capsys, tmp_path):
 
     with pytest.raises(StoreError, match="another problem"):
         Table.read(tmp_path / "b.table.npz", Problem.from_lists(other, mode, CAP))
+
+
+def test_a_table_openers_second_move_shows_its_waits(made, capsys):
+    """A class of an opener the table holds, with no moves file: the tie-break among
+    equal totals is one search with nothing to count (the progress's `wait`, a line
+    with the time on a terminal), the alternatives are counted as they are ranked."""
+    from solver import Solver
+    from solver.game import Position, analyse
+
+    mode, lists, _opts, _d, book, _store = made
+    _write(made, capsys)
+    b = Book.read(book, lists)
+    i = next(i for i in b.table.index.tolist() if b.status_codes[i] == EXACT)
+    pattern, second, total = b.table.classes(i)[0]
+    pos = Position.start(lists, mode, CAP).play(lists.guesses[i], pattern)
+    seen: list = []
+
+    class Recorder:
+        def __call__(self, done: int, of: int) -> None:
+            seen.append(("ranked", done, of))
+
+        def wait(self, note: str):
+            import contextlib
+
+            seen.append(("wait", note))
+            return contextlib.nullcontext()
+
+    res = analyse(Solver(lists, mode, CAP), pos, top=2, store=b, progress=Recorder())
+    assert res.source == "table" and res.best.total == total
+    assert seen[0] == ("wait", "the smallest worst case among guesses of that total")
+    assert any(s[0] == "ranked" for s in seen[1:])

@@ -293,3 +293,29 @@ def test_ctrl_c_ends_the_progress_line_first(monkeypatch):
     err.truncate()
     progress.end_open_line()
     assert err.getvalue() == ""
+
+
+def test_a_wait_with_nothing_to_count_shows_its_time_on_a_terminal():
+    """Progress.wait: one step of unknown length (a search with no count) redraws its
+    note and the time so far every second on a terminal; a log gets nothing."""
+    import io
+    import re
+    import time
+
+    from solver import progress
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Tty()
+    p = progress.Progress("next", tty, "guesses")
+    with p.wait("the smallest worst case"):
+        t0 = time.monotonic()  # a busy machine may delay the thread: wait for its line
+        while "so far" not in tty.getvalue() and time.monotonic() - t0 < 60:
+            time.sleep(0.05)
+    assert re.search(r"\rnext: the smallest worst case, \d+s so far", tty.getvalue())
+    log = io.StringIO()
+    with progress.Progress("next", log, "guesses").wait("the smallest worst case"):
+        time.sleep(1.2)
+    assert log.getvalue() == ""

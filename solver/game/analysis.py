@@ -7,6 +7,7 @@ next guess counts 1 for every candidate), under the guesses left.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
 from collections.abc import Callable
@@ -285,7 +286,7 @@ def analyse(solver, position: Position, top: int = 5, store=None,
         return fall_back(analyse_worst(solver, pos, top, store, allow_empty, progress))
     if store is not None:
         _check_store(store, pos)
-        res = _from_store(solver, pos, top, store, fallback)
+        res = _from_store(solver, pos, top, store, fallback, progress)
         if res is not None:
             if (pos.history and res.best.total is not None and res.best.worst is None
                     and not res.fallback_from):
@@ -443,8 +444,8 @@ def _from_moves(pos: Position, top: int, store, fallback: bool = False) -> Analy
                     source=source)
 
 
-def _from_store(solver, pos: Position, top: int, store,
-                fallback: bool = False) -> Analysis | None:
+def _from_store(solver, pos: Position, top: int, store, fallback: bool = False,
+                progress: Progress | None = None) -> Analysis | None:
     source = getattr(store, "source", "store")
     if len(pos.history) == 0:
         snap = store.snapshot()
@@ -479,9 +480,14 @@ def _from_store(solver, pos: Position, top: int, store,
             total, status = solver.guess_value(gid, pos.members, pos.budget, pos.cons)
         best = Choice(second, total, status)
         if total is not None:  # the tie-break first: the alternatives leave out its guess
-            best = _stored_tie_break(solver, pos, best)
+            # (a class of an opener from the table, without moves, searches it: 22 s
+            # for abaca:BBBBB, where a terminal shows the step and its time)
+            wait = getattr(progress, "wait", None)
+            with wait("the smallest worst case among guesses of that total") if wait \
+                    else contextlib.nullcontext():
+                best = _stored_tie_break(solver, pos, best)
             gid = solver.lists.guess_index[best.guess]
-        alts = ranked_guesses(solver, pos, top, exclude=gid) if top else []
+        alts = ranked_guesses(solver, pos, top, exclude=gid, progress=progress) if top else []
         return Analysis(pos, best, alts, source=source)
     return None
 
