@@ -21,12 +21,17 @@ EASY, HARD, STRICT = 0, 1, 2
 
 
 @njit(cache=True, nogil=True)
-def _class_value(tbl, cls, m, guesses, ng, green, stamp, tick):
+def _class_value(tbl, cls, m, guesses, bounds, ng, green, stamp, tick):
     """(patterns, hit) of the best guess among guesses[:ng] for the class cls[:m]
-    (answer ids): the most distinct patterns, then a hit. `stamp` and `tick` mark
-    the patterns seen without clearing an array per guess."""
+    (answer ids): the most distinct patterns, then a hit. bounds[k] >= the patterns
+    of guesses[k] on the class, in decreasing order: the scan stops where no later
+    guess can do better. `stamp` and `tick` mark the patterns seen without clearing
+    an array per guess."""
     best_ns, best_h = 0, 0
     for k in range(ng):
+        b = min(bounds[k], m)
+        if b < best_ns or (b == best_ns and best_h == 1):
+            break
         row = tbl[guesses[k]]
         tick[0] += 1
         t = tick[0]
@@ -41,25 +46,24 @@ def _class_value(tbl, cls, m, guesses, ng, green, stamp, tick):
                     h = 1
         if ns > best_ns or (ns == best_ns and h > best_h):
             best_ns, best_h = ns, h
-            if ns == m and h == 1:
-                break
     return best_ns, best_h
 
 
 @njit(cache=True, nogil=True)
-def wins3(tbl, letters, members, cands, by_id, agid, greens, mins, mode, green,
+def wins3(tbl, letters, members, cands, agid, greens, mins, mode, green,
           need_w, need_t, out):
     """The value of the candidates `members` with three guesses left under the
     objective wins: out = (wins, total, guess id) of the first guess of `cands` (the
     order searched) with the best key (-wins, total), or guess -1 when no guess has a
     key below the need (-need_w, need_t) (need_w < 0: no need).
 
-    `cands`: the legal guesses that split the set or hit it; `by_id` the same sorted
-    by id (the classes' legal guesses in easy and hard mode are among them: a guess
-    that neither splits nor hits the set wins one answer of a class, never the most
-    of a class of three or more); `agid` each answer's guess id (strict mode's
-    classes guess only their candidates); `greens`, `mins` the hard-mode constraint
-    now; `mode` EASY, HARD or STRICT."""
+    `cands`: the legal guesses that split the set or hit it. A class's legal guesses
+    in easy and hard mode are among them (a guess that neither splits nor hits the
+    set wins one answer of a class, never the most of a class of three or more),
+    scanned by their patterns over the whole set, most first: that bounds their
+    patterns over any class. `agid`: each answer's guess id (strict mode's classes
+    guess only their candidates); `greens`, `mins`: the hard-mode constraint now;
+    `mode`: EASY, HARD or STRICT."""
     n = members.shape[0]
     length = letters.shape[1]
     cnt = np.zeros(green + 1, np.int64)
@@ -68,18 +72,37 @@ def wins3(tbl, letters, members, cands, by_id, agid, greens, mins, mode, green,
     cls = np.empty(n, np.int64)
     pats = np.empty(n, np.int64)
     sizes = np.empty(n, np.int64)
-    stamp = np.zeros(green + 1, np.int64)
-    tick = np.zeros(1, np.int64)
-    legal = np.empty(max(by_id.shape[0], n), np.int64)
+    legal = np.empty(max(cands.shape[0], n), np.int64)
     cols = np.empty(length, np.int64)
     # hard mode: each candidate's letter counts; a class's legal guesses are those
-    # of `by_id` (legal now) that keep what the class's feedback adds: new greens
+    # of `cands` (legal now) that keep what the class's feedback adds: new greens
     # (pos, letter) and letters now needed more often (letter, copies)
-    nb = by_id.shape[0]
+    nb = cands.shape[0]
+    stamp = np.zeros(green + 1, np.int64)
+    tick = np.zeros(1, np.int64)
+    pset = np.empty(nb, np.int64)
+    for k in range(nb):
+        row = tbl[cands[k]]
+        tick[0] += 1
+        t = tick[0]
+        ns = 0
+        for j in range(n):
+            p = row[members[j]]
+            if stamp[p] != t:
+                stamp[p] = t
+                ns += 1
+        pset[k] = -ns
+    rank = np.argsort(pset, kind="mergesort")
+    by_p = np.empty(nb, np.int64)
+    p_of = np.empty(max(nb, n), np.int64)
+    for k in range(nb):
+        by_p[k] = cands[rank[k]]
+        p_of[k] = -pset[rank[k]]
+    bounds = np.empty(max(nb, n), np.int64)
     counts = np.zeros((nb if mode == HARD else 0, 26), np.uint8)
     for k in range(counts.shape[0]):
         for i in range(length):
-            counts[k, letters[by_id[k], i]] += 1
+            counts[k, letters[by_p[k], i]] += 1
     new_pos = np.empty(length, np.int64)
     new_let = np.empty(length, np.int64)
     need_let = np.empty(length, np.int64)
@@ -140,8 +163,8 @@ def wins3(tbl, letters, members, cands, by_id, agid, greens, mins, mode, green,
             if mode == STRICT:
                 for j in range(lo, lo + m):
                     legal[ng] = agid[members[order[j]]]
+                    bounds[ng] = m
                     ng += 1
-                legal[:ng].sort()
             elif mode == HARD:
                 q = p
                 for i in range(length):
@@ -171,7 +194,7 @@ def wins3(tbl, letters, members, cands, by_id, agid, greens, mins, mode, green,
                         need_cnt[nl] = seen
                         nl += 1
                 for k in range(nb):
-                    gk = by_id[k]
+                    gk = by_p[k]
                     ok = True
                     for r in range(ngr):
                         if letters[gk, new_pos[r]] != new_let[r]:
@@ -184,14 +207,16 @@ def wins3(tbl, letters, members, cands, by_id, agid, greens, mins, mode, green,
                                 break
                     if ok:
                         legal[ng] = gk
+                        bounds[ng] = p_of[k]
                         ng += 1
             else:
-                for k in range(by_id.shape[0]):
-                    legal[k] = by_id[k]
-                ng = by_id.shape[0]
+                for k in range(nb):
+                    legal[k] = by_p[k]
+                    bounds[k] = p_of[k]
+                ng = nb
             for j in range(m):
                 cls[j] = members[order[lo + j]]
-            ns, h = _class_value(tbl, cls, m, legal, ng, green, stamp, tick)
+            ns, h = _class_value(tbl, cls, m, legal, bounds, ng, green, stamp, tick)
             ub += ns - m
             lbt += (2 * ns - h) + ns - (3 * m - 1)
             refuted = have_best and (ub < bw or (ub == bw and lbt >= bt))

@@ -24,7 +24,6 @@ def wins3(table: np.ndarray, letters: np.ndarray, members: np.ndarray, cands: np
     (wins_jit.wins3), searched over `cands` in their order; None when no guess has a
     key (-wins, total) below `need`."""
     cands = np.ascontiguousarray(cands, np.int64)
-    by_id = np.sort(cands)
     out = np.zeros(3, np.int64)
     need_w, need_t = (-1, 0) if need is None else (-need[0], need[1])
     fn = None
@@ -33,8 +32,8 @@ def wins3(table: np.ndarray, letters: np.ndarray, members: np.ndarray, cands: np
         mod = MEASURES.module()
         if mod is not None:
             fn = mod.wins3
-    (fn or _jitted())(table, letters, np.ascontiguousarray(members, np.int32), cands, by_id,
-                      agid, greens, mins, int(mode), int(green), int(need_w), int(need_t), out)
+    (fn or _jitted())(table, letters, np.ascontiguousarray(members, np.int32), cands, agid,
+                      greens, mins, int(mode), int(green), int(need_w), int(need_t), out)
     if out[2] < 0:
         return None
     return int(out[0]), int(out[1]), int(out[2])
