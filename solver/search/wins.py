@@ -70,6 +70,7 @@ from .result import SolveResult
 
 Progress = Callable[[int, int], None]
 PROGRESS_EVERY = 64
+QUICK3 = True
 MEMO_LIMIT = 1 << 20  # entries; the memo is emptied when it grows past this
 LEGAL_LIMIT = 4096  # hard-mode constraints whose legal guesses are kept (up to 119 kB each)
 
@@ -215,6 +216,9 @@ class WinsSearch:
         if left == 2:  # exact from the class counts: no engine search needed
             return self._store(key, self._two(members, cons))
         s = self.solver
+        if left == 3 and self.kernel and s.max_guesses and QUICK3:
+            w, t, g = self._kernel3(members, cons, False, None)
+            return self._store(key, WinsValue(w, t, g))
         if beta is not None and s.max_guesses:  # (uncapped values may be upper bounds)
             v, flags, _h, g = s._solve_set(members, left, s._cons_for(cons), int(beta))
             if flags & EXACT and v < INF and g >= 0:
@@ -291,6 +295,15 @@ class WinsSearch:
         lb = 3 * n - 2 * h - k - (3 if infeasible else 0)
         return gids, h, k, lb
 
+    def _kernel3(self, members, cons, first: bool, need, gids=None):
+        """wins_kernel.wins3 on this set with three guesses left."""
+        if gids is None:
+            gids = self._candidates(members, cons, first, False)[0]
+        cons = cons if cons is not None else no_constraint(self.lists.length)
+        mode = STRICT if self.strict else HARD if self.hard else EASY
+        return wins3(self.solver.table, self.letters, members, gids, self.agid64, cons[0],
+                     cons[1], mode, self.green, need)
+
     def _two(self, members: np.ndarray, cons) -> WinsValue:
         """The exact value of a set with two guesses left (not the first guess), from
         the class counts of every legal guess at once: a guess with hit h and k
@@ -315,10 +328,7 @@ class WinsSearch:
         n = len(members)
         gids, h, k, lb = self._candidates(members, cons, first, infeasible)
         if left == 3 and self.kernel:  # the last searched level, compiled
-            cons = cons if cons is not None else no_constraint(self.lists.length)
-            mode = STRICT if self.strict else HARD if self.hard else EASY
-            r = wins3(self.solver.table, self.letters, members, gids, self.agid64, cons[0],
-                      cons[1], mode, self.green, need)
+            r = self._kernel3(members, cons, first, need, gids)
             return None if r is None else WinsValue(*r)
         if left == 2:  # exact from the counts: h + k wins at total h + 2k
             j = int(np.lexsort((h + 2 * k, -(h + k)))[0])
