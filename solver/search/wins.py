@@ -71,6 +71,7 @@ from .result import SolveResult
 Progress = Callable[[int, int], None]
 PROGRESS_EVERY = 64
 QUICK3 = True
+SKIP4 = True
 MEMO_LIMIT = 1 << 20  # entries; the memo is emptied when it grows past this
 LEGAL_LIMIT = 4096  # hard-mode constraints whose legal guesses are kept (up to 119 kB each)
 
@@ -95,6 +96,7 @@ class WinsValue:
 
 NONE = WinsValue(0, 0)
 CUT = WinsValue(-1, -1)  # quick under a cutoff: won outright at a total >= it, or not at all
+UNKNOWN = WinsValue(-2, -2)  # quick: left to the search (four guesses left, no cutoff)
 
 
 def _lb_total(w: int, left: int) -> int:
@@ -216,6 +218,8 @@ class WinsSearch:
         if left == 2:  # exact from the class counts: no engine search needed
             return self._store(key, self._two(members, cons))
         s = self.solver
+        if left == 4 and beta is None and self.kernel and s.max_guesses and SKIP4:
+            return UNKNOWN
         if left == 3 and self.kernel and s.max_guesses and QUICK3:
             w, t, g = self._kernel3(members, cons, False, None)
             return self._store(key, WinsValue(w, t, g))
@@ -260,13 +264,13 @@ class WinsSearch:
             # memo of later states) values, so every guess is valued
             return self._search(members, left, cons, True, False, progress, need)
         v = self.quick(members, left, cons)
-        if v is not None:
+        if v is not None and v is not UNKNOWN:
             return v
         key = self._key(members, left, cons)
         low = self.lower.get(key)
         if need is not None and low is not None and low >= need:
             return None
-        v = self._search(members, left, cons, first, True, progress, need)
+        v = self._search(members, left, cons, first, v is None, progress, need)
         if v is None:
             assert need is not None
             self.lower[key] = need if low is None else max(low, need)
@@ -428,6 +432,8 @@ class WinsSearch:
                 if -w == bound[0]:  # a tie on wins: the total decides
                     beta = bound[1] - (t - f(m)) - m
             v = self.quick(x[1], c1, x[4], beta)
+            if v is UNKNOWN:  # searched below
+                continue
             old = x[2]
             if v is None or v is CUT:  # cannot be won outright (or, CUT, too dear)
                 x[2] = old - 1
