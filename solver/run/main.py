@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from ..store import EXACT, LOWER_BOUND, ClassStore, Store
-from ..variant import Objective
+from ..variant import Objective, n_patterns
 from .config import (
     EXIT_USAGE,
     RANK0_SOLVES_MAX,
@@ -96,11 +96,11 @@ def _run(cfg: RunConfig) -> RunSummary:
         if err is None and cfg.options.cutoff is None and store.cutoff is not None and (
                 not cfg.options.no_cutoff and cfg.options.best is None):
             cfg = cfg.with_options(cutoff=store.cutoff)  # resuming a --cutoff store without it
-        spread = None  # (3^L, openers): the big classes' spreads for the cost model
+        spread = None  # (patterns, openers): the big classes' spreads for the cost model
         if err is None and _wants_spreads(cfg, size):  # the exact openers still to value
             todo = store.todo(cfg.options.cutoff, cfg.options.retry_failed)
             exact = {lists.guess_id(w) for w in cfg.options.exact}
-            spread = (3**lists.length, [i for i in chosen if todo[i] and (
+            spread = (n_patterns(lists.length), [i for i in chosen if todo[i] and (
                 i in exact or (cfg.options.cutoff is None and cfg.options.best is None))])
         memo_cap = _work_memo(cfg, store, chosen, size) if err is None else 0.0
         if size > 1:  # the others wait for this asleep (MPICH's bcast spins)
@@ -183,9 +183,9 @@ def _cutoffs(cfg: RunConfig, lists, table, store: Store, chosen: list[int]
     snap = store.snapshot()
     refill: set[int] = set()
     if cfg.options.fill_classes:
-        classes = ClassStore(store.path, len(lists.guesses), 3**lists.length)
+        classes = ClassStore(store.path, len(lists.guesses), n_patterns(lists.length))
         refill = {i for i in chosen if snap.status[i] == EXACT and not has_class_values(
-            classes, i, table[i], 3**lists.length)}
+            classes, i, table[i], n_patterns(lists.length))}
     exact |= refill
     if cfg.options.best is None and not exact:
         return None, refill

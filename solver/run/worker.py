@@ -17,7 +17,7 @@ import numpy as np
 
 from ..search.engine import Stopped
 from ..store import EXACT, FAILED, PENDING, STATUS_CODES, UPPER_BOUND, Record
-from ..variant import Objective
+from ..variant import Objective, n_patterns
 from .config import RunConfig, RunSummary, default_memo_mb
 from .cutoffs import Cutoffs
 from .mpi import (
@@ -157,7 +157,7 @@ class Worker:
                                       w - last[1], -1, self.rank))
             last[:] = c, w
             if self._yield and len(valued) < len(classes_of(self.table[index],
-                                                            3**self.lists.length)):
+                                                            n_patterns(self.lists.length))):
                 raise Stopped("taken back: the classes not started go to idle ranks")
 
         try:
@@ -169,7 +169,7 @@ class Worker:
                 r = self.solver.solve(word, cutoff=cutoff)
             second = rows = None
             code = STATUS_CODES[r.status]
-            n_p = 3**self.lists.length
+            n_p = n_patterns(self.lists.length)
             if self.has_classes and code == EXACT:
                 second = np.full(n_p, -1, dtype=np.int32)
                 rows = np.full((2, n_p), -1, dtype=np.int32)  # total, depth
