@@ -341,14 +341,26 @@ def test_the_shipped_moves_files(name, mode):
         pytest.skip(f"no packaged moves for {name} {mode}")
     m = book.moves
     a = m.arrays
-    ok = a["best"] >= 0
-    assert not (a["alt_guess"][ok] == a["best"][ok][:, None]).any()
+    moved = a["best"] >= 0
+    assert not (a["alt_guess"][moved] == a["best"][moved][:, None]).any()
     # a class no second guess wins within the cap (hard mode) is held as such: no move
     for k in ("total", "worst", "alt_guess", "alt_total"):
-        assert (a[k][~ok] == -1).all(), k
+        assert (a[k][~moved] == -1).all(), k
+    # or, where the file has the best chance, by its most wins: ordered by (-wins, total)
+    chance = a["wins"] >= 0 if "wins" in a else np.zeros(len(m), bool)
+    ok = moved & ~chance
+    if chance.any():
+        assert (a["worst"][chance] == -1).all()
+        present = a["alt_guess"][chance] >= 0
+        key = np.where(present, -a["alt_wins"][chance].astype(np.int64) * 100_000
+                       + a["alt_total"][chance], np.iinfo(np.int64).max)
+        best_key = -a["wins"][chance].astype(np.int64) * 100_000 + a["total"][chance]
+        assert (np.diff(key, axis=1) >= 0).all()
+        assert (key[:, 0][present[:, 0]] >= best_key[present[:, 0]]).all()
     # int64 first: a padded slot (hard mode: fewer than K guesses allowed) reads as
     # the largest total, which does not fit the file's int16
-    alt_t = np.where(a["alt_guess"] >= 0, a["alt_total"].astype(np.int64), np.iinfo(np.int64).max)
+    alt_t = np.where(a["alt_guess"][ok] >= 0, a["alt_total"][ok].astype(np.int64),
+                     np.iinfo(np.int64).max)
     assert (np.diff(alt_t, axis=1) >= 0).all()
     assert (a["alt_total"][ok][:, 0][a["alt_guess"][ok][:, 0] >= 0] >=
             a["total"][ok][a["alt_guess"][ok][:, 0] >= 0]).all()
@@ -363,8 +375,22 @@ def test_the_shipped_moves_files(name, mode):
         truth = analyse(ref, start.play(w, p), top=m.alternatives)
         assert (move.total, move.worst) == (truth.best.total, truth.best.worst), (w, p)
         assert [t for _, t in move.alternatives] == [c.total for c in truth.alternatives]
+    # one class held with its best chance: the analysis with fallback says the same
+    from solver.game.analysis import opening
+
+    few = [i for i in range(len(m)) if chance[i] and
+           (ref.table[int(a["opener"][i]), start.members] == a["pattern"][i]).sum() <= 30]
+    for i in random.Random(f"{name}-{mode}-chance").sample(few, min(1, len(few))):
+        pos = start.play(lists.guesses[int(a["opener"][i])], int(a["pattern"][i]))
+        truth = analyse(ref, pos, top=m.alternatives, fallback=True)
+        got = opening(pos, m.alternatives, book, fallback=True)
+        assert got is not None and truth.fallback_from
+        assert (got.best.guess, got.best.wins, got.best.total) == (
+            truth.best.guess, truth.best.wins, truth.best.total)
+        assert [(c.guess, c.wins, c.total) for c in got.alternatives] == [
+            (c.guess, c.wins, c.total) for c in truth.alternatives]
     # and one class held as having no move: a fresh engine finds none either
-    lost = [i for i in range(len(m)) if not ok[i] and
+    lost = [i for i in range(len(m)) if not moved[i] and
             (ref.table[int(a["opener"][i]), start.members] == a["pattern"][i]).sum() <= 40]
     for i in random.Random(f"{name}-{mode}-lost").sample(lost, min(1, len(lost))):
         w, p = lists.guesses[int(a["opener"][i])], int(a["pattern"][i])
