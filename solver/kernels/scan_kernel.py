@@ -28,7 +28,7 @@ def _exports():
                      types.float64[::1], types.int64, types.float64[:, ::1])
     i64, u8 = types.int64, types.uint8
     wins_sig = types.none(u8[:, ::1], u8[:, ::1], types.int32[::1], i64[::1], i64[::1],
-                          u8[::1], u8[::1], i64, i64, i64, i64, i64[::1])
+                          i64[::1], u8[::1], u8[::1], i64, i64, i64, i64, i64[::1])
     return [("scan", _jitted(), sig), ("wins3", wins3, wins_sig)]
 
 

@@ -21,36 +21,42 @@ EASY, HARD, STRICT = 0, 1, 2
 
 
 @njit(cache=True, nogil=True)
+def _patterns(row, ids, m, green, stamp, tick):
+    """(distinct patterns, hit) of one guess's row over the answers ids[:m]. `stamp`
+    and `tick` mark the patterns seen without clearing an array per guess."""
+    tick[0] += 1
+    t = tick[0]
+    ns = 0
+    h = 0
+    for j in range(m):
+        p = row[ids[j]]
+        if stamp[p] != t:
+            stamp[p] = t
+            ns += 1
+            if p == green:
+                h = 1
+    return ns, h
+
+
+@njit(cache=True, nogil=True)
 def _class_value(tbl, cls, m, guesses, bounds, ng, green, stamp, tick):
     """(patterns, hit) of the best guess among guesses[:ng] for the class cls[:m]
     (answer ids): the most distinct patterns, then a hit. bounds[k] >= the patterns
     of guesses[k] on the class, in decreasing order: the scan stops where no later
-    guess can do better. `stamp` and `tick` mark the patterns seen without clearing
-    an array per guess."""
+    guess can do better."""
     best_ns, best_h = 0, 0
     for k in range(ng):
         b = min(bounds[k], m)
         if b < best_ns or (b == best_ns and best_h == 1):
             break
-        row = tbl[guesses[k]]
-        tick[0] += 1
-        t = tick[0]
-        ns = 0
-        h = 0
-        for j in range(m):
-            p = row[cls[j]]
-            if stamp[p] != t:
-                stamp[p] = t
-                ns += 1
-                if p == green:
-                    h = 1
+        ns, h = _patterns(tbl[guesses[k]], cls, m, green, stamp, tick)
         if ns > best_ns or (ns == best_ns and h > best_h):
             best_ns, best_h = ns, h
     return best_ns, best_h
 
 
 @njit(cache=True, nogil=True)
-def wins3(tbl, letters, members, cands, agid, greens, mins, mode, green,
+def wins3(tbl, letters, members, cands, spread, agid, greens, mins, mode, green,
           need_w, need_t, out):
     """The value of the candidates `members` with three guesses left under the
     objective wins: out = (wins, total, guess id) of the first guess of `cands` (the
@@ -60,10 +66,10 @@ def wins3(tbl, letters, members, cands, agid, greens, mins, mode, green,
     `cands`: the legal guesses that split the set or hit it. A class's legal guesses
     in easy and hard mode are among them (a guess that neither splits nor hits the
     set wins one answer of a class, never the most of a class of three or more),
-    scanned by their patterns over the whole set, most first: that bounds their
-    patterns over any class. `agid`: each answer's guess id (strict mode's classes
-    guess only their candidates); `greens`, `mins`: the hard-mode constraint now;
-    `mode`: EASY, HARD or STRICT."""
+    scanned by their patterns over the whole set (`spread`, the scan's count), most
+    first: that bounds their patterns over any class. `agid`: each answer's guess id
+    (strict mode's classes guess only their candidates); `greens`, `mins`: the
+    hard-mode constraint now; `mode`: EASY, HARD or STRICT."""
     n = members.shape[0]
     length = letters.shape[1]
     cnt = np.zeros(green + 1, np.int64)
@@ -80,24 +86,12 @@ def wins3(tbl, letters, members, cands, agid, greens, mins, mode, green,
     nb = cands.shape[0]
     stamp = np.zeros(green + 1, np.int64)
     tick = np.zeros(1, np.int64)
-    pset = np.empty(nb, np.int64)
-    for k in range(nb):
-        row = tbl[cands[k]]
-        tick[0] += 1
-        t = tick[0]
-        ns = 0
-        for j in range(n):
-            p = row[members[j]]
-            if stamp[p] != t:
-                stamp[p] = t
-                ns += 1
-        pset[k] = -ns
-    rank = np.argsort(pset, kind="mergesort")
+    rank = np.argsort(-spread, kind="mergesort")
     by_p = np.empty(nb, np.int64)
     p_of = np.empty(max(nb, n), np.int64)
     for k in range(nb):
         by_p[k] = cands[rank[k]]
-        p_of[k] = -pset[rank[k]]
+        p_of[k] = spread[rank[k]]
     bounds = np.empty(max(nb, n), np.int64)
     counts = np.zeros((nb if mode == HARD else 0, 26), np.uint8)
     for k in range(counts.shape[0]):

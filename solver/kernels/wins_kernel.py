@@ -18,11 +18,12 @@ def _jitted():
 
 
 def wins3(table: np.ndarray, letters: np.ndarray, members: np.ndarray, cands: np.ndarray,
-          agid: np.ndarray, greens: np.ndarray, mins: np.ndarray, mode: int, green: int,
-          need: tuple[int, int] | None) -> tuple[int, int, int] | None:
+          spread: np.ndarray, agid: np.ndarray, greens: np.ndarray, mins: np.ndarray,
+          mode: int, green: int, need: tuple[int, int] | None) -> tuple[int, int, int] | None:
     """(wins, total, guess id) of the candidates `members` with three guesses left
-    (wins_jit.wins3), searched over `cands` in their order; None when no guess has a
-    key (-wins, total) below `need`."""
+    (wins_jit.wins3), searched over `cands` in their order (`spread`: each one's
+    patterns over the set); None when no guess has a key (-wins, total) below
+    `need`."""
     cands = np.ascontiguousarray(cands, np.int64)
     out = np.zeros(3, np.int64)
     need_w, need_t = (-1, 0) if need is None else (-need[0], need[1])
@@ -32,7 +33,8 @@ def wins3(table: np.ndarray, letters: np.ndarray, members: np.ndarray, cands: np
         mod = MEASURES.module()
         if mod is not None:
             fn = mod.wins3
-    (fn or _jitted())(table, letters, np.ascontiguousarray(members, np.int32), cands, agid,
+    (fn or _jitted())(table, letters, np.ascontiguousarray(members, np.int32), cands,
+                      np.ascontiguousarray(spread, np.int64), agid,
                       greens, mins, int(mode), int(green), int(need_w), int(need_t), out)
     if out[2] < 0:
         return None

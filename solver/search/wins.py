@@ -70,8 +70,6 @@ from .result import SolveResult
 
 Progress = Callable[[int, int], None]
 PROGRESS_EVERY = 64
-QUICK3 = True
-SKIP4 = True
 MEMO_LIMIT = 1 << 20  # entries; the memo is emptied when it grows past this
 LEGAL_LIMIT = 4096  # hard-mode constraints whose legal guesses are kept (up to 119 kB each)
 
@@ -190,8 +188,11 @@ class WinsSearch:
     def quick(self, members: np.ndarray, left: int, cons,
               beta: int | None = None) -> WinsValue | None:
         """The value of a state when it needs no search of ours: memoised, trivial
-        (empty, no guess left, one or two answers), or won outright (the engine's
-        capped value); None when the engine proved it cannot be won outright.
+        (empty, no guess left, one or two answers), exact from the kernel (three
+        guesses left, won outright or not), or won outright (the engine's capped
+        value); None when the engine proved it cannot be won outright; UNKNOWN with
+        four guesses left and no `beta` (the search values it: the engine's proof
+        first cost more than it saved).
         `cons` may be a function that makes the constraint: called only when needed.
         `beta`: a total at which winning the set outright no longer matters to the
         caller; the engine then searches under that cutoff and CUT says that the set
@@ -218,9 +219,9 @@ class WinsSearch:
         if left == 2:  # exact from the class counts: no engine search needed
             return self._store(key, self._two(members, cons))
         s = self.solver
-        if left == 4 and beta is None and self.kernel and s.max_guesses and SKIP4:
+        if left == 4 and beta is None and self.kernel and s.max_guesses:
             return UNKNOWN
-        if left == 3 and self.kernel and s.max_guesses and QUICK3:
+        if left == 3 and self.kernel and s.max_guesses:
             w, t, g = self._kernel3(members, cons, False, None)
             return self._store(key, WinsValue(w, t, g))
         if beta is not None and s.max_guesses:  # (uncapped values may be upper bounds)
@@ -299,14 +300,16 @@ class WinsSearch:
         lb = 3 * n - 2 * h - k - (3 if infeasible else 0)
         return gids, h, k, lb
 
-    def _kernel3(self, members, cons, first: bool, need, gids=None):
-        """wins_kernel.wins3 on this set with three guesses left."""
-        if gids is None:
-            gids = self._candidates(members, cons, first, False)[0]
+    def _kernel3(self, members, cons, first: bool, need, found=None):
+        """wins_kernel.wins3 on this set with three guesses left (`found`: what
+        _candidates gave for it, if the caller has it)."""
+        if found is None:
+            found = self._candidates(members, cons, first, False)
+        gids, h, k, _lb = found
         cons = cons if cons is not None else no_constraint(self.lists.length)
         mode = STRICT if self.strict else HARD if self.hard else EASY
-        return wins3(self.solver.table, self.letters, members, gids, self.agid64, cons[0],
-                     cons[1], mode, self.green, need)
+        return wins3(self.solver.table, self.letters, members, gids, h + k, self.agid64,
+                     cons[0], cons[1], mode, self.green, need)
 
     def _two(self, members: np.ndarray, cons) -> WinsValue:
         """The exact value of a set with two guesses left (not the first guess), from
@@ -332,7 +335,7 @@ class WinsSearch:
         n = len(members)
         gids, h, k, lb = self._candidates(members, cons, first, infeasible)
         if left == 3 and self.kernel:  # the last searched level, compiled
-            r = self._kernel3(members, cons, first, need, gids)
+            r = self._kernel3(members, cons, first, need, (gids, h, k, lb))
             return None if r is None else WinsValue(*r)
         if left == 2:  # exact from the counts: h + k wins at total h + 2k
             j = int(np.lexsort((h + 2 * k, -(h + k)))[0])
