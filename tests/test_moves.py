@@ -307,6 +307,11 @@ def test_a_class_no_strategy_solves_keeps_its_best_chance(tmp_path, capsys, mode
             if truth.fallback_from:
                 chances += 1
                 assert opening(pos, K, store) is None  # not asked for: searched
+                # the best chance says where it came from, as the expected objective does
+                line = next(x for x in got.describe().splitlines()
+                            if x.startswith("best chance:"))
+                assert line.endswith("exact (from the book)"), line
+                assert "from the" not in truth.describe(), (w, p)
     assert chances > 0, "no class without a whole strategy: the test needs a smaller cap"
     # an older file: no best chance; building again values those classes only
     arrays = {k: v.copy() for k, v in moves.arrays.items() if k not in ("wins", "alt_wins")}

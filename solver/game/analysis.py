@@ -130,9 +130,7 @@ class Analysis:
         elif b.total is None:
             lines.append("no strategy solves every candidate within the guesses left")
         else:
-            src = {"store": " (from the result store)", "book": " (from the book)",
-                   "table": " (from the table)",
-                   "known": " value, not proven best"}.get(self.source, "")
+            src = self._from()
             worst = "" if b.worst is None else (
                 f", every candidate within {b.worst} more guess{'es' if b.worst != 1 else ''}")
             if pos.objective == "worst":
@@ -157,6 +155,13 @@ class Analysis:
         return "\n".join(lines)
 
 
+    def _from(self) -> str:
+        """Where the answer came from, as the status line says it (nothing for the
+        engine, which computed it now)."""
+        return {"store": " (from the result store)", "book": " (from the book)",
+                "table": " (from the table)",
+                "known": " value, not proven best"}.get(self.source, "")
+
     def _describe_wins(self) -> list[str]:
         """The lines after the candidates under the objective wins."""
         b, n = self.best, self.candidates
@@ -169,10 +174,12 @@ class Analysis:
             lines.append(f"no strategy wins every candidate {within}{why}")
             lines.append(f"best chance: {b.guess}  wins {b.wins} of the {n} "
                          f"({percent(b.wins, n)}), then {b.total / max(b.wins, 1):.4f} more "
-                         f"guesses on average over those (total {b.total}), {b.status}")
+                         f"guesses on average over those (total {b.total}), {b.status}"
+                         f"{self._from()}")
         else:
             lines.append(f"best (wins first): {b.guess}  wins every candidate, total {b.total} "
-                         f"({b.total / n:.4f} more guesses on average), {b.status}")
+                         f"({b.total / n:.4f} more guesses on average), {b.status}"
+                         f"{self._from()}")
         if self.alternatives:
             lines.append("alternatives:")
             for a in self.alternatives:
