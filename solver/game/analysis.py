@@ -227,12 +227,23 @@ def ranked_guesses(solver, position: Position, k: int, exclude: int = -1,
     raw = scan(solver.table, members, gids, solver.variant.all_green, solver.class_costs())
     lb = lower_bounds(raw, n)
     hit = raw[:, HIT] > 0
-    keep = ((raw[:, PATTERNS] > 1) | hit) & (gids != exclude)
+    useful = (raw[:, PATTERNS] > 1) | hit
+    pool, pool_classes = gids[useful], raw[useful, PATTERNS].astype(np.int64)
+    keep = useful & (gids != exclude)
     gids, lb, hit = gids[keep], lb[keep], hit[keep]
     est = n + raw[keep, EST] - 0.5 * hit
     order = np.lexsort((gids, est))
     found: list[tuple[int, int, str, int]] = []  # (total, not candidate, word, gid)
     words = solver.lists.guesses
+    if k > 0 and solver.ranks_in_kernel(pos.budget, n):
+        # the same branch and bound in one compiled loop (Solver.rank_values)
+        totals, exact = solver.rank_values(members, pos.budget, pos.cons, pool, pool_classes,
+                                           gids[order], lb[order], k, progress,
+                                           PROGRESS_EVERY)
+        for j, total in zip(order[exact], totals[exact], strict=True):
+            found.append((int(total), int(not hit[j]), words[int(gids[j])], int(gids[j])))
+        found.sort()
+        return [Choice(w, t, Status.EXACT) for t, _c, w, _g in found[:k]]
     for step, j in enumerate(order):
         if progress is not None and step % PROGRESS_EVERY == 0:
             progress(step, len(order))

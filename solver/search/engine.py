@@ -276,6 +276,7 @@ class Solver(ClassQueries, PositionQueries):
             cz2=rand64(K.constraint_keys(length)),
             gclass=np.zeros(n_g, np.int64),
             gorder=np.arange(n_g, dtype=np.int64),
+            rank=np.zeros((5, n_g), np.int64),
         )
 
     def depth_profile(self) -> np.ndarray:

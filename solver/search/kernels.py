@@ -380,7 +380,21 @@ def _settle(ctx, k1, k2, b, n, beta, best, best_g, best_h, fail_lb, taint):
 @njit(cache=True, nogil=True)
 def node(ctx, off, n, b, beta, d, free, tfree):
     """Optimal total for the set arena[off:off+n] with b guesses left, or a lower
-    bound >= beta. Returns (value, flags, height, best guess)."""
+    bound >= beta. Returns (value, flags, height, best guess).
+
+    d == 0 is not a node but the ranking of a position's guesses (Solver.rank_values;
+    here because numba cannot call this recursive function from another one that
+    its cache compiled apart): the exact totals of the guesses rank[0, off:free], in
+    this order, on the set arena[0:n] with b >= 3 guesses left, wherever they can be
+    among the beta smallest, evaluated as a node evaluates its guesses (quick pass,
+    look-ahead bounds, classes searched under the budget) with the budget the
+    beta-th smallest total found so far plus one (ties are valued too), those
+    totals kept sorted in rank[4, :beta] from call to call (INF where none yet).
+    rank[1]: an admissible bound per guess (at or over the budget: not searched);
+    out: rank[2] the total, or a lower bound >= the budget of its turn, and rank[3]
+    EXACT or 0. The caller sets depth 1 as node's scan would: the pool that the
+    children draw from (pools, npool, kcl, kmax at 1; no local table) and, in hard
+    mode, the set's constraint (cgreen, cmin at 1); tfree is 0. Returns zeros."""
     ctx.stats[ST_NODES] += 1
     limit = ctx.params[P_LIMIT]
     if limit > 0 and ctx.stats[ST_NODES] > limit:
@@ -395,6 +409,71 @@ def node(ctx, off, n, b, beta, d, free, tfree):
         return np.int64(INF), np.int64(EXACT | TAINT), np.int64(0), np.int64(-1)
     if n == 2:
         return np.int64(3), np.int64(EXACT), np.int64(2), np.int64(ctx.agid[ctx.arena[off]])
+    if d == 0:
+        rk = ctx.rank
+        dd = 1
+        rfree = n
+        hard0 = ctx.params[P_MODE] == HARD
+        big0 = n >= ctx.params[P_SMALL_FIRST]
+        kmax0 = ctx.kmax[dd]
+        green0 = ctx.params[P_GREEN]
+        n_pat0 = ctx.params[P_PATTERNS]
+        qv0 = ctx.qval[dd]
+        qf0 = ctx.qflag[dd]
+        topk = rk[4]
+        k = beta
+        for i in range(off, free):
+            rk[3, i] = 0
+            rk[2, i] = rk[1, i]
+            if ctx.params[P_STOP] != 0:
+                break
+            kth = topk[k - 1]
+            cut0 = INF if kth >= INF else kth + 1
+            if rk[1, i] >= cut0:
+                continue
+            g = rk[0, i]
+            ctx.stats[ST_DEPTH + 4 * dd + 3] += 1
+            kk = partition(ctx, g, 0, n, rfree, dd)
+            classes, sizes, biggest = class_order(ctx, dd, kk)
+            # every class at class_lb (what _quick_pass then improves on, as below)
+            lbg = np.int64(n)
+            for t in range(n_pat0 if kk < 0 else kk):
+                p = t if kk < 0 else ctx.touched[dd, t]
+                if p != green0 and sizes[p] > 0:
+                    lbg += class_lb(sizes[p], kmax0)
+            if lbg >= cut0:
+                rk[2, i] = lbg
+                continue
+            running, _h, _t = _quick_pass(ctx, g, classes, sizes, biggest, lbg, b, dd, rfree)
+            ok = running < cut0
+            if ok and cut0 < INF // 2:
+                # look-ahead bounds at any size: most guesses of a ranking are refuted
+                # by them alone (a node uses them from P_PRE_SET answers up)
+                running, ok, _t = _pre_bound(ctx, g, classes, sizes, running, cut0, b, dd,
+                                             rfree, hard0)
+            if ok:
+                walk = classes[::-1] if big0 or cut0 >= INF // 2 else classes
+                for p in walk:
+                    if qf0[p] & EXACT:
+                        continue
+                    if hard0:
+                        hard_child_constraint(ctx, g, p, dd)
+                    v, _fl, _ch, _bg = node(ctx, rfree + ctx.cstart[dd, p], sizes[p], b - 1,
+                                            cut0 - (running - qv0[p]), dd + 1, rfree + n, tfree)
+                    running += v - qv0[p]
+                    if running >= cut0:
+                        ok = False
+                        break
+            rk[2, i] = running
+            if ok:
+                rk[3, i] = EXACT
+                j = k - 1
+                if running < topk[j]:
+                    while j > 0 and topk[j - 1] > running:
+                        topk[j] = topk[j - 1]
+                        j -= 1
+                    topk[j] = running
+        return np.int64(0), np.int64(0), np.int64(0), np.int64(0)
 
     k1, k2 = set_key(ctx, off, n, d)
     val, fl, height, bg = memo_probe(ctx, k1, k2, b, n)
@@ -516,3 +595,4 @@ def node(ctx, off, n, b, beta, d, free, tfree):
             return best, np.int64(EXACT | taint), best_h, best_g
         return max(fail_lb, beta), np.int64(taint), np.int64(0), np.int64(-1)
     return _settle(ctx, k1, k2, b, n, beta, best, best_g, best_h, fail_lb, taint)
+

@@ -164,6 +164,9 @@ CTX_FIELDS = (
     ("cz2", "uint64", 1),  # [...]
     ("gclass", "int64", 1),  # [G] classes each guess makes on all the answers
     ("gorder", "int64", 1),  # [G] the guesses by gclass, most first (ties by id)
+    # [5, G] a ranking of a position's guesses (node with d == 0): the guesses, their
+    # admissible bounds, their totals or bounds, EXACT or 0, the k smallest totals
+    ("rank", "int64", 2),
 )
 
 

@@ -27,6 +27,7 @@ class SolverParts:
         table: np.ndarray
         depth_limit: int
         _ctx: Any
+        _kernels: Any
         _class_cost: np.ndarray
 
         def _gid(self, word: str) -> int: ...
@@ -46,3 +47,5 @@ class SolverParts:
 
         def _label(self, status: str, searched: bool, tainted: bool
                    ) -> tuple[str, str]: ...
+
+        def _forget(self) -> None: ...

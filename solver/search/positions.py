@@ -137,6 +137,60 @@ class PositionQueries(SolverParts):
         status, _note = self._label(status, searched, tainted)
         return (None if status in (Status.INFEASIBLE, Status.NOT_FOUND) else total), status
 
+    def ranks_in_kernel(self, left: int, n: int) -> bool:
+        """Whether `rank_values` serves a set of n answers with `left` guesses left:
+        capped, without a beam, 3 or more answers and 3 or more guesses left (with 2
+        every value is a count)."""
+        return bool(self.max_guesses) and not self.beam and left >= 3 and n >= 3
+
+    def rank_values(
+        self, members: np.ndarray, left: int, cons, pool: np.ndarray, pool_classes: np.ndarray,
+        cand: np.ndarray, cand_lb: np.ndarray, k: int,
+        progress: Callable[[int, int], None] | None = None, every: int = 64,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The exact totals of the guesses `cand`, tried in this order, on the set
+        `members` with `left` guesses left, wherever they can be among the k smallest
+        (ties included): (totals, exact mask); a total not exact is a lower bound
+        that rules the guess out. `cand_lb`: an admissible bound of each (those at
+        or over the k-th total are not searched). `pool`: the guesses playable
+        later (every useful one, hard mode's legal ones), with their classes on the
+        set (`pool_classes`). One compiled loop (node with d == 0) per `every`
+        guesses, `progress(done, of)` before each. Only where ranks_in_kernel."""
+        ctx = self._ctx
+        members = np.ascontiguousarray(members, dtype=np.int32)
+        n, m = len(members), len(pool)
+        if not self.ranks_in_kernel(left, n):
+            raise ValueError("rank_values needs a cap, no beam, 3 or more answers and 3 or "
+                             "more guesses left")
+        c = len(cand)
+        if k < 1 or k > ctx.rank.shape[1]:
+            raise ValueError(f"k must be 1 to {ctx.rank.shape[1]}")
+        ctx.rank[0, :c] = cand
+        ctx.rank[1, :c] = cand_lb
+        ctx.rank[4, :k] = K.INF
+        cons = self._cons_for(cons)
+        for s in range(0, c, every):
+            if progress is not None:
+                progress(s, c)
+            ctx.arena[:n] = members
+            if cons is not None:
+                ctx.cgreen[1] = cons[0]
+                ctx.cmin[1] = cons[1]
+            ctx.pools[1, :m] = pool
+            ctx.kcl[1, :m] = pool_classes
+            ctx.npool[1] = m
+            ctx.kmax[1] = max(1, int(pool_classes.max(initial=1)))
+            ctx.ltoff[1] = -1
+            ctx.ltn[1] = n
+            ctx.params[K.P_LIMIT] = 0
+            self._kernels.node(ctx, s, n, left, k, 0, min(c, s + every), 0)
+            if ctx.params[K.P_STOP]:
+                from .engine import Stopped
+
+                self._forget()
+                raise Stopped("the search was asked to stop")
+        return ctx.rank[2, :c].copy(), (ctx.rank[3, :c] & K.EXACT) != 0
+
     def subtree(self, gid: int, members: np.ndarray, left: int, cons=None,
                 second: dict[int, int] | None = None) -> StrategyNode:
         """The optimal strategy from a position that starts with guess `gid`
