@@ -212,6 +212,30 @@ def _check(solver, position: Position) -> None:
         raise UsageError("the solver and the position are for different lists, modes or caps")
 
 
+# whether rankings whose totals are counts skip the search (tests compare both)
+COUNTED = True
+
+
+def _counted(lb: np.ndarray, patterns: np.ndarray, hit: np.ndarray, n: int,
+             left: int) -> np.ndarray | None:
+    """The exact totals of useful guesses where they are counts, not searches: with
+    two guesses left a guess must split the candidates into singletons (2n - [g in
+    S]); with one, only a lone candidate guessed wins; with 3 or more left and at most
+    two candidates, a candidate costs 1 or 3 and a guess that splits the two 4. In
+    each case the admissible bound 3n - 2[g in S] - classes is the total where the
+    guess finishes in time; -1 where it cannot. None where the position is not one
+    of these (its totals need the search)."""
+    if left >= 3 and n >= 3:
+        return None
+    if left >= 3:
+        ok = np.ones(len(lb), np.bool_)
+    elif left == 2:
+        ok = patterns == n
+    else:
+        ok = hit & (n == 1) & (left == 1)
+    return np.where(ok, lb, -1)
+
+
 def ranked_guesses(solver, position: Position, k: int, exclude: int = -1,
                    progress: Progress | None = None) -> list[Choice]:
     """The k guesses with the smallest exact totals (ties: candidates first, then
@@ -235,6 +259,11 @@ def ranked_guesses(solver, position: Position, k: int, exclude: int = -1,
     order = np.lexsort((gids, est))
     found: list[tuple[int, int, str, int]] = []  # (total, not candidate, word, gid)
     words = solver.lists.guesses
+    counts = _counted(lb, raw[keep, PATTERNS], hit, n, pos.budget) if COUNTED else None
+    if k > 0 and counts is not None:  # every total a count: no search
+        found = sorted((int(counts[j]), int(not hit[j]), words[int(gids[j])], int(gids[j]))
+                       for j in np.flatnonzero(counts >= 0))
+        return [Choice(w, t, Status.EXACT) for t, _c, w, _g in found[:k]]
     if k > 0 and solver.ranks_in_kernel(pos.budget, n):
         # the same branch and bound in one compiled loop (Solver.rank_values)
         totals, exact = solver.rank_values(members, pos.budget, pos.cons, pool, pool_classes,
