@@ -2,9 +2,10 @@
 with d == 0), and by counting where every total is a count (two guesses left, or
 two candidates at most: analysis._counted), against the Python branch and bound
 they replaced (one guess_value per guess): the same guesses with the same exact
-totals in the same order, for several k and with the best guess left out as `next`
-asks, in every mode, at caps 4 and 6, at 4-6 letters (6 letters run numba's jit:
-two-byte patterns). tests/test_game_api.py checks the ranking against brute force."""
+totals in the same order, for several k (one of them more than the guesses) and with
+the best guess left out as `next` asks, in every mode, at caps 4 and 6, at 4-6
+letters (6 letters run numba's jit: two-byte patterns). tests/test_game_api.py
+checks the ranking against brute force."""
 
 from __future__ import annotations
 
@@ -72,7 +73,7 @@ def test_the_compiled_ranking_matches_the_python_one(mode, length):
             n = len(pos.members)
             kernel += fast.ranks_in_kernel(pos.budget, n)
             counted += n <= 2 or pos.budget <= 2
-            for k in (1, 3, 9):
+            for k in (1, 3, 9, len(lists.guesses) + 5):  # (the last: more than there are)
                 want = _ranked(slow, pos, k, slow=True)
                 assert _ranked(fast, pos, k) == want, (str(pos), k)
             if want:  # as `next` asks for alternatives: the best guess left out

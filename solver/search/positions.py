@@ -163,8 +163,9 @@ class PositionQueries(SolverParts):
             raise ValueError("rank_values needs a cap, no beam, 3 or more answers and 3 or "
                              "more guesses left")
         c = len(cand)
-        if k < 1 or k > ctx.rank.shape[1]:
-            raise ValueError(f"k must be 1 to {ctx.rank.shape[1]}")
+        if c == 0 or k < 1:
+            return np.zeros(0, np.int64), np.zeros(0, np.bool_)
+        k = min(k, c)  # (more than the guesses: every one is valued anyway)
         ctx.rank[0, :c] = cand
         ctx.rank[1, :c] = cand_lb
         ctx.rank[4, :k] = K.INF
