@@ -804,8 +804,11 @@ def test_absurdle_played_to_a_win(server, browser, problem):
         else:
             assert _int(drv.find_element(By.ID, "adv-cands").text) == len(pos.members)
         if len(pos.members) <= 20 and not pos.won:
-            chips = drv.find_elements(By.CSS_SELECTOR, "#adv-words .chip")
-            assert [c.text.lower() for c in chips] == pos.candidates
+            # read in one go (_wait: the panel may re-render between finding a chip
+            # and reading it, as on a busy machine in CI)
+            chips = _wait(drv, lambda d: [c.text.lower() for c in d.find_elements(
+                By.CSS_SELECTOR, "#adv-words .chip")] or None)
+            assert chips == pos.candidates
         if pos.won:
             break
         assert analysed(str(pos)) == value - k - 1
