@@ -169,21 +169,23 @@ class PositionQueries(SolverParts):
         ctx.rank[0, :c] = cand
         ctx.rank[1, :c] = cand_lb
         ctx.rank[4, :k] = K.INF
+        # depth 1 as node's scan would set it; the children write only deeper, so it
+        # holds from one call to the next
+        ctx.arena[:n] = members
         cons = self._cons_for(cons)
+        if cons is not None:
+            ctx.cgreen[1] = cons[0]
+            ctx.cmin[1] = cons[1]
+        ctx.pools[1, :m] = pool
+        ctx.kcl[1, :m] = pool_classes
+        ctx.npool[1] = m
+        ctx.kmax[1] = max(1, int(pool_classes.max(initial=1)))
+        ctx.ltoff[1] = -1
+        ctx.ltn[1] = n
+        ctx.params[K.P_LIMIT] = 0
         for s in range(0, c, every):
             if progress is not None:
                 progress(s, c)
-            ctx.arena[:n] = members
-            if cons is not None:
-                ctx.cgreen[1] = cons[0]
-                ctx.cmin[1] = cons[1]
-            ctx.pools[1, :m] = pool
-            ctx.kcl[1, :m] = pool_classes
-            ctx.npool[1] = m
-            ctx.kmax[1] = max(1, int(pool_classes.max(initial=1)))
-            ctx.ltoff[1] = -1
-            ctx.ltn[1] = n
-            ctx.params[K.P_LIMIT] = 0
             self._kernels.node(ctx, s, n, left, k, 0, min(c, s + every), 0)
             if ctx.params[K.P_STOP]:
                 from .engine import Stopped
