@@ -314,6 +314,37 @@ def test_cli_run_query_export_refuse(tmp_path, lists_files, capsys):
     assert cli.main(["query", "--store", str(tmp_path / "none.zarr")]) == 2
 
 
+def test_chunks_are_sized_by_their_own_kind(tmp_path, lists_files):
+    """Openers valued whole go out one at a time while they take seconds, however
+    quick the classes of split openers are: a chunk of two whole openers cannot be
+    taken back, and the run would end on it (a flaky no-tail test under load)."""
+    from solver.run.coordinator import Coordinator
+    from solver.run.loop import chunk_size
+    from solver.run.work import Work
+
+    cfg = _cfg(tmp_path, lists_files)
+    lists = _lists(lists_files)
+    store, _ = S.Store.open_or_create(cfg.store, lists, "easy", 6)
+    table = np.zeros((len(lists.guesses), len(lists.answers)), np.uint8)
+    work = Work(Variant(5, "easy"), len(lists.answers), table)
+    co = Coordinator(cfg, store, lists, work, list(range(10)), 1, io.StringIO(), None,
+                     None, solvers=2)
+    for i in range(40):
+        work.push(Whole(i), 40 - i)
+    assert work.peek() == Whole(0) and len(work) == 40  # peeking leaves it queued
+    assert chunk_size(co, 2, "Whole") == chunk_size(co, 2, "Classes") == 1  # untimed
+    for _ in range(3):
+        co.unit_wall("Whole", 3.0)
+    for _ in range(10):
+        co.unit_wall("Classes", 0.001)
+    assert co.wall_of("Whole") == (pytest.approx(3.0), 3)
+    assert chunk_size(co, 2, "Whole") == 1
+    assert chunk_size(co, 2, "Classes") == 40 // (2 * 2)  # capped by the queue left
+    co.unit_wall("Whole", float("nan"))  # a unit with no time does not count
+    assert co.wall_of("Whole")[1] == 3
+    store.unlock()
+
+
 def test_eta_weighs_what_is_left_by_what_each_kind_cost(tmp_path, lists_files):
     """A book's popular openers take seconds, the others milliseconds: the ETA is each
     kind's openers left at its mean CPU so far, over the solvers, but never less than

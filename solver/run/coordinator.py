@@ -68,8 +68,9 @@ class Coordinator:
         self.last_progress = time.monotonic()
         self.solved = 0
         self.failed = 0
-        self.wall_avg = 0.0  # recent wall time per unit of work (chunk sizing)
-        self.wall_n = 0
+        # recent wall time per unit of work, by the unit's kind (chunk sizing): a
+        # whole opener is not sized by the milliseconds of a split one's classes
+        self.walls: dict[str, tuple[float, int]] = {}
         self.cpu = 0.0
         self.stats_by_rank: dict[int, dict] = {}
         snap = store.snapshot()
@@ -171,11 +172,16 @@ class Coordinator:
         return self.cutoffs.for_units(u.index for u in units)
 
     # ---- results ----
-    def unit_wall(self, w: float) -> None:
-        """Moving average of the wall time of a unit of work (chunk sizing)."""
+    def unit_wall(self, kind: str, w: float) -> None:
+        """Moving average of the wall time of a unit of work of this kind (the
+        unit's class name; chunk sizing)."""
         if math.isfinite(w):
-            self.wall_avg = w if self.wall_n == 0 else 0.8 * self.wall_avg + 0.2 * w
-            self.wall_n += 1
+            avg, n = self.walls.get(kind, (w, 0))
+            self.walls[kind] = (0.8 * avg + 0.2 * w, n + 1)
+
+    def wall_of(self, kind: str) -> tuple[float, int]:
+        """The moving average of a unit of this kind and how many it has seen."""
+        return self.walls.get(kind, (0.0, 0))
 
     def add_item(self, item: Record | ClassResult | PartResult, err: str | None,
                  stats: dict | None) -> None:

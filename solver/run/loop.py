@@ -134,13 +134,15 @@ class Links:
                 req.Cancel()
 
 
-def chunk_size(co: Coordinator, n_solvers: int) -> int:
-    """Units per hand-out: one while units are slow, more once they take only
-    milliseconds (so messaging does not dominate), never so many that the tail of
-    the queue is unbalanced."""
-    if co.wall_n < 3:
+def chunk_size(co: Coordinator, n_solvers: int, kind: str) -> int:
+    """Units of this kind per hand-out: one while such units are slow, more once
+    they take only milliseconds (so messaging does not dominate), never so many
+    that the tail of the queue is unbalanced. Kinds are timed apart: quick classes
+    must not bundle whole openers, which would then be too many to take back."""
+    avg, n = co.wall_of(kind)
+    if n < 3:
         return 1
-    k = int(co.cfg.tuning.chunk_seconds / max(co.wall_avg, 1e-6))
+    k = int(co.cfg.tuning.chunk_seconds / max(avg, 1e-6))
     k = min(k, co.cfg.tuning.max_chunk, len(co.work) // (2 * n_solvers))
     return max(1, k)
 
@@ -187,9 +189,10 @@ def coordinate(co: Coordinator, links: Links) -> None:
             elif not len(co.work):
                 return  # classes to come: the idle wait
             else:
-                k = chunk_size(co, len(links.solvers))
                 units = co.work.pop()
-                while len(units) < k and len(co.work):
+                kind = type(units[0])
+                k = chunk_size(co, len(links.solvers), kind.__name__)
+                while len(units) < k and isinstance(co.work.peek(), kind):
                     units += co.work.pop()
                 w = idle.pop(0)
                 busy[w] = units
@@ -233,7 +236,9 @@ def coordinate(co: Coordinator, links: Links) -> None:
             results, stats, sig = msg[1], msg[2], msg[3]
             units = busy.pop(src, [])
             co.returned(src)
-            co.unit_wall(sum(r.wall_seconds for r, _e in results) / max(1, len(units)))
+            if units:
+                co.unit_wall(type(units[0]).__name__,
+                             sum(r.wall_seconds for r, _e in results) / len(units))
             for item, err in results:
                 co.add_item(item, err, stats)
             co.handled += len(results)

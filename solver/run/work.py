@@ -103,6 +103,11 @@ class Work:
         heapq.heappush(self._heap, (-float(cost), self._seq, tuple(units)))
         self._seq += 1
 
+    def peek(self) -> Unit | None:
+        """The next unit to go out, left queued (None: none queued now)."""
+        self._drop_settled()
+        return self._heap[0][2][0] if self._heap else None
+
     def pop(self) -> list[Unit]:
         """The next unit, with any bundled with it."""
         self._drop_settled()
