@@ -234,6 +234,22 @@ def class_move(solver, position, k: int, store=None) -> tuple:
             -1, [])
 
 
+def _mine(units: list, rank: int, size: int, counter):
+    """The units this rank values, dearest first (by a class's size to the power
+    1.5). With a counter (the ranks on one node), each rank draws the next unit as it
+    finishes one, so no rank waits while another still has several; otherwise they
+    are dealt in advance to the least loaded rank."""
+    costs = [float(c) ** 1.5 for _g, _p, c in units]
+    if counter is None:
+        for u, r in zip(units, _assign(costs, size), strict=True):
+            if r == rank:
+                yield u
+        return
+    order = sorted(range(len(units)), key=lambda i: (-costs[i], i))
+    while (i := counter.draw()) < len(order):
+        yield units[order[i]]
+
+
 def _assign(costs: list[float], ranks: int) -> list[int]:
     """The rank of each unit: dearest first to the least loaded rank (the same on
     every rank: no messages)."""
@@ -254,7 +270,7 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
     already complete there are skipped. `book` (a Book for the same problem, read
     without its moves): its stored second guesses are the ones kept, as `next` keeps
     them. Under MPI (`comm`) every rank calls it: `batch` openers at a time (default:
-    one a rank), their classes dealt to the ranks dearest first, rank 0 gathers and
+    one a rank), their classes drawn by the ranks dearest first, rank 0 gathers and
     writes after each batch. Stops cleanly after the batch in flight when `time_limit`
     seconds have passed; on SIGTERM or SIGUSR1 (Slurm's and mpiexec's stop), after
     the class in flight on each rank, dropping that batch. The file keeps every batch
@@ -262,7 +278,7 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
     Returns the file's info on rank 0 when every opener is done, else None."""
     from . import __version__
     from .game.position import Position
-    from .run.mpi import Signals, pause_for_test, quiet_barrier, quiet_bcast
+    from .run.mpi import NodeCounter, Signals, pause_for_test, quiet_barrier, quiet_bcast
     from .search import Solver
     from .table import get_table
     from .variant import Variant
@@ -318,9 +334,12 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
                 if int(p) != variant.all_green:
                     units.append((g, int(p), int(count)))
         batches.append((todo[b0:b0 + batch], units))
+    counter = NodeCounter.on_node(comm) if comm is not None and size > 1 else None
     signals = Signals().install()  # a stop signal sets a flag; it never kills a rank
     try:
         for these, units in batches:
+            if counter is not None and rank == 0:
+                counter.reset()  # every rank is past its draws (the barrier below)
             stop = signals.received is not None or (
                 time_limit is not None and time.perf_counter() - t0 > time_limit)
             if comm is not None and size > 1:  # rank 0 decides for every rank
@@ -329,15 +348,13 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
                 break
             if rank == 0 and len(done) > n_done0:
                 pause_for_test("moves")  # a batch written, the next one started
-            owner = _assign([float(c) ** 1.5 for _g, _p, c in units], size)
             mine = []
             c1 = time.process_time()
-            for (g, p, _c), r in zip(units, owner, strict=True):
+            for g, p, _c in _mine(units, rank, size, counter):
                 if signals.received is not None:  # the batch is dropped (below)
                     break
-                if r == rank:
-                    pos = start.play(lists.guesses[g], p)
-                    mine.append((g, p, *class_move(solver, pos, k, book)))
+                pos = start.play(lists.guesses[g], p)
+                mine.append((g, p, *class_move(solver, pos, k, book)))
             cut = signals.received is not None
             cpu = time.process_time() - c1
             if comm is not None and size > 1:
@@ -378,6 +395,8 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
                         f"far{eta}")
     finally:
         signals.restore()
+    if counter is not None:
+        counter.free()
     if rank != 0:
         return None
     info["run_cpu_seconds"] = time.process_time() - c0

@@ -198,6 +198,49 @@ def test_two_ranks_write_what_one_rank_writes(tmp_path):
         assert np.array_equal(files[1].arrays[k], files[2].arrays[k]), k
 
 
+DRAWS = """
+import json, time
+from mpi4py import MPI
+from solver.run.mpi import NodeCounter
+comm = MPI.COMM_WORLD
+rank = comm.Get_rank()
+c = NodeCounter.on_node(comm)
+rounds = []
+for _round in range(2):
+    if rank == 1:
+        time.sleep(0.3)  # rank 0 draws first
+    got, t0 = [], time.perf_counter()
+    while (i := c.draw()) < 100:
+        got.append(i)
+        if rank == 0:
+            time.sleep(2.0)  # a long class, with no MPI call
+    t = time.perf_counter() - t0
+    comm.Barrier()
+    if rank == 0:
+        c.reset()
+    comm.Barrier()
+    rounds.append(comm.gather((t, got)))
+c.free()
+if rank == 0:
+    print(json.dumps(rounds))
+"""
+
+
+def test_ranks_draw_the_classes_without_waiting_for_each_other(tmp_path):
+    """The moves build's deal: while rank 0 values a long class (2 s, no MPI call),
+    rank 1 draws every other unit at once; each is drawn once; a reset starts the
+    next batch at 0."""
+    if not MPIEXEC.exists():
+        pytest.skip("no mpiexec next to the interpreter (pip install mpich)")
+    r = subprocess.run([str(MPIEXEC), "-n", "2", sys.executable, "-c", DRAWS],
+                       env=mpi_env(tmp_path / "cache"), capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    for (_t0, zero), (t1, one) in json.loads(r.stdout):
+        assert sorted(zero + one) == list(range(100))
+        assert len(zero) <= 1 and t1 < 1.0  # rank 1 never waited on rank 0
+
+
 @pytest.mark.mpi
 def test_a_stop_signal_ends_every_rank_cleanly_and_the_build_resumes(tmp_path):
     """SIGTERM to every rank (as Slurm sends it) while the second batch is being

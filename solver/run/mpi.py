@@ -123,6 +123,62 @@ def quiet_bcast(comm, obj=None, root: int = 0):
     return comm.bcast(obj, root=root)
 
 
+class NodeCounter:
+    """A counter the ranks of one node draw from, with no messages: each draw is a
+    fetch-and-add on a word of shared memory, inside one passive epoch held from the
+    start, so it waits on no other rank (a plain lock per draw waited, in MPICH, for
+    the target's next MPI call: seconds, while rank 0 solves). Made and freed by
+    every rank together; `on_node` gives None where the ranks span nodes."""
+
+    def __init__(self, win, node):
+        import numpy as np
+
+        self.win, self.node, self.rank = win, node, node.Get_rank()
+        self._one = np.ones(1, np.int64)
+        self._zero = np.zeros(1, np.int64)
+        self._got = np.zeros(1, np.int64)
+        win.Lock_all()
+
+    @classmethod
+    def on_node(cls, comm) -> NodeCounter | None:
+        """Collective over `comm`: a counter at 0, or None (every rank alike) when
+        its ranks are not all on one node."""
+        from mpi4py import MPI
+
+        node = comm.Split_type(MPI.COMM_TYPE_SHARED)
+        whole = node.Get_size() == comm.Get_size()
+        if not whole:
+            node.Free()
+            return None
+        win = MPI.Win.Allocate_shared(8 if node.Get_rank() == 0 else 0, 8, comm=node)
+        counter = cls(win, node)
+        if counter.rank == 0:
+            counter.reset()
+        node.Barrier()
+        return counter
+
+    def draw(self) -> int:
+        """The next number (0, 1, 2, ... across every rank's draws)."""
+        from mpi4py import MPI
+
+        self.win.Fetch_and_op(self._one, self._got, 0, 0, MPI.SUM)
+        self.win.Flush(0)
+        return int(self._got[0])
+
+    def reset(self) -> None:
+        """Back to 0: by one rank, while no rank draws."""
+        from mpi4py import MPI
+
+        self.win.Accumulate(self._zero, 0, op=MPI.REPLACE)
+        self.win.Flush(0)
+
+    def free(self) -> None:
+        """Collective: every rank, once done drawing."""
+        self.win.Unlock_all()
+        self.win.Free()
+        self.node.Free()
+
+
 def threads_ok(MPI) -> bool:  # noqa: N803
     """Whether two threads of a rank may call MPI at once (MPI_THREAD_MULTIPLE),
     as a worker's abandon watcher does beside its solving thread."""
