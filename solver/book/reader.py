@@ -184,8 +184,11 @@ class Book:
             # (Snapshot.row: an infeasible opener's row is then one of the objective wins)
             fields["wins"] = self.wins.copy()
             fields["wins_total"] = self.wins_total.copy()
-        run = {"state": "book", "built_at": self.info.get("built_at"),
-               "cpu_seconds": float(self.info.get("cpu_seconds", 0.0))}
+        # what its values cost: the book's build and the table beside it
+        cpu = float(self.info.get("cpu_seconds", 0.0))
+        if self.table is not None:
+            cpu += float(self.table.info.get("cpu_seconds", 0.0))
+        run = {"state": "book", "built_at": self.info.get("built_at"), "cpu_seconds": cpu}
         return Snapshot(self, self.status_codes, fields,  # type: ignore[arg-type]
                         np.ones(len(self.words), np.uint8), run)  # (a Book reads as a Store)
 

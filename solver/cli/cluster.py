@@ -302,6 +302,9 @@ def _cmd_query(args) -> int:
     header = (f"{where}: {p.n_answers} answers x {p.n_guesses} guesses, {p.mode}, "
               f"max {p.max_guesses or 'no cap'}, objective {p.objective}"
               + (f", cutoff {store.cutoff}" if store.cutoff is not None else ""))
+    table = getattr(store, "table", None)
+    if table is not None:  # a book read with its table: where most values come from
+        header += f"; with the {table.describe()}"
     print(header, file=sys.stderr if machine else sys.stdout)
     print("progress: " + describe_progress(prog), file=sys.stderr if machine else sys.stdout)
     edge = snap.frontier()

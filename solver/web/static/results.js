@@ -48,7 +48,9 @@ function renderProgress(info) {
   R.storeInfo = info;
   const p = info.progress;
   $("#store-desc").textContent = `${num(info.answers)} answers × ${num(info.guesses)} guesses · ${info.mode}` +
-    ` · cap ${info.max_guesses || "none"}` + (info.cutoff != null ? ` · cutoff ${num(info.cutoff)}` : "");
+    ` · cap ${info.max_guesses || "none"}` + (info.table && info.table.complete
+      ? " · complete table"  // the book's cutoff no longer bounds anything shown
+      : info.cutoff != null ? ` · cutoff ${num(info.cutoff)}` : "");
   const frac = p.selected ? p.done / p.selected : 0;
   const counts = el("div", { class: "counts" });
   for (const [k, v] of Object.entries(p.counts)) if (v) counts.append(el("span", { class: `badge ${k}`, text: `${num(v)} ${k.replace("_", " ")}` }));
@@ -56,12 +58,14 @@ function renderProgress(info) {
   const bar = el("div", { class: "pbar" }, el("i"));
   bar.firstChild.style.width = `${(100 * frac).toFixed(1)}%`;
   const state = info.kind === "book"
-    ? `opening book built ${String(run.built_at || "").slice(0, 10)}; ranks proven for the ` +
-      `${info.proven_ranks} best openers (every other opener has a proven bound above them)` +
-      (!info.table ? "" : info.table.complete
-        ? `; every opener exact from the complete table (${info.table.cpu_hours} CPU-h)`
-        : `; ${num(info.table.valued)} openers exact from the table computed so far ` +
-          `(${info.table.cpu_hours} CPU-h, ${String(info.table.written_at).slice(0, 10)})`)
+    ? `opening book built ${String(run.built_at || "").slice(0, 10)}; ` +
+      (info.table && info.table.complete
+        ? `every opener exact from the complete table (${info.table.cpu_hours} CPU-h), ` +
+          `so every rank is proven`
+        : `ranks proven for the ${info.proven_ranks} best openers (every other opener ` +
+          `has a proven bound above them)` + (!info.table ? ""
+          : `; ${num(info.table.valued)} openers exact from the table computed so far ` +
+            `(${info.table.cpu_hours} CPU-h, ${String(info.table.written_at).slice(0, 10)})`))
     : run.state ? `run ${run.state}` + (run.updated_at ? `, updated ${Math.max(0, Date.now() / 1000 - run.updated_at).toFixed(0)} s ago` : "") : "";
   $("#progress").replaceChildren(
     el("div", { id: "progress-text" }, el("b", { text: `${num(p.done)} / ${num(p.selected)}` }), ` selected openers done (${(100 * frac).toFixed(1)}%)`),
@@ -96,7 +100,9 @@ function renderDistribution(d) {
     s.append(svg("text", { x: x + 4, y: T + 2, "font-size": 12, fill: "#236b3a", "font-weight": 700 }, `best ${d.best.opener.toUpperCase()} ${fmt(d.best.average, 4)}`));
   }
   const other = d.counts.lower_bound + d.counts.infeasible;
-  box.replaceChildren(s, el("p", { class: "muted small", text: `${num(d.values)} exact/upper-bound values` +
+  const upper = d.counts.upper_bound || 0;
+  box.replaceChildren(s, el("p", { class: "muted small", text: `${num(d.values - upper)} exact values` +
+    (upper ? ` and ${num(upper)} upper bounds` : "") +
     (other ? `; not shown: ${num(d.counts.lower_bound)} lower bounds, ${num(d.counts.infeasible)} infeasible` : "") }));
 }
 
