@@ -273,8 +273,9 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
     one a rank), their classes drawn by the ranks dearest first, rank 0 gathers and
     writes after each batch. Stops cleanly after the batch in flight when `time_limit`
     seconds have passed; on SIGTERM or SIGUSR1 (Slurm's and mpiexec's stop), after
-    the class in flight on each rank, dropping that batch. The file keeps every batch
-    written before, and the same call resumes. `say(line)`: progress with an ETA (rank 0).
+    the class in flight on each rank, keeping the classes that batch valued (its
+    openers are not done). The same call resumes, valuing only the classes the file
+    lacks. `say(line)`: progress with an ETA (rank 0).
     Returns the file's info on rank 0 when every opener is done, else None."""
     from . import __version__
     from .game.position import Position
@@ -331,7 +332,8 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
             g = lists.guess_index[w]
             pats = table[g, start.members]
             for p, count in zip(*np.unique(pats, return_counts=True), strict=True):
-                if int(p) != variant.all_green:
+                # (a class the file has from a batch cut short is not valued again)
+                if int(p) != variant.all_green and (g, int(p)) not in rows:
                     units.append((g, int(p), int(count)))
         batches.append((todo[b0:b0 + batch], units))
     counter = NodeCounter.on_node(comm) if comm is not None and size > 1 else None
@@ -351,7 +353,7 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
             mine = []
             c1 = time.process_time()
             for g, p, _c in _mine(units, rank, size, counter):
-                if signals.received is not None:  # the batch is dropped (below)
+                if signals.received is not None:  # the batch is cut short (below)
                     break
                 pos = start.play(lists.guesses[g], p)
                 mine.append((g, p, *class_move(solver, pos, k, book)))
@@ -363,14 +365,16 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
                 cut = quiet_bcast(comm, rank == 0 and any(c for _m, _c, c in got))
             else:
                 got = [(mine, cpu, cut)]
-            if cut:  # a rank stopped part-way: nothing of this batch is written
-                break
             if rank == 0:
+                # a batch cut short (a rank stopped part-way) keeps the classes its
+                # ranks valued, but none of its openers is done: the same call
+                # values the rest of their classes
                 for part, c, _cut in got:
                     cpu_run += c
                     for r in part:
                         rows[(r[0], r[1])] = r
-                done += [lists.guess_index[w] for w in these]
+                if not cut:
+                    done += [lists.guess_index[w] for w in these]
                 info = {
                     "format": FORMAT, "answers_sha256": lists.answers_sha256,
                     "guesses_sha256": lists.guesses_sha256, "n_answers": len(lists.answers),
@@ -391,8 +395,15 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
                     eta = f", ETA {wall / n * left:.0f} s" if n else ""
                     what = f"{len(units)} classes valued again" if not these else (
                         f"{len(done)}/{len(done) + left} openers")
-                    say(f"moves: {what} ({len(rows)} classes) in {out.name}; {wall:.0f} s so "
-                        f"far{eta}")
+                    if cut:
+                        kept = sum(len(part) for part, _c, _x in got)
+                        say(f"moves: stopped in a batch; its {kept} classes valued so far "
+                            f"are kept in {out.name}")
+                    else:
+                        say(f"moves: {what} ({len(rows)} classes) in {out.name}; {wall:.0f} s "
+                            f"so far{eta}")
+            if cut:
+                break
     finally:
         signals.restore()
     if counter is not None:

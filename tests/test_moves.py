@@ -157,6 +157,49 @@ def test_building_resumes_and_skips_what_is_done(tmp_path, capsys):
         capsys.readouterr().err
 
 
+def test_a_build_stopped_in_a_batch_keeps_its_classes(tmp_path, monkeypatch):
+    """A stop (SIGUSR1, as Slurm sends before its time limit) after the third class
+    of an opener: the file keeps those three classes, the opener is not done, and
+    the same command values only the other classes, into a file equal to one built
+    without a stop."""
+    import solver.moves as moves_mod
+
+    lists = small_lists(53, n_answers=30, n_guesses=60)
+    a, g = write_lists(tmp_path, lists)
+    w = lists.guesses[0]
+    real = moves_mod.class_move
+    calls: list[tuple] = []
+
+    def counting(solver, pos, k, store=None, stop_after=None):
+        calls.append(pos.history)
+        out = real(solver, pos, k, store)
+        if stop_after is not None and len(calls) == stop_after:
+            os.kill(os.getpid(), signal.SIGUSR1)
+        return out
+
+    def build(out: Path, stop_after=None) -> int:
+        monkeypatch.setattr(moves_mod, "class_move",
+                            lambda *x: counting(*x, stop_after=stop_after))
+        calls.clear()
+        assert cli.main(["book", "moves", "--answers", a, "--guesses", g, "--cache-dir",
+                         str(tmp_path / "c"), "--openers", w, "--out", str(out),
+                         "--alternatives", "2", "--quiet"]) == 0
+        return len(calls)
+
+    whole = tmp_path / "w.moves.npz"
+    n = build(whole)
+    assert n > 3
+    out = tmp_path / "m.moves.npz"
+    assert build(out, stop_after=3) == 3
+    part = Moves.read(out, lists, "easy", 6)
+    assert part.openers() == [] and len(part) == 3
+    assert build(out) == n - 3  # only the classes the file lacks
+    got, ref = Moves.read(out, lists, "easy", 6), Moves.read(whole, lists, "easy", 6)
+    assert got.openers() == ref.openers() == [w]
+    for k in ("opener", "pattern", "best", "total", "worst", "alt_guess", "alt_total"):
+        assert np.array_equal(got.arrays[k], ref.arrays[k]), k
+
+
 def test_a_foreign_or_damaged_moves_file(built, tmp_path):
     mode, lists, _common, book_file = built
     other = "hard" if mode != "hard" else "easy"
@@ -244,9 +287,10 @@ def test_ranks_draw_the_classes_without_waiting_for_each_other(tmp_path):
 @pytest.mark.mpi
 def test_a_stop_signal_ends_every_rank_cleanly_and_the_build_resumes(tmp_path):
     """SIGTERM to every rank (as Slurm sends it) while the second batch is being
-    valued: every rank ends with exit 0 and no MPI abort, the file holds the first
-    batch only (the batch in flight is dropped), and the same command completes a
-    file equal to one built without a stop."""
+    valued: every rank ends with exit 0 and no MPI abort, the file's openers are the
+    first batch's (the classes valued of the batch in flight are kept, its openers
+    not done), and the same command completes a file equal to one built without a
+    stop."""
     if not MPIEXEC.exists():
         pytest.skip("no mpiexec next to the interpreter (pip install mpich)")
     lists = small_lists(47, n_answers=30, n_guesses=60)
