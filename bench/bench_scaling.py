@@ -6,7 +6,10 @@ Workloads, each from scratch into a fresh store, in each mode asked:
   sample  `run --no-cutoff` over a seeded random sample of openers (exact values);
   book    `book build` (the popular openers exactly, every opener under the cutoff
           that follows the 10 best, the book written from the store);
-  best    `best --top 1`.
+  best    `best --top 1`;
+  moves   `book moves` of the sample's first MOVES openers (every feedback class of
+          each: its best second guess and 8 alternatives, into a fresh moves file;
+          the ranks draw the classes, dearest first, batch by batch).
 
 Every rank runs under a small timer (the child's own rusage, as /usr/bin/time
 reports it, which a bare node may not have), so each rank's wall, user and system
@@ -51,6 +54,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 20261126
 SAMPLE = 24
+MOVES = 6
 
 
 def mpiexec() -> Path:
@@ -76,6 +80,9 @@ def command(workload: str, mode: str, store: Path, out: Path, openers: list[str]
                 str(out)]
     if workload == "best":
         return [*base, "best", "--mode", mode, "--store", str(store)]
+    if workload == "moves":
+        return [*base, "book", "moves", "--mode", mode, "--openers",
+                ",".join(openers[:MOVES]), "--out", str(out), "--quiet"]
     raise ValueError(workload)
 
 
@@ -241,7 +248,7 @@ def main() -> None:
     ap.add_argument("--together", default="",
                     help="rank counts run at the same time, each group pinned to its "
                          "own cores, before the --ranks cases (e.g. 1,2,4,8)")
-    ap.add_argument("--workloads", default="sample,book", help="sample, book, best")
+    ap.add_argument("--workloads", default="sample,book", help="sample, book, best, moves")
     ap.add_argument("--modes", default="easy,hard")
     ap.add_argument("--sample", type=int, default=SAMPLE, help="openers of the sample")
     ap.add_argument("--seed", type=int, default=SEED)

@@ -130,6 +130,15 @@ def test_analysis_matches_brute_force(seed):
         for a in res.alternatives:
             assert a.total == brute.cost(lists.guess_index[a.guess], s, b, con)
             assert evaluate(solver, pos, a.guess).total == a.total
+        # and exactly the first four by (total, not a candidate, word), the best left
+        # out: computed as the top five, ranked before the best is valued (analyse)
+        cands = {lists.answers[i] for i in s}
+        costs = [(brute.cost(int(w), s, b, con), lists.guesses[w] not in cands, lists.guesses[w])
+                 for w in np.flatnonzero(pos.legal())
+                 if len(brute.split(int(w), s)) > 1 or GREEN in brute.split(int(w), s)]
+        want_alts = [w for c, _nc, w in sorted(x for x in costs if x[0] is not None)
+                     if w != res.best.guess][:4]
+        assert [a.guess for a in res.alternatives] == want_alts
         listed = {res.best.guess} | {a.guess for a in res.alternatives}
         if len(res.alternatives) == 4:
             for w in np.flatnonzero(pos.legal()):

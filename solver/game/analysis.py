@@ -236,7 +236,7 @@ def _counted(lb: np.ndarray, patterns: np.ndarray, hit: np.ndarray, n: int,
     return np.where(ok, lb, -1)
 
 
-def ranked_guesses(solver, position: Position, k: int, exclude: int = -1,
+def ranked_guesses(solver, position: Position, k: int,
                    progress: Progress | None = None) -> list[Choice]:
     """The k guesses with the smallest exact totals (ties: candidates first, then
     alphabetical), by branch and bound: each guess's admissible bound (3n - 2[g in
@@ -253,13 +253,12 @@ def ranked_guesses(solver, position: Position, k: int, exclude: int = -1,
     hit = raw[:, HIT] > 0
     useful = (raw[:, PATTERNS] > 1) | hit
     pool, pool_classes = gids[useful], raw[useful, PATTERNS].astype(np.int64)
-    keep = useful & (gids != exclude)
-    gids, lb, hit = gids[keep], lb[keep], hit[keep]
-    est = n + raw[keep, EST] - 0.5 * hit
+    gids, lb, hit = gids[useful], lb[useful], hit[useful]
+    est = n + raw[useful, EST] - 0.5 * hit
     order = np.lexsort((gids, est))
     found: list[tuple[int, int, str, int]] = []  # (total, not candidate, word, gid)
     words = solver.lists.guesses
-    counts = _counted(lb, raw[keep, PATTERNS], hit, n, pos.budget) if COUNTED else None
+    counts = _counted(lb, raw[useful, PATTERNS], hit, n, pos.budget) if COUNTED else None
     if k > 0 and counts is not None:  # every total a count: no search
         found = sorted((int(counts[j]), int(not hit[j]), words[int(gids[j])], int(gids[j]))
                        for j in np.flatnonzero(counts >= 0))
@@ -353,14 +352,21 @@ def analyse(solver, position: Position, top: int = 5, store=None,
         res = Analysis(pos, best, [c for c in ranked if c.guess != best.guess][:top])
         res.seconds = time.perf_counter() - t0
         return res
+    # With alternatives asked for, the top + 1 are ranked first and the best is then
+    # valued on the memo they leave: the ranking's branch and bound costs little more
+    # than the best alone, while the best first (its own search, then the worst-case
+    # tie-break, then the ranking) paid for much of it three times (moves of fjeld,
+    # easy: 24.3 -> 15.8 s of CPU; BENCHMARKS, "Second moves ... ranked first").
+    ranked = ranked_guesses(solver, pos, top + 1, progress=progress) if top else []
     total, g, status = solver.set_value(pos.members, pos.budget, pos.cons)
     if total is None:
         return fall_back(Analysis(pos, Choice(None, None, status), []))
     best = _smallest_worst(solver, pos, total, status)
     # the alternatives leave out the guess shown as best (the tie-break's, which may
-    # not be the engine's g: it was listed again, +0, under hard crane:BBYBB)
-    shown = solver.lists.guess_index[best.guess]
-    alts = ranked_guesses(solver, pos, top, exclude=shown, progress=progress) if top else []
+    # not be the engine's g: it was listed again, +0, under hard crane:BBYBB). The
+    # top + 1 by (total, not a candidate, word) less the shown guess are the top
+    # without it: the shown guess is either among them or ranked below all of them.
+    alts = [c for c in ranked if c.guess != best.guess][:top]
     res = Analysis(pos, best, alts)
     res.seconds = time.perf_counter() - t0
     return res
@@ -520,21 +526,22 @@ def _from_store(solver, pos: Position, top: int, store, fallback: bool = False,
         where = getattr(store, "source_of", None)  # a book: its own, or its table's
         source = where(store.index_of(opener)) if where else source
         gid = solver.lists.guess_index[second]
+        # ranked first, as in `analyse`: the searches below then read its memo
+        ranked = ranked_guesses(solver, pos, top + 1, progress=progress) if top else []
         known = getattr(store, "class_total", None)  # a book has the class's value
         total = known(store.index_of(opener), pattern) if known else None
         status = Status.EXACT
         if total is None:
             total, status = solver.guess_value(gid, pos.members, pos.budget, pos.cons)
         best = Choice(second, total, status)
-        if total is not None:  # the tie-break first: the alternatives leave out its guess
+        if total is not None:  # the tie-break: the alternatives leave out its guess
             # (a class of an opener from the table, without moves, searches it: 22 s
             # for abaca:BBBBB, where a terminal shows the step and its time)
             wait = getattr(progress, "wait", None)
             with wait("the smallest worst case among guesses of that total") if wait \
                     else contextlib.nullcontext():
                 best = _stored_tie_break(solver, pos, best)
-            gid = solver.lists.guess_index[best.guess]
-        alts = ranked_guesses(solver, pos, top, exclude=gid, progress=progress) if top else []
+        alts = [c for c in ranked if c.guess != best.guess][:top]  # as in `analyse`
         return Analysis(pos, best, alts, source=source)
     return None
 
