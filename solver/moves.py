@@ -271,11 +271,11 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
     without its moves): its stored second guesses are the ones kept, as `next` keeps
     them. Under MPI (`comm`) every rank calls it: `batch` openers at a time (default:
     one a rank), their classes drawn by the ranks dearest first, rank 0 gathers and
-    writes after each batch. Stops cleanly after the batch in flight when `time_limit`
-    seconds have passed; on SIGTERM or SIGUSR1 (Slurm's and mpiexec's stop), after
-    the class in flight on each rank, keeping the classes that batch valued (its
-    openers are not done). The same call resumes, valuing only the classes the file
-    lacks. `say(line)`: progress with an ETA (rank 0).
+    writes after each batch. When `time_limit` seconds have passed, and on SIGTERM or
+    SIGUSR1 (Slurm's and mpiexec's stop), it stops after the class in flight on each
+    rank, keeping the classes that batch valued (its openers are not done). The same
+    call resumes, valuing only the classes the file lacks. `say(line)`: progress with
+    an ETA (rank 0).
     Returns the file's info on rank 0 when every opener is done, else None."""
     from . import __version__
     from .game.position import Position
@@ -352,12 +352,16 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
                 pause_for_test("moves")  # a batch written, the next one started
             mine = []
             c1 = time.process_time()
+            cut = False
             for g, p, _c in _mine(units, rank, size, counter):
-                if signals.received is not None:  # the batch is cut short (below)
+                # a stop signal, or the time limit passed inside the batch (a batch
+                # with one dear class can take an hour): the batch is cut short (below)
+                cut = signals.received is not None or (
+                    time_limit is not None and time.perf_counter() - t0 > time_limit)
+                if cut:
                     break
                 pos = start.play(lists.guesses[g], p)
                 mine.append((g, p, *class_move(solver, pos, k, book)))
-            cut = signals.received is not None
             cpu = time.process_time() - c1
             if comm is not None and size > 1:
                 quiet_barrier(comm)

@@ -200,6 +200,55 @@ def test_a_build_stopped_in_a_batch_keeps_its_classes(tmp_path, monkeypatch):
         assert np.array_equal(got.arrays[k], ref.arrays[k]), k
 
 
+def test_a_time_limit_stops_inside_a_batch(tmp_path, monkeypatch):
+    """The time limit is checked before each class, not only between batches: with
+    one opener (one batch) and a limit that passes during its fourth class, the file
+    keeps four classes, the opener is not done, and the same command without a limit
+    values only the rest, into a file equal to one built without a stop."""
+    import types
+
+    import solver.moves as moves_mod
+
+    lists = small_lists(54, n_answers=30, n_guesses=60)
+    a, g = write_lists(tmp_path, lists)
+    w = lists.guesses[0]
+    real = moves_mod.class_move
+    clock = [0.0]  # each class takes 10 s of this clock
+    calls: list[tuple] = []
+
+    def slow(solver, pos, k, store=None):
+        calls.append(pos.history)
+        clock[0] += 10.0
+        return real(solver, pos, k, store)
+
+    monkeypatch.setattr(moves_mod, "class_move", slow)
+    monkeypatch.setattr(moves_mod, "time", types.SimpleNamespace(
+        perf_counter=lambda: clock[0], process_time=time.process_time,
+        strftime=time.strftime, gmtime=time.gmtime))
+
+    def build(out: Path, limit: str | None = None) -> int:
+        calls.clear()
+        clock[0] = 0.0
+        extra = ["--time-limit", limit] if limit else []
+        assert cli.main(["book", "moves", "--answers", a, "--guesses", g, "--cache-dir",
+                         str(tmp_path / "c"), "--openers", w, "--out", str(out),
+                         "--alternatives", "2", "--quiet", *extra]) == 0
+        return len(calls)
+
+    whole = tmp_path / "w.moves.npz"
+    n = build(whole)
+    assert n > 4
+    out = tmp_path / "m.moves.npz"
+    assert build(out, "35") == 4  # at 40 s on this clock the limit has passed
+    part = Moves.read(out, lists, "easy", 6)
+    assert part.openers() == [] and len(part) == 4
+    assert build(out) == n - 4
+    got, ref = Moves.read(out, lists, "easy", 6), Moves.read(whole, lists, "easy", 6)
+    assert got.openers() == ref.openers() == [w]
+    for k in ("opener", "pattern", "best", "total", "worst", "alt_guess", "alt_total"):
+        assert np.array_equal(got.arrays[k], ref.arrays[k]), k
+
+
 def test_a_foreign_or_damaged_moves_file(built, tmp_path):
     mode, lists, _common, book_file = built
     other = "hard" if mode != "hard" else "easy"
