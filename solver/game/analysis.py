@@ -352,11 +352,11 @@ def analyse(solver, position: Position, top: int = 5, store=None,
         res = Analysis(pos, best, [c for c in ranked if c.guess != best.guess][:top])
         res.seconds = time.perf_counter() - t0
         return res
-    # With alternatives asked for, the top + 1 are ranked first and the best is then
-    # valued on the memo they leave: the ranking's branch and bound costs little more
-    # than the best alone, while the best first (its own search, then the worst-case
-    # tie-break, then the ranking) paid for much of it three times (moves of fjeld,
-    # easy: 24.3 -> 15.8 s of CPU; BENCHMARKS, "Second moves ... ranked first").
+    # With alternatives asked for, the top + 1 are ranked first, and the best and its
+    # tie-break are then valued on the memo the ranking leaves. The best first (its
+    # own search, the worst-case tie-break, then the ranking) paid for much of the
+    # same search three times (`book moves` of fjeld, easy: 38.7 -> 17.5 s of CPU;
+    # BENCHMARKS, "Ranked first").
     ranked = ranked_guesses(solver, pos, top + 1, progress=progress) if top else []
     total, g, status = solver.set_value(pos.members, pos.budget, pos.cons)
     if total is None:
