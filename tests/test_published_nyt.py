@@ -180,3 +180,35 @@ def agrees_with_published(mode: str, words, status, total, cutoff=None) -> int:
             assert t <= v, w
             assert cutoff is None or t >= cutoff, w
     return valued
+
+
+@pytest.mark.parametrize("mode", ["easy", "hard"])
+def test_the_shipped_moves_files_sum_to_the_published_totals(mode):
+    """Every opener of today's shipped moves file, against the published table: the
+    first guess for every answer plus its classes' best totals is the opener's
+    published total, and an opener with a class no strategy wins (held with no move,
+    or with its best chance) is published infeasible. This checks each class's best
+    total, the biggest included, with no search."""
+    import numpy as np
+
+    from solver.book import Book
+
+    lists = WordLists.load(lists="nyt", quiet=True)
+    book = Book.find(lists, mode, 6)
+    if book is None or book.moves is None:
+        pytest.skip(f"no packaged moves for nyt {mode}")
+    a = book.moves.arrays
+    table = published(mode)
+    lost = a["best"] < 0
+    if "wins" in a:
+        lost |= a["wins"] >= 0
+    openers = sorted(set(a["opener"].tolist()))
+    assert len(openers) == len(book.moves.info["openers"])
+    for g in openers:
+        rows = a["opener"] == g
+        word = lists.guesses[g]
+        if lost[rows].any():
+            assert table[word] == INFEASIBLE, word
+        else:
+            total = len(lists.answers) + int(a["total"][rows].astype(np.int64).sum())
+            assert total == table[word], word
