@@ -338,12 +338,16 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
         batches.append((todo[b0:b0 + batch], units))
     counter = NodeCounter.on_node(comm) if comm is not None and size > 1 else None
     signals = Signals().install()  # a stop signal sets a flag; it never kills a rank
+
+    def stopping() -> bool:  # a stop signal, or the time limit passed
+        return signals.received is not None or (
+            time_limit is not None and time.perf_counter() - t0 > time_limit)
+
     try:
         for these, units in batches:
             if counter is not None and rank == 0:
                 counter.reset()  # every rank is past its draws (the barrier below)
-            stop = signals.received is not None or (
-                time_limit is not None and time.perf_counter() - t0 > time_limit)
+            stop = stopping()
             if comm is not None and size > 1:  # rank 0 decides for every rank
                 stop = quiet_bcast(comm, stop)
             if stop:
@@ -354,10 +358,9 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
             c1 = time.process_time()
             cut = False
             for g, p, _c in _mine(units, rank, size, counter):
-                # a stop signal, or the time limit passed inside the batch (a batch
-                # with one dear class can take an hour): the batch is cut short (below)
-                cut = signals.received is not None or (
-                    time_limit is not None and time.perf_counter() - t0 > time_limit)
+                # checked inside the batch too (one with a dear class can take an
+                # hour): the batch is cut short (below)
+                cut = stopping()
                 if cut:
                     break
                 pos = start.play(lists.guesses[g], p)

@@ -252,20 +252,20 @@ def ranked_guesses(solver, position: Position, k: int,
     lb = lower_bounds(raw, n)
     hit = raw[:, HIT] > 0
     useful = (raw[:, PATTERNS] > 1) | hit
-    pool, pool_classes = gids[useful], raw[useful, PATTERNS].astype(np.int64)
-    gids, lb, hit = gids[useful], lb[useful], hit[useful]
-    est = n + raw[useful, EST] - 0.5 * hit
+    gids, lb, hit, raw = gids[useful], lb[useful], hit[useful], raw[useful]
+    classes = raw[:, PATTERNS].astype(np.int64)
+    est = n + raw[:, EST] - 0.5 * hit
     order = np.lexsort((gids, est))
     found: list[tuple[int, int, str, int]] = []  # (total, not candidate, word, gid)
     words = solver.lists.guesses
-    counts = _counted(lb, raw[useful, PATTERNS], hit, n, pos.budget) if COUNTED else None
+    counts = _counted(lb, classes, hit, n, pos.budget) if COUNTED else None
     if k > 0 and counts is not None:  # every total a count: no search
         found = sorted((int(counts[j]), int(not hit[j]), words[int(gids[j])], int(gids[j]))
                        for j in np.flatnonzero(counts >= 0))
         return [Choice(w, t, Status.EXACT) for t, _c, w, _g in found[:k]]
     if k > 0 and solver.ranks_in_kernel(pos.budget, n):
         # the same branch and bound in one compiled loop (Solver.rank_values)
-        totals, exact = solver.rank_values(members, pos.budget, pos.cons, pool, pool_classes,
+        totals, exact = solver.rank_values(members, pos.budget, pos.cons, gids, classes,
                                            gids[order], lb[order], k, progress,
                                            PROGRESS_EVERY)
         for j, total in zip(order[exact], totals[exact], strict=True):
