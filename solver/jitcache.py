@@ -37,8 +37,8 @@ _ROOT = Path(__file__).resolve().parent
 # Every file with cached jitted functions, and the files whose constants they
 # compile in (layout.py, scan_columns.py). tests/test_jitcache.py checks the list.
 JIT_SOURCES = tuple(_ROOT / p for p in (
-    "search/kernels.py", "search/layout.py", "search/rules.py", "search/memo.py",
-    "search/pool.py", "search/bounds.py", "search/scans.py",
+    "search/kernels.py", "search/ctxref.py", "search/layout.py", "search/rules.py",
+    "search/memo.py", "search/pool.py", "search/bounds.py", "search/scans.py",
     "kernels/scan_jit.py", "kernels/scan_columns.py", "kernels/adversary_jit.py",
     "kernels/wins_jit.py",
     "run/costs.py",

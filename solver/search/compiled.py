@@ -28,6 +28,7 @@ def _exports(pattern: str):
     from numba import from_dtype, types
 
     from . import kernels as K
+    from .ctxref import struct_type
 
     ctx_t = types.NamedTuple(
         [types.Array(from_dtype(field_dtype(dt, pattern)), nd, "C")
@@ -35,14 +36,15 @@ def _exports(pattern: str):
     )
     i64 = types.int64
     node_sig = types.UniTuple(i64, 4)(ctx_t, *[i64] * 7)
-    # node calls itself through its jit dispatcher: that one must be compiled (or
-    # loaded from numba's cache) first, or numba refuses the re-entry
-    K.node.compile(node_sig.args)
+    # _node calls itself through its jit dispatcher: that one must be compiled (or
+    # loaded from numba's cache) first, or numba refuses the re-entry; the entry point
+    # `node` hands it the context as a StructRef (ctxref.py)
+    K._node.compile((struct_type(ctx_t), *node_sig.args[1:]))
     table_t = types.Array(from_dtype(np.dtype(pattern)), 2, "C")
     return [
         ("node", K.node, node_sig),
         ("hard_child_constraint", K.hard_child_constraint, types.none(ctx_t, i64, i64, i64)),
-        ("class_bound", K.class_bound, types.UniTuple(i64, 3)(ctx_t, *[i64] * 5)),
+        ("class_bound", K.class_bound_entry, types.UniTuple(i64, 3)(ctx_t, *[i64] * 5)),
         ("guess_classes", K.guess_classes,
          types.none(table_t, i64, types.Array(types.int64, 1, "C"))),
     ]
@@ -150,5 +152,5 @@ def _choose(ctx: Ctx, use: bool) -> SimpleNamespace:
 
     return SimpleNamespace(
         node=K.node, hard_child_constraint=K.hard_child_constraint,
-        class_bound=K.class_bound, guess_classes=K.guess_classes, kind="jit",
+        class_bound=K.class_bound_entry, guess_classes=K.guess_classes, kind="jit",
     )

@@ -36,6 +36,7 @@ from .bounds import (  # noqa: F401 (re-exported)
     set_bound,
     subset_bound,
 )
+from .ctxref import as_struct
 from .layout import (  # noqa: F401 (re-exported: the kernels' constants)
     CAND_BLOCK,
     CHUNK,
@@ -378,7 +379,7 @@ def _settle(ctx, k1, k2, b, n, beta, best, best_g, best_h, fail_lb, taint):
 
 
 @njit(cache=True, nogil=True)
-def node(ctx, off, n, b, beta, d, free, tfree):
+def _node(ctx, off, n, b, beta, d, free, tfree):
     """Optimal total for the set arena[off:off+n] with b guesses left, or a lower
     bound >= beta. Returns (value, flags, height, best guess).
 
@@ -458,7 +459,7 @@ def node(ctx, off, n, b, beta, d, free, tfree):
                         continue
                     if hard0:
                         hard_child_constraint(ctx, g, p, dd)
-                    v, _fl, _ch, _bg = node(ctx, rfree + ctx.cstart[dd, p], sizes[p], b - 1,
+                    v, _fl, _ch, _bg = _node(ctx, rfree + ctx.cstart[dd, p], sizes[p], b - 1,
                                             cut0 - (running - qv0[p]), dd + 1, rfree + n, tfree)
                     running += v - qv0[p]
                     if running >= cut0:
@@ -574,7 +575,7 @@ def node(ctx, off, n, b, beta, d, free, tfree):
                         continue
                     if hard:
                         hard_child_constraint(ctx, g, p, d)
-                    v, fl, ch, _bg = node(
+                    v, fl, ch, _bg = _node(
                         ctx, free + ctx.cstart[d, p], sizes[p], b - 1, cut - (running - qv[p]),
                         d + 1, free + n, tnext,
                     )
@@ -596,3 +597,18 @@ def node(ctx, off, n, b, beta, d, free, tfree):
         return max(fail_lb, beta), np.int64(taint), np.int64(0), np.int64(-1)
     return _settle(ctx, k1, k2, b, n, beta, best, best_g, best_h, fail_lb, taint)
 
+
+
+# ---- entry points from Python: the context tuple as one reference (ctxref.py) ----
+
+
+@njit(cache=True, nogil=True)
+def node(ctx, off, n, b, beta, d, free, tfree):
+    """`_node` on the context `ctx` (the namedtuple Python builds): the search."""
+    return _node(as_struct(ctx), off, n, b, beta, d, free, tfree)
+
+
+@njit(cache=True, nogil=True)
+def class_bound_entry(ctx, off, n, b, d, deep):
+    """`class_bound` on the context `ctx` (the namedtuple Python builds)."""
+    return class_bound(as_struct(ctx), off, n, b, d, deep)
