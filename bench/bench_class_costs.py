@@ -36,6 +36,15 @@ skips the openers already there (resumable; run it under nice):
     nice -n 15 .venv/bin/python bench/bench_class_costs.py --mode easy \\
         --after-bundle --record /tmp/after-easy.jsonl
     .venv/bin/python bench/bench_class_costs.py --list     # the sample, in order
+
+Today's NYT lists (`--lists nyt`, 14 855 openers) cost minutes an opener in hard
+mode, so their 500-opener samples are measured over several sessions into records
+kept in the repository (bench/records/, resumed by the same command), e.g.
+
+    nice -n 10 .venv/bin/python bench/bench_class_costs.py --lists nyt --mode hard \
+        --seed 52112903 --record bench/records/costs-nyt-hard-52112903.jsonl
+    .venv/bin/python bench/sim_schedule.py --lists nyt \
+        --hard bench/records/costs-nyt-hard-52112903.jsonl --ranks 16,1024
 """
 
 from __future__ import annotations
@@ -113,6 +122,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mode", default="easy")
     ap.add_argument("--max-guesses", type=int, default=6)
+    ap.add_argument("--lists", default="original", metavar="NAME",
+                    help="built-in lists by name (wordle-dp lists; default original)")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--strata", type=int, default=STRATA)
     ap.add_argument("--per-stratum", type=int, default=PER_STRATUM)
@@ -138,7 +149,7 @@ def main() -> None:
     from solver.table import get_table
     from solver.words import WordLists
 
-    lists = WordLists.load(quiet=True)
+    lists = WordLists.load(quiet=True, lists=args.lists)
     table, _ = get_table(lists, "numpy", None)
     sample = stratified_sample(table, args.strata, args.per_stratum, args.seed)
     if args.openers:
@@ -159,11 +170,15 @@ def main() -> None:
         bundles = run_bundles(table, args.mode, 3**lists.length)
         todo = [i for i in todo if i in bundles[BUNDLE_RANKS[0]]]
     todo = todo[: args.limit]
-    print(f"# {platform.node()}, load {os.getloadavg()[0]:.1f}; mode {args.mode}, cap "
+    print(f"# {platform.node()}, load {os.getloadavg()[0]:.1f}; lists {args.lists}, mode "
+          f"{args.mode}, cap "
           f"{args.max_guesses}, seed {args.seed}, {args.strata}x{args.per_stratum}; "
           f"{len(done)} done, {len(todo)} to go", flush=True)
-    Solver(lists, mode=args.mode, max_guesses=args.max_guesses, table=table).solve("salet")
-    job = partial(_measure_one, lists, table, args.mode, args.max_guesses, bundles)
+    # warm-up: numba's compiled code (or the compiled module) and the table, untimed
+    warm = "salet" if "salet" in lists.guess_index else lists.guesses[0]
+    Solver(lists, mode=args.mode, max_guesses=args.max_guesses, table=table).solve(warm)
+    job = partial(_measure_one, lists, table, args.mode, args.max_guesses, bundles,
+                  args.lists)
     if args.workers == 1:
         _report(map(job, todo), len(todo), args.record)
         return
@@ -204,7 +219,7 @@ def run_bundles(table: np.ndarray, mode: str, n_p: int) -> dict[int, dict[int, l
 
 
 def _measure_one(lists, table: np.ndarray, mode: str, cap: int,
-                 bundles: dict[int, dict[int, list[int]]], gid: int) -> dict:
+                 bundles: dict[int, dict[int, list[int]]], name: str, gid: int) -> dict:
     """One opener in a fresh Solver (an empty memo, as a fresh rank), with its record's
     context fields; with `bundles` (--after-bundle) after the first other opener of its
     bundle at BUNDLE_RANKS[0] ranks, solved whole in that Solver."""
@@ -222,7 +237,7 @@ def _measure_one(lists, table: np.ndarray, mode: str, cap: int,
                             for k, b in bundles.items()}}
     r = measure(s, lists, gid)
     r.update(extra)
-    r.update(mode=mode, max_guesses=cap, predicted=fallback_estimate(table, gid),
+    r.update(lists=name, mode=mode, max_guesses=cap, predicted=fallback_estimate(table, gid),
              load=round(os.getloadavg()[0], 2), at=round(time.time()))
     return r
 

@@ -140,15 +140,15 @@ def add_quick(openers: list[Opener], path: str) -> None:
         o.quick = {p: got[(o.word, p)] for p, *_x in o.classes if (o.word, p) in got}
 
 
-def add_spreads(openers: list[Opener]) -> None:
+def add_spreads(openers: list[Opener], name: str = "original") -> None:
     """The spreads of the openers' big classes, as a run computes them, and the
     predictions made with them (--model spread)."""
     from solver.table import get_table
     from solver.words import WordLists
 
-    lists = WordLists.load(quiet=True)
+    lists = WordLists.load(quiet=True, lists=name)
     table, _ = get_table(lists, "numpy", None)
-    got = spreads_of(table, 243, sorted({lists.guess_id(o.word) for o in openers}))
+    got = spreads_of(table, 3**lists.length, sorted({lists.guess_id(o.word) for o in openers}))
     for o in openers:
         o.spreads = got.get(lists.guess_id(o.word), {})
         o.predict()
@@ -177,7 +177,7 @@ def load(path: str, mode: str) -> list[Opener]:
     return [Opener(r, mode) for r in rows if r.get("mode", mode) == mode]
 
 
-def strata_of(openers: list[Opener], strata: int) -> list[int]:
+def strata_of(openers: list[Opener], strata: int, name: str = "original") -> list[int]:
     """Set each measured opener's stratum (bench_class_costs' cut of the guess list);
     the strata's sizes."""
     from bench_class_costs import strata_of as cut
@@ -185,7 +185,7 @@ def strata_of(openers: list[Opener], strata: int) -> list[int]:
     from solver.table import get_table
     from solver.words import WordLists
 
-    lists = WordLists.load(quiet=True)
+    lists = WordLists.load(quiet=True, lists=name)
     table, _ = get_table(lists, "numpy", None)
     parts = cut(table, strata)
     where = {lists.guesses[int(i)]: h for h, part in enumerate(parts) for i in part}
@@ -367,6 +367,8 @@ def main() -> None:
     ap.add_argument("--startup", type=float, default=1.0, help="seconds per rank first")
     ap.add_argument("--boot", type=int, default=100, help="bootstrap draws (100)")
     ap.add_argument("--strata", type=int, default=10)
+    ap.add_argument("--lists", default="original", metavar="NAME",
+                    help="the built-in lists the records were measured on (default original)")
     ap.add_argument("--seed", type=int, default=23)
     ap.add_argument("--parts-record", help="bench_parts.py records: the cost of a class "
                     "valued in parts (default: quick bound 0.5 %%, parts 1.8x the whole)")
@@ -408,9 +410,9 @@ def main() -> None:
         openers = load(path, mode)
         known = load(getattr(args, f"known_{mode}"), mode) if getattr(
             args, f"known_{mode}") else []
-        sizes = strata_of(openers + known, args.strata)
+        sizes = strata_of(openers + known, args.strata, args.lists)
         if args.model == "spread":
-            add_spreads(openers + known)
+            add_spreads(openers + known, args.lists)
         if getattr(args, f"probe_{mode}"):
             add_quick(openers + known, getattr(args, f"probe_{mode}"))
         after = getattr(args, f"after_{mode}")
