@@ -90,3 +90,29 @@ def test_a_ranking_with_no_feasible_guess_is_empty():
     assert fast.ranks_in_kernel(pos.budget, len(pos.members))
     assert fast.set_value(pos.members, 3)[0] is None  # the case: nothing within 3
     assert _ranked(fast, pos, 5) == _ranked(slow, pos, 5, slow=True) == []
+
+
+def test_the_rankings_progress_counts_only_the_guesses_it_still_searches(monkeypatch):
+    """progress(done, of) of the compiled ranking, every 8 guesses: `of` is the
+    guesses searched so far plus those still under the k-th total, so it never
+    grows, `done` stays under it, and it falls well below the guesses passed to the
+    loop once the k-th total rules some out (the loop then ends without visiting
+    them). The ranking is the same as without progress."""
+    monkeypatch.setattr(analysis, "PROGRESS_EVERY", 8)
+    lists = small_lists(70, n_answers=70, n_guesses=50)
+    shrank = 0
+    for mode in ("easy", "hard"):
+        solver = Solver(lists, mode, 6)
+        for pos in _positions(solver, random.Random(5), 3):
+            if not solver.ranks_in_kernel(pos.budget, len(pos.members)):
+                continue
+            seen: list[tuple[int, int]] = []
+            got = [(c.guess, c.total) for c in
+                   ranked_guesses(solver, pos, 3, progress=lambda d, n, s=seen: s.append((d, n)))]
+            assert got == [(c.guess, c.total) for c in ranked_guesses(solver, pos, 3)]
+            assert seen and seen[0][0] == 0 and all(d < n for d, n in seen), str(pos)
+            ofs = [n for _d, n in seen]
+            assert ofs == sorted(ofs, reverse=True), (str(pos), seen)  # never grows
+            assert ofs[0] <= int(np.count_nonzero(pos.legal()))
+            shrank += len(seen) >= 2 and 2 * ofs[-1] < ofs[0]
+    assert shrank >= 3

@@ -155,7 +155,12 @@ class PositionQueries(SolverParts):
         or over the k-th total are not searched). `pool`: the guesses playable
         later (every useful one, hard mode's legal ones), with their classes on the
         set (`pool_classes`). One compiled loop (node with d == 0) per `every`
-        guesses, `progress(done, of)` before each. Only where ranks_in_kernel."""
+        guesses, `progress(done, of)` before each: `done` the guesses searched so
+        far (those whose bound was under the k-th total at their turn), `of` those
+        plus the guesses still under it (the others are ruled out unsearched), so
+        the count, and an ETA from it, shrinks as the k-th total falls (a count of
+        every guess said minutes for a ranking of seconds). Only where
+        ranks_in_kernel."""
         ctx = self._ctx
         members = np.ascontiguousarray(members, dtype=np.int32)
         n, m = len(members), len(pool)
@@ -183,16 +188,31 @@ class PositionQueries(SolverParts):
         ctx.ltoff[1] = -1
         ctx.ltn[1] = n
         ctx.params[K.P_LIMIT] = 0
+        searched = 0
         for s in range(0, c, every):
+            e = min(c, s + every)
+            cut = self._rank_cut(k)
+            still = int(np.count_nonzero(ctx.rank[1, s:c] < cut))
+            if still == 0:  # every guess left is ruled out by its bound, as node marks it
+                ctx.rank[2, s:c] = ctx.rank[1, s:c]
+                ctx.rank[3, s:c] = 0
+                break
             if progress is not None:
-                progress(s, c)
-            self._kernels.node(ctx, s, n, left, k, 0, min(c, s + every), 0)
+                progress(searched, searched + still)
+            self._kernels.node(ctx, s, n, left, k, 0, e, 0)
+            searched += int(np.count_nonzero(ctx.rank[1, s:e] < cut))
             if ctx.params[K.P_STOP]:
                 from .engine import Stopped
 
                 self._forget()
                 raise Stopped("the search was asked to stop")
         return ctx.rank[2, :c].copy(), (ctx.rank[3, :c] & K.EXACT) != 0
+
+    def _rank_cut(self, k: int) -> int:
+        """What rules a guess out of the ranking now: one over the k-th smallest total
+        found so far (ties are valued too), INF while fewer than k are known."""
+        kth = int(self._ctx.rank[4, k - 1])
+        return K.INF if kth >= K.INF else kth + 1
 
     def subtree(self, gid: int, members: np.ndarray, left: int, cons=None,
                 second: dict[int, int] | None = None) -> StrategyNode:
