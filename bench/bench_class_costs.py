@@ -39,11 +39,15 @@ skips the openers already there (resumable; run it under nice):
 
 Today's NYT lists (`--lists nyt`, 14 855 openers) cost minutes an opener in hard
 mode, so their 500-opener samples are measured over several sessions into records
-kept in the repository (bench/records/, resumed by the same command), e.g.
+kept in the repository (bench/records/, resumed by the same command). Half of
+today's hard openers are infeasible, and valuing their classes after the first
+infeasible one cost minutes each (motte: 0.04 s to its stop, 230 s for all), so
+those records stop there (--stop-at-infeasible), e.g.
 
-    nice -n 10 .venv/bin/python bench/bench_class_costs.py --lists nyt --mode hard \
-        --seed 52112903 --record bench/records/costs-nyt-hard-52112903.jsonl
-    .venv/bin/python bench/sim_schedule.py --lists nyt \
+    nice -n 10 .venv/bin/python bench/bench_class_costs.py --lists nyt --mode hard \\
+        --seed 52112903 --stop-at-infeasible \\
+        --record bench/records/costs-nyt-hard-52112903.jsonl
+    .venv/bin/python bench/sim_schedule.py --lists nyt \\
         --hard bench/records/costs-nyt-hard-52112903.jsonl --ranks 16,1024
 """
 
@@ -91,8 +95,10 @@ def stratified_sample(table: np.ndarray, strata: int, per: int, seed: int) -> li
     return [picks[s][k] for k in range(per) for s in range(strata)]
 
 
-def measure(solver, lists, gid: int) -> dict:
-    """Every non-green class of opener gid valued alone, smallest first."""
+def measure(solver, lists, gid: int, stop_early: bool = False) -> dict:
+    """Every non-green class of opener gid valued alone, smallest first (`stop_early`:
+    none after the first that is not exact, as `solve` stops there; each is recorded
+    with status "skipped" and no CPU)."""
     word = lists.guesses[gid]
     row = solver.table[gid]
     pats, counts = np.unique(row, return_counts=True)
@@ -101,6 +107,9 @@ def measure(solver, lists, gid: int) -> dict:
                   if p != all_green(lists.length)), key=lambda cp: -cp[0])[::-1]
     out, stop, total, depth, status = [], None, len(lists.answers), 1, "exact"
     for size, p in cls:
+        if stop_early and stop is not None:
+            out.append([p, size, "skipped", None, 0.0, 0])
+            continue
         n0 = solver.stats["nodes"]
         c0 = time.process_time()
         st, tot, dep, _g = solver.class_value(word, p)
@@ -131,6 +140,9 @@ def main() -> None:
     ap.add_argument("--limit", type=int, help="stop after this many openers")
     ap.add_argument("--workers", type=int, default=1, help="processes measuring openers "
                     "side by side, each taking the next opener of the sample (default 1)")
+    ap.add_argument("--stop-at-infeasible", action="store_true", help="value no class "
+                    "after an opener's first one that is not exact (solve's cost, all an "
+                    "unsplit run pays; a split run's waste on them is then not measured)")
     ap.add_argument("--list", action="store_true", help="print the sample and stop")
     ap.add_argument("--openers", help="comma-separated openers instead of the sample "
                     "(e.g. the known worst, qajaq)")
@@ -178,7 +190,7 @@ def main() -> None:
     warm = "salet" if "salet" in lists.guess_index else lists.guesses[0]
     Solver(lists, mode=args.mode, max_guesses=args.max_guesses, table=table).solve(warm)
     job = partial(_measure_one, lists, table, args.mode, args.max_guesses, bundles,
-                  args.lists)
+                  args.lists, args.stop_at_infeasible)
     if args.workers == 1:
         _report(map(job, todo), len(todo), args.record)
         return
@@ -219,7 +231,8 @@ def run_bundles(table: np.ndarray, mode: str, n_p: int) -> dict[int, dict[int, l
 
 
 def _measure_one(lists, table: np.ndarray, mode: str, cap: int,
-                 bundles: dict[int, dict[int, list[int]]], name: str, gid: int) -> dict:
+                 bundles: dict[int, dict[int, list[int]]], name: str, stop_early: bool,
+                 gid: int) -> dict:
     """One opener in a fresh Solver (an empty memo, as a fresh rank), with its record's
     context fields; with `bundles` (--after-bundle) after the first other opener of its
     bundle at BUNDLE_RANKS[0] ranks, solved whole in that Solver."""
@@ -235,7 +248,7 @@ def _measure_one(lists, table: np.ndarray, mode: str, cap: int,
                  "after_cpu": round(time.process_time() - c0, 4),
                  "bundle": {str(k): len(b[gid]) if gid in b else 1
                             for k, b in bundles.items()}}
-    r = measure(s, lists, gid)
+    r = measure(s, lists, gid, stop_early)
     r.update(extra)
     r.update(lists=name, mode=mode, max_guesses=cap, predicted=fallback_estimate(table, gid),
              load=round(os.getloadavg()[0], 2), at=round(time.time()))

@@ -290,8 +290,10 @@ def simulate(pop: list[Opener], ranks: int, mode: str, split: str, coord: float,
 
     def classes(i: int) -> dict:
         if i not in cls:
-            cls[i] = {p: (STATUS_CODES[st] if st != "not_found" else FAILED, c)
-                      for p, _s, st, c in pop[i].classes}
+            # "skipped" (bench_class_costs --stop-at-infeasible): not valued, so a
+            # split run's work on it is not counted (as if exact at no cost)
+            cls[i] = {p: (FAILED if st == "not_found" else STATUS_CODES[
+                "exact" if st == "skipped" else st], c) for p, _s, st, c in pop[i].classes}
         return cls[i]
 
     def cost_of(unit) -> tuple[float, list]:
