@@ -1,15 +1,15 @@
 """The search context inside the kernels: one reference, not a tuple of 49 arrays.
 
-Python builds the context as a namedtuple (layout.Ctx) and hands it to the three
-entry points (kernels.node, kernels.root_class_bound, kernels.child_constraint).
-numba passes a tuple by value, and a call with it as an argument takes and drops a
-reference to every one of its arrays: about 100 atomic counts per call of a kernel
-as small as `partition`, which the search calls for every guess it reads. perf put
-a third of a hard search's CPU in them (NRT_incref, NRT_decref: BENCHMARKS.md).
-So each entry point copies the tuple's fields once into a StructRef (`as_struct`),
-and every kernel below it takes that: a call then counts one reference. Reading a
-field (`ctx.arena`) is the same code on either; the kernels are generic over the
-two, so tests may still pass the tuple to any kernel.
+Python builds the context as a namedtuple (layout.Ctx) and hands it to the entry
+points of the search (kernels.node, kernels.class_bound_entry). numba passes a
+tuple by value, and a call with it as an argument takes and drops a reference to
+every one of its arrays: about 100 atomic counts per call of a kernel as small as
+`partition`, which the search calls for every guess it reads. perf put a third of a
+hard search's CPU in them (NRT_incref, NRT_decref: BENCHMARKS.md). So each entry
+point copies the tuple's fields once into a StructRef (`as_struct`), and every
+kernel below it takes that: a call then counts one reference. Reading a field
+(`ctx.arena`) is the same code on either; the kernels are generic over the two, so
+tests may still pass the tuple to any kernel.
 """
 
 from __future__ import annotations

@@ -460,7 +460,7 @@ def _node(ctx, off, n, b, beta, d, free, tfree):
                     if hard0:
                         hard_child_constraint(ctx, g, p, dd)
                     v, _fl, _ch, _bg = _node(ctx, rfree + ctx.cstart[dd, p], sizes[p], b - 1,
-                                            cut0 - (running - qv0[p]), dd + 1, rfree + n, tfree)
+                                             cut0 - (running - qv0[p]), dd + 1, rfree + n, tfree)
                     running += v - qv0[p]
                     if running >= cut0:
                         ok = False
@@ -596,7 +596,6 @@ def _node(ctx, off, n, b, beta, d, free, tfree):
             return best, np.int64(EXACT | taint), best_h, best_g
         return max(fail_lb, beta), np.int64(taint), np.int64(0), np.int64(-1)
     return _settle(ctx, k1, k2, b, n, beta, best, best_g, best_h, fail_lb, taint)
-
 
 
 # ---- entry points from Python: the context tuple as one reference (ctxref.py) ----
