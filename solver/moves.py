@@ -344,7 +344,7 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
             time_limit is not None and time.perf_counter() - t0 > time_limit)
 
     try:
-        for these, units in batches:
+        for bi, (these, units) in enumerate(batches):
             if counter is not None and rank == 0:
                 counter.reset()  # every rank is past its draws (the barrier below)
             stop = stopping()
@@ -352,8 +352,8 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
                 stop = quiet_bcast(comm, stop)
             if stop:
                 break
-            if rank == 0 and len(done) > n_done0:
-                pause_for_test("moves")  # a batch written, the next one started
+            if bi > 0:  # a batch written, the next one started: every rank waits, or
+                pause_for_test("moves")  # another could value the whole batch meanwhile
             mine = []
             c1 = time.process_time()
             cut = False

@@ -237,10 +237,11 @@ class Signals:
 
 
 def pause_for_test(step: str) -> None:
-    """Test hook: with WORDLE_DP_TEST_PAUSE=STEP:MARKER, the caller (rank 0) creates
-    the file MARKER at STEP and waits there (up to 30 s) for a stop signal, so that a
-    test can stop a build at a point too short to hit otherwise (the book's scoring
-    and writing, a moves file's second batch)."""
+    """Test hook: with WORDLE_DP_TEST_PAUSE=STEP:MARKER, the caller (rank 0, or at a
+    moves file's second batch every rank) creates the file MARKER at STEP and waits
+    there (up to 30 s) for a stop signal, so that a test can stop a build at a point
+    too short to hit otherwise (the book's scoring and writing, a moves file's second
+    batch)."""
     want = os.environ.get("WORDLE_DP_TEST_PAUSE", "")
     if not want.startswith(step + ":"):
         return
