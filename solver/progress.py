@@ -121,6 +121,44 @@ RECENT_MIN = 3.0
 SAMPLE_EVERY = 0.2  # seconds between the (time, done) samples kept for it
 
 
+class Pace:
+    """The present pace of a count, for an ETA: items a second over the last
+    RECENT_SHARE of the time so far (at least RECENT_MIN seconds). Work whose items
+    get cheaper as it goes (a ranking refutes its later guesses fast) or dearer is
+    timed by its present pace, not its average (which said 2m36s for a ranking that
+    ended 35 s later). A count that goes down starts a new phase with its own pace.
+    The progress line and the web page's workers both time their work with it."""
+
+    def __init__(self, t0: float | None = None):
+        self.t0 = time.monotonic() if t0 is None else t0
+        self._hist: list[tuple[float, int]] = [(self.t0, 0)]  # (time, done) samples
+
+    def rate(self, now: float, done: int) -> float:
+        """Items a second at `now`, with `done` items done."""
+        hist = self._hist
+        if hist and done < hist[-1][1]:  # a new count (another phase): its own pace
+            hist.clear()
+        if not hist or now - hist[-1][0] >= SAMPLE_EVERY:
+            hist.append((now, done))
+        el = now - self.t0
+        horizon = max(RECENT_MIN, RECENT_SHARE * el)
+        while len(hist) > 2 and now - hist[1][0] >= horizon:
+            hist.pop(0)  # keep the newest sample at least `horizon` old
+        t_then, d_then = hist[0]
+        if now - t_then >= RECENT_MIN and done > d_then:
+            return (done - d_then) / (now - t_then)
+        return done / el if el > 0 else 0.0
+
+    def eta(self, now: float, done: int, total: int) -> float:
+        """Seconds left for `total - done` items at the present pace (inf when
+        nothing is done yet; 0 when nothing is left)."""
+        if done >= total:
+            self.rate(now, done)
+            return 0.0
+        rate = self.rate(now, done)
+        return (total - done) / rate if rate > 0 else math.inf
+
+
 class Progress:
     """Callable as progress(done, total, note=""); see the module docstring. `unit`
     names what is counted ("openers", "games")."""
@@ -139,33 +177,12 @@ class Progress:
         self.last = self.t0  # nothing for the first `every` seconds: quick work stays quiet
         self.width = 0
         self.shown = False
-        self._hist: list[tuple[float, int]] = [(self.t0, 0)]  # (time, done) samples
-
-    def _rate(self, now: float, done: int) -> float:
-        """Items a second over the last RECENT_SHARE of the time so far (at least
-        RECENT_MIN seconds), from the counts this line was given: work whose items
-        get cheaper as it goes (a ranking refutes its later guesses fast) or dearer
-        is timed by its present pace, not its average (which said 2m36s for a
-        ranking that ended 35 s later)."""
-        hist = self._hist
-        if hist and done < hist[-1][1]:  # a new count (another phase): its own pace
-            hist.clear()
-        if not hist or now - hist[-1][0] >= SAMPLE_EVERY:
-            hist.append((now, done))
-        el = now - self.t0
-        horizon = max(RECENT_MIN, RECENT_SHARE * el)
-        while len(hist) > 2 and now - hist[1][0] >= horizon:
-            hist.pop(0)  # keep the newest sample at least `horizon` old
-        t_then, d_then = hist[0]
-        if now - t_then >= RECENT_MIN and done > d_then:
-            return (done - d_then) / (now - t_then)
-        return done / el if el > 0 else 0.0
+        self.pace = Pace(self.t0)
 
     def line(self, done: int, total: int, note: str = "") -> str:
         now = time.monotonic()
         el = now - self.t0
-        rate = self._rate(now, done)
-        eta = (total - done) / rate if rate > 0 else math.inf
+        eta = self.pace.eta(now, done, total)
         pct = 100.0 * done / total if total else 100.0
         unit = f" {self.unit}" if self.unit else ""
         text = (f"{self.label}: {done}/{total}{unit} ({pct:.1f}%), {fmt_duration(el)} "

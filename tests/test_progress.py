@@ -61,3 +61,34 @@ def test_a_new_count_starts_its_own_pace(clock):
         clock[0] += 1
         p(5 * i, 100)
     assert p.line(50, 100).endswith("50s elapsed, ETA 10s")
+
+
+def test_the_web_workers_estimate_by_the_same_present_pace(clock):
+    """The page's worker sends each progress message with the seconds left at the
+    count's present pace (the page counts them down), throttled, with a task's own
+    estimate passed through."""
+    from solver.web.workers import PROGRESS_EVERY, Reporter
+
+    sent: list[dict] = []
+    report = Reporter(lambda msg: sent.append(msg[1]))
+    report(0, 4000, "guesses ranked")
+    assert sent[-1]["eta"] is None  # nothing done: no estimate
+    done = 0.0
+    for rate, seconds in [(1, 20), (100, 20)]:  # as in the speeding-up case above
+        for _ in range(seconds * 2):
+            clock[0] += 0.5
+            done += rate / 2
+            report(int(done), 4000, "guesses ranked")
+    # the average (50.5 a second) would say 39 s; the last 10 s ran at 100 a second
+    assert sent[-1]["done"] == 2020 and sent[-1]["eta"] == pytest.approx(19.8)
+    n = len(sent)
+    clock[0] += PROGRESS_EVERY / 2
+    report(2021, 4000, "guesses ranked")
+    assert len(sent) == n  # too soon after the last
+    report(4000, 4000, "guesses ranked")
+    assert sent[-1]["eta"] == 0.0  # the last of a count always goes
+    report(0, 3, "feedback classes", 111.0)
+    assert sent[-1]["eta"] == 111.0  # the task's own estimate, at once
+    report.start()
+    report(0, 0, "compiling the search kernels")
+    assert len(sent) == n + 3 and sent[-1]["eta"] is None

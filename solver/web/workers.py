@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import itertools
 import logging
+import math
 import multiprocessing as mp
 import os
 import signal
 import threading
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing import shared_memory
 from typing import Any
@@ -34,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import WordleDPError
+from ..progress import Pace
 from ..variant import Mode
 
 log = logging.getLogger("wordle-dp.web")
@@ -128,20 +131,13 @@ def _child(conn, cancel, spec: WorkerSpec) -> None:
     lists = WordLists(spec.answers, spec.guesses, spec.answers_source, spec.guesses_source)
     engine = Engine(lists, table, table_t, spec.memo_entries)
     engine.solver(*spec.warm)  # no kernel needed yet (the book answers the first move)
-    last = [0.0]
     running = threading.Event()  # a task is under way: its progress goes to the page
 
     def check() -> None:
         if cancel.is_set():
             raise adapter.Cancelled()
 
-    def report(done: int, total: int, message: str = "", eta: float | None = None) -> None:
-        now = time.monotonic()
-        if now - last[0] >= PROGRESS_EVERY or done >= total or eta is not None:
-            last[0] = now
-            conn.send(("progress", {"done": done, "total": total, "message": message,
-                                    "eta": eta}))
-
+    report = Reporter(conn.send)
     _warm_kernels(table.dtype, running, report)
     conn.send(("ready", os.getpid()))
     while True:
@@ -149,7 +145,7 @@ def _child(conn, cancel, spec: WorkerSpec) -> None:
             kind, params = conn.recv()
         except (EOFError, OSError):
             return
-        last[0] = 0.0
+        report.start()
         out: tuple[str, object]
         running.set()
         try:
@@ -164,6 +160,36 @@ def _child(conn, cancel, spec: WorkerSpec) -> None:
         finally:
             running.clear()
         conn.send(out)
+
+
+class Reporter:
+    """A worker's progress messages to the server, as report(done, total, message,
+    eta): at most one every PROGRESS_EVERY seconds (the last of a count always), and
+    each with the seconds left. The task may give them (a strategy's cost model);
+    otherwise they come from the count's present pace (progress.Pace, as on the
+    command line), so the page's estimate follows a ranking that speeds up instead of
+    its average."""
+
+    def __init__(self, send: Callable[[tuple[str, dict]], None]):
+        self.send = send
+        self.start()
+
+    def start(self) -> None:
+        """A new task: its own pace, and its first message at once."""
+        self.last = -math.inf
+        self.pace = Pace()
+
+    def __call__(self, done: int, total: int, message: str = "",
+                 eta: float | None = None) -> None:
+        now = time.monotonic()
+        if now - self.last < PROGRESS_EVERY and done < total and eta is None:
+            return
+        self.last = now
+        if eta is None and total > 0:
+            left = self.pace.eta(now, done, total)
+            eta = left if math.isfinite(left) else None  # nothing done yet: no estimate
+        self.send(("progress", {"done": done, "total": total, "message": message,
+                                "eta": eta}))
 
 
 def _warm_kernels(dtype, running: threading.Event, report) -> None:
