@@ -54,11 +54,12 @@ def _exports(pattern: str):
 _SOURCES = [p for p in JIT_SOURCES if p.parent == _HERE] + [_HERE / "compiled.py"]
 # one module per table dtype: one byte a pattern up to 5 letters, two above (built
 # only when a game of 6 letters or more first needs it)
-# (seconds: the CPU of a build on the development machine, BENCHMARKS.md: cold start)
+# (seconds: the CPU of a build on the development machine, BENCHMARKS.md: cold start;
+# 46-49 s for either since the context became a StructRef, 74-77 s before)
 SEARCH = CompiledKernels("wordle_dp_search", _SOURCES, lambda: _exports("uint8"),
-                         "the search kernels", 70.0)
+                         "the search kernels", 50.0)
 SEARCH16 = CompiledKernels("wordle_dp_search16", _SOURCES, lambda: _exports("uint16"),
-                           "the search kernels for words of 6 letters or more", 70.0)
+                           "the search kernels for words of 6 letters or more", 50.0)
 
 KERNELS = ("node", "hard_child_constraint", "class_bound", "guess_classes")
 
