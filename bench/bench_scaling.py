@@ -9,7 +9,7 @@ Workloads, each from scratch into a fresh store, in each mode asked:
   best    `best --top 1`;
   moves   `book moves` of the sample's first MOVES openers (every feedback class of
           each: its best second guess and 8 alternatives, into a fresh moves file;
-          the ranks draw the classes, dearest first, batch by batch).
+          the ranks draw the classes of all openers, dearest first, from one queue).
 
 Every rank runs under a small timer (the child's own rusage, as /usr/bin/time
 reports it, which a bare node may not have), so each rank's wall, user and system

@@ -11,8 +11,9 @@ kernel.
 A moves file sits beside its book (`nyt-easy-6.npz` -> `nyt-easy-6.moves.npz`) and
 is read with it (`Book.read`), so every reader of a book (the CLI, the page's
 workers, `play`) answers from it. It is a sidecar, not part of the book's format:
-old books stay valid, and a moves file is filled opener by opener (resumable,
-`build`) and usable while partial: a class it lacks is searched as before.
+old books stay valid, and a moves file is filled class by class, the biggest
+classes first (resumable, `build`), and usable while partial: a class it lacks is
+searched as before.
 
 File: a compressed numpy archive, one row per (opener, pattern): `opener` and
 `best` (guess indices; best -1 when no strategy solves the class within the cap),
@@ -239,7 +240,7 @@ def _mine(units: list, rank: int, size: int, counter):
     1.5). With a counter (the ranks on one node), each rank draws the next unit as it
     finishes one, so no rank waits while another still has several; otherwise they
     are dealt in advance to the least loaded rank."""
-    costs = [float(c) ** 1.5 for _g, _p, c in units]
+    costs = [_cost(u) for u in units]
     if counter is None:
         for u, r in zip(units, _assign(costs, size), strict=True):
             if r == rank:
@@ -248,6 +249,11 @@ def _mine(units: list, rank: int, size: int, counter):
     order = sorted(range(len(units)), key=lambda i: (-costs[i], i))
     while (i := counter.draw()) < len(order):
         yield units[order[i]]
+
+
+def _cost(unit: tuple[int, int, int]) -> float:
+    """A class's predicted cost, for the deal and the ETA: its size to the power 1.5."""
+    return float(unit[2]) ** 1.5
 
 
 def _assign(costs: list[float], ranks: int) -> list[int]:
@@ -262,161 +268,234 @@ def _assign(costs: list[float], ranks: int) -> list[int]:
     return owner
 
 
+# ---- the classes valued so far, one file a rank ---------------------------------------
+# Each rank appends every class it values to its own part file beside the moves file
+# (`out.part-R`, a JSON line a class, flushed at once), and rank 0 merges the parts into
+# the moves file when the ranks are done or stopped, and first thing on the next call
+# (after a kill). So the ranks never wait for each other between classes, and a kill
+# loses only the classes in flight.
+
+def _part(out: Path, rank: int) -> Path:
+    return out.with_name(f"{out.name}.part-{rank}")
+
+
+def _parts(out: Path) -> list[Path]:
+    return sorted(out.parent.glob(f"{out.name}.part-*"))
+
+
+def _append(f, row: tuple, cpu: float) -> None:
+    f.write(json.dumps([*row[:5], [list(a) for a in row[5]], row[6], list(row[7]),
+                        round(cpu, 3)]) + "\n")
+    f.flush()
+
+
+def _read_parts(out: Path) -> tuple[list[tuple], float]:
+    """The rows in the part files beside `out` and their CPU seconds (a line cut
+    short by a kill is skipped: its class is valued again)."""
+    rows, cpu = [], 0.0
+    for path in _parts(out):
+        for line in path.read_text().splitlines():
+            try:
+                v = json.loads(line)
+                row = (*(int(x) for x in v[:5]), [(int(g), int(t)) for g, t in v[5]],
+                       int(v[6]), [int(x) for x in v[7]])
+            except (ValueError, TypeError, IndexError):
+                continue
+            rows.append(row)
+            cpu += float(v[8])
+    return rows, cpu
+
+
 def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Path,
           book=None, k: int = ALTERNATIVES, time_limit: float | None = None,
-          batch: int | None = None, say=None, comm=None,
-          cache_dir: str | None = None) -> dict | None:
+          say=None, comm=None, cache_dir: str | None = None,
+          say_every: float = 60.0) -> dict | None:
     """Compute the moves of `openers` into the moves file `out`, resuming it: openers
-    already complete there are skipped. `book` (a Book for the same problem, read
-    without its moves): its stored second guesses are the ones kept, as `next` keeps
-    them. Under MPI (`comm`) every rank calls it: `batch` openers at a time (default:
-    one a rank), their classes drawn by the ranks dearest first, rank 0 gathers and
-    writes after each batch. When `time_limit` seconds have passed, and on SIGTERM or
-    SIGUSR1 (Slurm's and mpiexec's stop), it stops after the class in flight on each
-    rank, keeping the classes that batch valued (its openers are not done). The same
-    call resumes, valuing only the classes the file lacks. `say(line)`: progress with
-    an ETA (rank 0).
-    Returns the file's info on rank 0 when every opener is done, else None."""
-    from . import __version__
+    already complete there are skipped, and so are the classes it has. `book` (a Book
+    for the same problem, read without its moves): its stored second guesses are the
+    ones kept, as `next` keeps them. The classes of every opener left form one queue,
+    dearest first (the biggest classes, the feedback players get most, come first):
+    under MPI (`comm`) every rank calls this and values the next class as it finishes
+    one, with no barrier until the queue is empty, so no rank waits on another's
+    long class. When `time_limit` seconds have passed, and on SIGTERM or SIGUSR1
+    (Slurm's and mpiexec's stop), every rank stops after its class in flight; the
+    classes valued are kept (part files, above), and the same call values the rest.
+    `say(line)`: progress with an ETA every `say_every` seconds, and the outcome
+    (rank 0). Returns the file's info on rank 0 when every opener is done, else None."""
     from .game.position import Position
-    from .run.mpi import NodeCounter, Signals, pause_for_test, quiet_barrier, quiet_bcast
+    from .run.mpi import NodeCounter, Signals, pause_for_test, quiet_barrier
     from .search import Solver
     from .table import get_table
     from .variant import Variant
 
     rank = comm.Get_rank() if comm is not None else 0
     size = comm.Get_size() if comm is not None else 1
-    t0, c0 = time.perf_counter(), time.process_time()
-    batch = batch or size
+    t0 = time.perf_counter()
     words = [w.strip().lower() for w in openers]
     for w in words:
         if w not in lists.guess_index:
             raise UsageError(f"opener {w!r} is not in the guess list")
     words = list(dict.fromkeys(words))
-    rows: dict[tuple[int, int], tuple] = {}
-    info: dict = {}
-    done: list[int] = []
     out = Path(out)
-    if out.exists():
-        old = Moves.read(out, lists, mode, max_guesses)
-        if old.alternatives != k:
-            raise UsageError(f"{out} keeps {old.alternatives} alternatives per class, not {k}")
-        a = old.arrays
-        for i in range(len(old)):
-            alts = [(int(g), int(t)) for g, t in zip(a["alt_guess"][i], a["alt_total"][i],
-                                                      strict=True) if g >= 0]
-            wins = int(a["wins"][i]) if "wins" in a else -1
-            alt_wins = [int(x) for x in a["alt_wins"][i][:len(alts)]] if wins >= 0 else []
-            rows[(int(a["opener"][i]), int(a["pattern"][i]))] = (
-                int(a["opener"][i]), int(a["pattern"][i]), int(a["best"][i]),
-                int(a["total"][i]), int(a["worst"][i]), alts, wins, alt_wins)
-        info = old.info
-        done = [int(g) for g in info.get("openers", [])]
-    todo = [w for w in words if lists.guess_index[w] not in done]
     variant = Variant.of(lists, mode, max_guesses)
     table, _ = get_table(lists, "numpy", cache_dir)
     solver = Solver(lists, variant, table=table)
     start = Position.start(lists, mode, max_guesses)
-    cpu_before = float(info.get("cpu_seconds", 0.0))
-    cpu_run = 0.0
-    n_done0 = len(done)
+
+    def classes(g: int) -> tuple[np.ndarray, np.ndarray]:  # g's patterns and sizes
+        pats, counts = np.unique(table[g, start.members], return_counts=True)
+        keep = pats != variant.all_green
+        return pats[keep], counts[keep]
+
+    def merge(rows: dict, info: dict, new: list[tuple], cpu: float) -> dict:
+        """Rank 0: `new` into the file (an opener is done once all its classes are
+        in), the part files removed; the file's info."""
+        from . import __version__
+
+        for r in new:
+            rows[(r[0], r[1])] = r
+        done = [int(g) for g in info.get("openers", [])]
+        # in the command's order (then any other opener the rows complete)
+        for g in dict.fromkeys([*(lists.guess_index[w] for w in words), *(o for o, _p in rows)]):
+            if g not in done and all((g, int(p)) in rows for p in classes(g)[0]):
+                done.append(g)
+        info = {
+            "format": FORMAT, "answers_sha256": lists.answers_sha256,
+            "guesses_sha256": lists.guesses_sha256, "n_answers": len(lists.answers),
+            "n_guesses": len(lists.guesses), "mode": mode, "max_guesses": max_guesses,
+            "alternatives": k, "openers": done,
+            "book": None if book is None else Path(book.path).name,
+            "cpu_seconds": float(info.get("cpu_seconds", 0.0)) + cpu,
+            "solver_version": __version__,
+            "command": " ".join(["wordle-dp", *sys.argv[1:]]),
+            "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "written_on": f"{platform.machine()}, {os.cpu_count()} cores",
+            "ranks": size,
+        }
+        Moves.write(out, info, [rows[key] for key in sorted(rows)], k)
+        for path in _parts(out):
+            path.unlink()
+        return info
+
+    rows, info = _load(out, lists, mode, max_guesses, k)
+    left, cpu_left = _read_parts(out)  # what a killed run valued
+    quiet_barrier(comm)  # every rank has read them before rank 0 merges them
+    if left:
+        if rank == 0:
+            info = merge(rows, info, left, cpu_left)
+        else:
+            for r in left:
+                rows[(r[0], r[1])] = r
+    quiet_barrier(comm)  # merged before any rank starts a part file again
+    # (the same on every rank: the units are drawn by their place in one list)
+    done = {int(g) for g in info.get("openers", [])} | {
+        g for g in {o for o, _p in rows} if all((g, int(p)) in rows for p in classes(g)[0])}
     # valued again first: classes whose best guess is among their alternatives
     # (written before the alternatives left out the tie-broken best: analysis.py),
     # and classes with no move that were written before the best chance (wins -1)
-    again = [(o, p, int((table[o, start.members] == p).sum())) for (o, p), r in rows.items()
+    units = [(o, p, int((table[o, start.members] == p).sum())) for (o, p), r in rows.items()
              if (r[2] >= 0 and r[2] in [g for g, _ in r[5]]) or (r[2] < 0 and r[6] < 0)]
-    batches: list[tuple[list[str], list[tuple[int, int, int]]]] = [([], again)] if again else []
-    for b0 in range(0, len(todo), batch):
-        units = []
-        for w in todo[b0:b0 + batch]:
-            g = lists.guess_index[w]
-            pats = table[g, start.members]
-            for p, count in zip(*np.unique(pats, return_counts=True), strict=True):
-                # (a class the file has from a batch cut short is not valued again)
-                if int(p) != variant.all_green and (g, int(p)) not in rows:
-                    units.append((g, int(p), int(count)))
-        batches.append((todo[b0:b0 + batch], units))
+    again = len(units)
+    for w in words:
+        g = lists.guess_index[w]
+        if g not in done:
+            units += [(g, int(p), int(c)) for p, c in zip(*classes(g), strict=True)
+                      if (g, int(p)) not in rows]
     counter = NodeCounter.on_node(comm) if comm is not None and size > 1 else None
     signals = Signals().install()  # a stop signal sets a flag; it never kills a rank
+    reporter = _Reporter(out, units, say, say_every) if rank == 0 and say else None
 
     def stopping() -> bool:  # a stop signal, or the time limit passed
         return signals.received is not None or (
             time_limit is not None and time.perf_counter() - t0 > time_limit)
 
+    mine = 0
     try:
-        for bi, (these, units) in enumerate(batches):
-            if counter is not None and rank == 0:
-                counter.reset()  # every rank is past its draws (the barrier below)
-            stop = stopping()
-            if comm is not None and size > 1:  # rank 0 decides for every rank
-                stop = quiet_bcast(comm, stop)
-            if stop:
-                break
-            if bi > 0:  # a batch written, the next one started: every rank waits, or
-                pause_for_test("moves")  # another could value the whole batch meanwhile
-            mine = []
-            c1 = time.process_time()
-            cut = False
+        with open(_part(out, rank), "a") as f:
             for g, p, _c in _mine(units, rank, size, counter):
-                # checked inside the batch too (one with a dear class can take an
-                # hour): the batch is cut short (below)
-                cut = stopping()
-                if cut:
+                if stopping():
+                    if counter is not None:
+                        counter.close(len(units))  # the other ranks draw no more
                     break
+                c1 = time.process_time()
                 pos = start.play(lists.guesses[g], p)
-                mine.append((g, p, *class_move(solver, pos, k, book)))
-            cpu = time.process_time() - c1
-            if comm is not None and size > 1:
-                quiet_barrier(comm)
-                got = comm.gather((mine, cpu, cut), root=0)
-                cut = quiet_bcast(comm, rank == 0 and any(c for _m, _c, c in got))
-            else:
-                got = [(mine, cpu, cut)]
-            if rank == 0:
-                # a batch cut short (a rank stopped part-way) keeps the classes its
-                # ranks valued, but none of its openers is done: the same call
-                # values the rest of their classes
-                for part, c, _cut in got:
-                    cpu_run += c
-                    for r in part:
-                        rows[(r[0], r[1])] = r
-                if not cut:
-                    done += [lists.guess_index[w] for w in these]
-                info = {
-                    "format": FORMAT, "answers_sha256": lists.answers_sha256,
-                    "guesses_sha256": lists.guesses_sha256, "n_answers": len(lists.answers),
-                    "n_guesses": len(lists.guesses), "mode": mode, "max_guesses": max_guesses,
-                    "alternatives": k, "openers": done,
-                    "book": None if book is None else Path(book.path).name,
-                    "cpu_seconds": cpu_before + cpu_run, "solver_version": __version__,
-                    "command": " ".join(["wordle-dp", *sys.argv[1:]]),
-                    "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                    "written_on": f"{platform.machine()}, {os.cpu_count()} cores",
-                    "ranks": size,
-                }
-                Moves.write(out, info, [rows[key] for key in sorted(rows)], k)
-                if say is not None:
-                    n = len(done) - n_done0
-                    wall = time.perf_counter() - t0
-                    left = len(todo) - n
-                    eta = f", ETA {wall / n * left:.0f} s" if n else ""
-                    what = f"{len(units)} classes valued again" if not these else (
-                        f"{len(done)}/{len(done) + left} openers")
-                    if cut:
-                        kept = sum(len(part) for part, _c, _x in got)
-                        say(f"moves: stopped in a batch; its {kept} classes valued so far "
-                            f"are kept in {out.name}")
-                    else:
-                        say(f"moves: {what} ({len(rows)} classes) in {out.name}; {wall:.0f} s "
-                            f"so far{eta}")
-            if cut:
-                break
+                _append(f, (g, p, *class_move(solver, pos, k, book)),
+                        time.process_time() - c1)
+                mine += 1
+                if mine == 1:  # every rank, a class valued: a test may stop it here
+                    pause_for_test("moves")
     finally:
         signals.restore()
+        if reporter is not None:
+            reporter.stop()
     if counter is not None:
         counter.free()
+    quiet_barrier(comm)  # every rank's classes are in its part file
     if rank != 0:
         return None
-    info["run_cpu_seconds"] = time.process_time() - c0
-    finished = set(done)
-    return info if all(lists.guess_index[w] in finished for w in words) else None
+    new, cpu = _read_parts(out)
+    if new or done - {int(g) for g in info.get("openers", [])}:
+        info = merge(rows, info, new, cpu)
+    else:
+        for path in _parts(out):
+            path.unlink()
+    finished = {int(g) for g in info.get("openers", [])}
+    n_done = sum(lists.guess_index[w] in finished for w in words)
+    if say is not None:
+        what = f"{again} classes valued again, " if again else ""
+        end = "" if n_done == len(words) else (
+            f"; stopped, the {len(new)} classes valued kept")
+        say(f"moves: {what}{n_done}/{len(words)} openers ({len(rows)} classes) in "
+            f"{out.name}; {time.perf_counter() - t0:.0f} s{end}")
+    return info if n_done == len(words) else None
+
+
+def _load(out: Path, lists, mode: Mode, max_guesses: int, k: int) -> tuple[dict, dict]:
+    """The rows of the moves file `out` by (opener, pattern), and its info (empty
+    when there is no file)."""
+    rows: dict[tuple[int, int], tuple] = {}
+    if not out.exists():
+        return rows, {}
+    old = Moves.read(out, lists, mode, max_guesses)
+    if old.alternatives != k:
+        raise UsageError(f"{out} keeps {old.alternatives} alternatives per class, not {k}")
+    a = old.arrays
+    for i in range(len(old)):
+        alts = [(int(g), int(t)) for g, t in zip(a["alt_guess"][i], a["alt_total"][i],
+                                                  strict=True) if g >= 0]
+        wins = int(a["wins"][i]) if "wins" in a else -1
+        alt_wins = [int(x) for x in a["alt_wins"][i][:len(alts)]] if wins >= 0 else []
+        rows[(int(a["opener"][i]), int(a["pattern"][i]))] = (
+            int(a["opener"][i]), int(a["pattern"][i]), int(a["best"][i]),
+            int(a["total"][i]), int(a["worst"][i]), alts, wins, alt_wins)
+    return rows, old.info
+
+
+class _Reporter:
+    """Rank 0's progress line while the ranks value classes: every `every` seconds,
+    from a thread (rank 0 may be inside a class for an hour), the classes in the part
+    files and the share of the predicted work they hold, with an ETA by that share."""
+
+    def __init__(self, out: Path, units: list, say, every: float):
+        import threading
+
+        self.out, self.say, self.every = out, say, every
+        self.cost = {(g, p): _cost((g, p, c)) for g, p, c in units}
+        self.total = sum(self.cost.values()) or 1.0
+        self.t0 = time.perf_counter()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            rows, _cpu = _read_parts(self.out)
+            work = sum(self.cost.get((r[0], r[1]), 0.0) for r in rows) / self.total
+            el = time.perf_counter() - self.t0
+            eta = f", ETA about {el * (1 - work) / work:.0f} s" if work > 0.01 else ""
+            self.say(f"moves: {len(rows)}/{len(self.cost)} classes (about {100 * work:.0f} % "
+                     f"of the work), {el:.0f} s so far{eta}")
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -134,7 +135,7 @@ def test_building_resumes_and_skips_what_is_done(tmp_path, capsys):
     common = ["--answers", a, "--guesses", g, "--cache-dir", str(tmp_path / "c"),
               "--mode", "hard", "--out", str(out), "--alternatives", "2", "--quiet"]
     w1, w2 = lists.guesses[0], lists.guesses[1]
-    # a time limit of 0 stops before the first batch: nothing written
+    # a time limit of 0 stops before the first class: nothing written
     assert cli.main(["book", "moves", *common, "--openers", w1, "--time-limit", "0"]) == 0
     assert not out.exists()
     assert cli.main(["book", "moves", *common, "--openers", w1]) == 0
@@ -157,7 +158,7 @@ def test_building_resumes_and_skips_what_is_done(tmp_path, capsys):
         capsys.readouterr().err
 
 
-def test_a_build_stopped_in_a_batch_keeps_its_classes(tmp_path, monkeypatch):
+def test_a_build_stopped_part_way_keeps_its_classes(tmp_path, monkeypatch):
     """A stop (SIGUSR1, as Slurm sends before its time limit) after the third class
     of an opener: the file keeps those three classes, the opener is not done, and
     the same command values only the other classes, into a file equal to one built
@@ -200,9 +201,9 @@ def test_a_build_stopped_in_a_batch_keeps_its_classes(tmp_path, monkeypatch):
         assert np.array_equal(got.arrays[k], ref.arrays[k]), k
 
 
-def test_a_time_limit_stops_inside_a_batch(tmp_path, monkeypatch):
-    """The time limit is checked before each class, not only between batches: with
-    one opener (one batch) and a limit that passes during its fourth class, the file
+def test_a_time_limit_stops_between_classes(tmp_path, monkeypatch):
+    """The time limit is checked before each class: with one opener and a limit that
+    passes during its fourth class, the file
     keeps four classes, the opener is not done, and the same command without a limit
     values only the rest, into a file equal to one built without a stop."""
     import types
@@ -247,6 +248,79 @@ def test_a_time_limit_stops_inside_a_batch(tmp_path, monkeypatch):
     assert got.openers() == ref.openers() == [w]
     for k in ("opener", "pattern", "best", "total", "worst", "alt_guess", "alt_total"):
         assert np.array_equal(got.arrays[k], ref.arrays[k]), k
+
+
+def test_a_killed_build_loses_only_the_class_in_flight(tmp_path, monkeypatch):
+    """A build killed after its third class (no stop signal, no merge: as by
+    SIGKILL or an out-of-memory kill) leaves those classes in its part file; the
+    same command merges them first and values only the others, into a file equal to
+    one built at once, with the killed run's CPU counted."""
+    import solver.moves as moves_mod
+
+    lists = small_lists(55, n_answers=30, n_guesses=60)
+    a, g = write_lists(tmp_path, lists)
+    w = lists.guesses[1]
+    real = moves_mod.class_move
+    calls: list[tuple] = []
+
+    class Killed(BaseException):
+        pass
+
+    def counting(solver, pos, k, store=None, kill_after=None):
+        if kill_after is not None and len(calls) == kill_after:
+            raise Killed
+        calls.append(pos.history)
+        return real(solver, pos, k, store)
+
+    def build(out: Path, kill_after=None) -> int:
+        monkeypatch.setattr(moves_mod, "class_move",
+                            lambda *x: counting(*x, kill_after=kill_after))
+        calls.clear()
+        assert cli.main(["book", "moves", "--answers", a, "--guesses", g, "--cache-dir",
+                         str(tmp_path / "c"), "--openers", w, "--out", str(out),
+                         "--alternatives", "2", "--quiet"]) == 0
+        return len(calls)
+
+    whole = tmp_path / "w.moves.npz"
+    n = build(whole)
+    out = tmp_path / "m.moves.npz"
+    with pytest.raises(Killed):
+        build(out, kill_after=3)
+    assert not out.exists() and len((tmp_path / "m.moves.npz.part-0").read_text()
+                                    .splitlines()) == 3
+    assert build(out) == n - 3
+    assert not list(tmp_path.glob("m.moves.npz.part-*"))
+    got, ref = Moves.read(out, lists, "easy", 6), Moves.read(whole, lists, "easy", 6)
+    assert got.openers() == ref.openers() == [w]
+    for k in ("opener", "pattern", "best", "total", "worst", "alt_guess", "alt_total"):
+        assert np.array_equal(got.arrays[k], ref.arrays[k]), k
+    assert got.info["cpu_seconds"] > 0
+
+
+def test_a_long_build_says_how_far_it_is(tmp_path, monkeypatch):
+    """While the classes are valued, a line every `say_every` seconds (from a
+    thread: rank 0 may be inside one class for an hour) counts the classes valued
+    and the share of the predicted work, then one line says the outcome."""
+    import solver.moves as moves_mod
+
+    lists = small_lists(56, n_answers=30, n_guesses=60)
+    real = moves_mod.class_move
+
+    def slow(solver, pos, k, store=None):
+        time.sleep(0.15)
+        return real(solver, pos, k, store)
+
+    monkeypatch.setattr(moves_mod, "class_move", slow)
+    lines: list[str] = []
+    w = lists.guesses[2]
+    info = moves_mod.build(lists, "easy", 6, [w], tmp_path / "m.moves.npz", k=2,
+                           say=lines.append, cache_dir=str(tmp_path / "c"), say_every=0.1)
+    assert info is not None and info["openers"] == [lists.guess_index[w]]
+    n = len(Moves.read(tmp_path / "m.moves.npz", lists, "easy", 6))
+    ticks = [x for x in lines if "% of the work)" in x]
+    assert ticks and all(re.match(rf"moves: \d+/{n} classes \(about \d+ % of the work\)", x)
+                         for x in ticks)
+    assert lines[-1].startswith(f"moves: 1/1 openers ({n} classes) in m.moves.npz; ")
 
 
 def test_a_foreign_or_damaged_moves_file(built, tmp_path):
@@ -312,9 +386,15 @@ for _round in range(2):
         c.reset()
     comm.Barrier()
     rounds.append(comm.gather(got))
+c.draw()  # 0 and 1 drawn, then a rank stops: every later draw is 100 or more
+comm.Barrier()
+if rank == 0:
+    c.close(100)
+comm.Barrier()
+closed = comm.gather(c.draw())
 c.free()
 if rank == 0:
-    print(json.dumps(rounds))
+    print(json.dumps([rounds, closed]))
 """
 
 
@@ -322,26 +402,28 @@ def test_ranks_draw_the_classes_without_waiting_for_each_other(tmp_path):
     """The moves build's deal: rank 0 draws the first unit, then values it (2 s with
     no MPI call); meanwhile rank 1 draws every other unit. Had a draw waited for
     rank 0's next MPI call (as a lock per draw did in MPICH), rank 0 would have
-    drawn again between rank 1's draws. Each unit is drawn once; a reset starts the
-    next batch at 0. (No timing is asserted: the sleep only widens the window.)"""
+    drawn again between rank 1's draws. Each unit is drawn once; a reset starts again
+    at 0, and a close ends every rank's draws. (No timing is asserted:
+    the sleep only widens the window.)"""
     if not MPIEXEC.exists():
         pytest.skip("no mpiexec next to the interpreter (pip install mpich)")
     r = subprocess.run([str(MPIEXEC), "-n", "2", sys.executable, "-c", DRAWS],
                        env=mpi_env(tmp_path / "cache"), capture_output=True, text=True,
                        timeout=300)
     assert r.returncode == 0, r.stderr
-    for zero, one in json.loads(r.stdout):
+    rounds, closed = json.loads(r.stdout)
+    for zero, one in rounds:
         assert zero == [0]  # rank 1 never waited for rank 0
         assert sorted(zero + one) == list(range(100))
+    assert sorted(closed) == [102, 103]  # after a close, no draw is a unit
 
 
 @pytest.mark.mpi
 def test_a_stop_signal_ends_every_rank_cleanly_and_the_build_resumes(tmp_path):
-    """SIGTERM to every rank (as Slurm sends it) while the second batch is being
-    valued: every rank ends with exit 0 and no MPI abort, the file's openers are the
-    first batch's (the classes valued of the batch in flight are kept, its openers
-    not done), and the same command completes a file equal to one built without a
-    stop."""
+    """SIGTERM to every rank (as Slurm sends it) once each has valued a class: every
+    rank ends with exit 0 and no MPI abort, the file keeps the two classes valued (no
+    opener is done yet), and the same command values only the others, into a file
+    equal to one built without a stop."""
     if not MPIEXEC.exists():
         pytest.skip("no mpiexec next to the interpreter (pip install mpich)")
     lists = small_lists(47, n_answers=30, n_guesses=60)
@@ -359,7 +441,7 @@ def test_a_stop_signal_ends_every_rank_cleanly_and_the_build_resumes(tmp_path):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True)
     t0 = time.time()
-    while not marker.exists():  # a hang guard only: the first batch takes seconds
+    while not marker.exists():  # a hang guard only: the first class takes seconds
         assert p.poll() is None and time.time() - t0 < 600, p.communicate()
         time.sleep(0.05)
     os.killpg(p.pid, signal.SIGTERM)
@@ -367,7 +449,9 @@ def test_a_stop_signal_ends_every_rank_cleanly_and_the_build_resumes(tmp_path):
     assert p.returncode == 0, err
     assert not any(b in err for b in ("BAD TERMINATION", "MPI_Abort", "Traceback")), err
     assert "stopped before every opener was done: the same command resumes" in err
-    assert Moves.read(out, lists, "easy", 6).openers() == words[:2]  # one a rank
+    part = Moves.read(out, lists, "easy", 6)
+    assert part.openers() == [] and len(part) == 2  # a class a rank
+    assert not list(tmp_path.glob("m.moves.npz.part-*"))  # merged into the file
     r = subprocess.run(cmd(out), env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     assert "moves: 4/4 openers" in r.stderr

@@ -172,6 +172,15 @@ class NodeCounter:
         self.win.Accumulate(self._zero, 0, op=MPI.REPLACE)
         self.win.Flush(0)
 
+    def close(self, n: int) -> None:
+        """Every later draw gives n or more (a rank that stops ends the others'
+        draws): an addition, atomic beside their fetch-and-adds."""
+        import numpy as np
+        from mpi4py import MPI
+
+        self.win.Accumulate(np.array([n], np.int64), 0, op=MPI.SUM)
+        self.win.Flush(0)
+
     def free(self) -> None:
         """Collective: every rank, once done drawing."""
         self.win.Unlock_all()
@@ -237,11 +246,11 @@ class Signals:
 
 
 def pause_for_test(step: str) -> None:
-    """Test hook: with WORDLE_DP_TEST_PAUSE=STEP:MARKER, the caller (rank 0, or at a
-    moves file's second batch every rank) creates the file MARKER at STEP and waits
-    there (up to 30 s) for a stop signal, so that a test can stop a build at a point
-    too short to hit otherwise (the book's scoring and writing, a moves file's second
-    batch)."""
+    """Test hook: with WORDLE_DP_TEST_PAUSE=STEP:MARKER, the caller (rank 0, or after
+    its first class of a moves file every rank) creates the file MARKER at STEP and
+    waits there (up to 30 s) for a stop signal, so that a test can stop a build at a
+    point too short to hit otherwise (the book's scoring and writing, a moves file's
+    first classes)."""
     want = os.environ.get("WORDLE_DP_TEST_PAUSE", "")
     if not want.startswith(step + ":"):
         return
