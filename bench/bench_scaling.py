@@ -52,6 +52,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+SOURCE = ROOT  # the tree whose code the commands run (--source: a baseline's worktree)
 SEED = 20261126
 SAMPLE = 24
 MOVES = 6
@@ -112,7 +113,7 @@ def start_case(workload: str, mode: str, ranks: int, openers: list[str], tmp: Pa
     cmd = command(workload, mode, store, out, openers)
     timed = [sys.executable, "-c", TIMER, str(times)]
     argv = [*timed, *cmd] if ranks == 1 else [str(mpiexec()), "-n", str(ranks), *timed, *cmd]
-    env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_NUM_THREADS="1")
+    env = dict(os.environ, PYTHONPATH=str(SOURCE), NUMBA_NUM_THREADS="1")
     pin = (lambda: os.sched_setaffinity(0, cores)) if cores else None
     case = {"workload": workload, "mode": mode, "ranks": ranks, "times": times,
             "cores": cores, "load0": os.getloadavg()[0], "t0": time.perf_counter()}
@@ -252,6 +253,10 @@ def main() -> None:
     ap.add_argument("--modes", default="easy,hard")
     ap.add_argument("--sample", type=int, default=SAMPLE, help="openers of the sample")
     ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--openers", help="these openers (comma-separated) instead of a sample")
+    ap.add_argument("--source", type=Path, default=ROOT,
+                    help="run this tree's code (a worktree of the baseline; default: "
+                         "this checkout)")
     ap.add_argument("--out", help="write the rows as JSON here (appended as they come)")
     ap.add_argument("--report", metavar="JSON", nargs="+",
                     help="print the table of saved runs (rows merged)")
@@ -260,15 +265,17 @@ def main() -> None:
         docs = [json.loads(Path(f).read_text()) for f in a.report]
         print(report([r for d in docs for r in d["rows"]], docs[0]["machine"]))
         return
-    openers = sample_openers(a.sample, a.seed)
-    env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_NUM_THREADS="1")
+    global SOURCE
+    SOURCE = a.source.resolve()
+    openers = a.openers.split(",") if a.openers else sample_openers(a.sample, a.seed)
+    env = dict(os.environ, PYTHONPATH=str(SOURCE), NUMBA_NUM_THREADS="1")
     for mode in a.modes.split(","):  # warm: numba's kernels and the table cache (a
         # capped search of a sample opener: the book would answer salet with neither)
         subprocess.run([sys.executable, "-m", "solver", "solve", openers[0], "--quiet",
-                        "--no-book", "--max-guesses", "2", "--mode", mode], cwd=ROOT,
+                        "--no-book", "--max-guesses", "2", "--mode", mode], cwd=SOURCE,
                        env=env, check=True, capture_output=True)
     doc = {"machine": machine(), "date": time.strftime("%Y-%m-%d %H:%M"),
-           "seed": a.seed, "sample": openers, "rows": []}
+           "seed": a.seed, "sample": openers, "source": str(SOURCE), "rows": []}
     with tempfile.TemporaryDirectory(prefix="bench-scaling-") as tmp:
         for workload in a.workloads.split(","):
             for mode in a.modes.split(","):
