@@ -199,6 +199,48 @@ def test_the_look_ahead_bound_is_its_definition(full_solver, opener):
             assert int(K.set_bound(ctx, 0, len(m), 1, 0, ceil)) == min(ceil, want), ceil
 
 
+def test_the_look_ahead_bound_below_the_root_is_its_definition(full_solver):
+    """Below the root set_bound draws from the parent's pool and skips unread the
+    guesses whose classes on the parent's set (kcl, an upper bound on their classes
+    on any part of it) cannot beat the least bound so far. On classes of a second
+    guess inside qajaq's all-grey class (easy, the full lists), with the parent's
+    pool every guess and kcl its exact classes there: the bound stays the least
+    over every guess; and kcl is read: counts below the truth make the bound
+    wrong (the check can fail)."""
+    s = full_solver
+    ctx = s._ctx
+    every = np.arange(s.table.shape[1], dtype=np.int32)
+    grey = max((m for _p, m, _c in s._child_sets(s.lists.guesses.index("qajaq"), every,
+                                                  None)), key=len)
+    n_g = s.table.shape[0]
+    srt = np.sort(s.table[:, grey].astype(np.int64), axis=1)
+    kcl = (1 + (np.diff(srt, axis=1) != 0).sum(axis=1)).astype(np.int32)
+    parts = sorted((m for _p, m, _c in s._child_sets(s.lists.guesses.index("salet"), grey,
+                                                      None)), key=len)
+    picked = [m for m in parts if 8 <= len(m) <= 12][:3] + parts[-3:]
+    assert len(picked) >= 4
+    skippable = wrong = 0
+    for m in picked:
+        n = len(m)
+        want = _look_ahead_reference(s, m)
+        ctx.pools[1, :n_g] = np.arange(n_g)
+        ctx.npool[1] = n_g
+        ctx.kcl[1, :n_g] = kcl
+        ctx.ltoff[1] = -1  # rows from the global table
+        ctx.kmax[1] = ctx.kmax[0]
+        ctx.arena[:n] = m
+        assert int(K.set_bound(ctx, 0, n, 2)) == want, n
+        skippable += int(np.sum(3 * n - 1 - np.minimum(n, kcl) >= want))
+        # every guess said to make one class on the parent's set: all but the first
+        # read are skipped, wrongly (a bound, but not the least)
+        ctx.kcl[1, :n_g] = 1
+        got = int(K.set_bound(ctx, 0, n, 2))
+        assert got >= want
+        wrong += got != want
+    assert skippable > 0  # guesses the parent's counts alone rule out
+    assert wrong > 0
+
+
 def test_a_look_ahead_bound_is_kept_for_the_next_opener():
     """Under a cutoff the look-ahead bound of an opener's class goes into the memo as
     a bound for any guesses left, so an opener with the same class reads it at no

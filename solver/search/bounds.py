@@ -146,7 +146,8 @@ def set_bound(ctx, off, n, d, known=0, ceil=INF):
     collisions show it cannot beat the least bound so far (after i members with c
     collisions its bound is at least 2n - [g may be in S] + c), members that collide
     most read first (as in refute_pool); not at all when the colours its letters
-    can get on S, or its classes on all the answers, show that already. Once the
+    can get on S, or its classes on the parent's set (on all the answers at the
+    root), show that already. Once the
     least bound so far is at most `known` (a bound the caller has already) the rest
     is not read: it returns that least bound, no better than `known`. `ceil`: the
     least bound that would do for the caller (the budget its guess has left for
@@ -174,6 +175,7 @@ def set_bound(ctx, off, n, d, known=0, ceil=INF):
     agid = ctx.agid
     gans = ctx.gans
     src = ctx.pools[d - 1]
+    kup = ctx.kcl[d - 1]  # (below the root) the most classes of src[j] on the parent's set
     hmask = ctx.hmask
     idx = _collision_order(ctx, off, n, d, nsrc, use_parent, pbase, pstride)
     green = ctx.params[P_GREEN]
@@ -210,6 +212,10 @@ def set_bound(ctx, off, n, d, known=0, ceil=INF):
             lk = np.int64(1)
             for q in range(length):
                 lk *= fac[q, gletters[g, q]]
+            # and so do its classes on the parent's set, of which S is a part (as in
+            # refute_pool; kcl[d - 1] comes with pools[d - 1])
+            if not root and kup[j] < lk:
+                lk = kup[j]
             if floor + n - lk >= best:
                 continue
         col = 0
