@@ -184,11 +184,12 @@ def agrees_with_published(mode: str, words, status, total, cutoff=None) -> int:
 
 @pytest.mark.parametrize("mode", ["easy", "hard"])
 def test_the_shipped_moves_files_sum_to_the_published_totals(mode):
-    """Every opener of today's shipped moves file, against the published table: the
-    first guess for every answer plus its classes' best totals is the opener's
-    published total, and an opener with a class no strategy wins (held with no move,
-    or with its best chance) is published infeasible. This checks each class's best
-    total, the biggest included, with no search."""
+    """Every opener of today's shipped moves file, against the published table: for
+    a complete opener the first guess for every answer plus its classes' best totals
+    is the opener's published total, and an opener with a class no strategy wins
+    (held with no move, or with its best chance) is published infeasible, complete
+    or not (a build stopped part-way keeps the classes it valued, biggest first).
+    This checks each class's best total, the biggest included, with no search."""
     import numpy as np
 
     from solver.book import Book
@@ -202,13 +203,13 @@ def test_the_shipped_moves_files_sum_to_the_published_totals(mode):
     lost = a["best"] < 0
     if "wins" in a:
         lost |= a["wins"] >= 0
-    openers = sorted(set(a["opener"].tolist()))
-    assert len(openers) == len(book.moves.info["openers"])
-    for g in openers:
+    complete = set(book.moves.info["openers"])
+    assert complete <= set(a["opener"].tolist())
+    for g in sorted(set(a["opener"].tolist())):
         rows = a["opener"] == g
         word = lists.guesses[g]
         if lost[rows].any():
             assert table[word] == INFEASIBLE, word
-        else:
+        elif g in complete:
             total = len(lists.answers) + int(a["total"][rows].astype(np.int64).sum())
             assert total == table[word], word
