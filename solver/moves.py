@@ -241,12 +241,13 @@ def _mine(units: list, rank: int, size: int, counter):
     finishes one, so no rank waits while another still has several; otherwise they
     are dealt in advance to the least loaded rank."""
     costs = [_cost(u) for u in units]
-    if counter is None:
-        for u, r in zip(units, _assign(costs, size), strict=True):
-            if r == rank:
-                yield u
-        return
     order = sorted(range(len(units)), key=lambda i: (-costs[i], i))
+    if counter is None:
+        owner = _assign(costs, size)
+        for i in order:
+            if owner[i] == rank:
+                yield units[i]
+        return
     while (i := counter.draw()) < len(order):
         yield units[order[i]]
 
