@@ -384,6 +384,9 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
     if left:
         if rank == 0:
             info = merge(rows, info, left, cpu_left)
+            if say is not None:
+                say(f"moves: {len(left)} classes valued by a run that ended without "
+                    f"writing them, merged into {out.name}")
         else:
             for r in left:
                 rows[(r[0], r[1])] = r

@@ -599,7 +599,8 @@ def test_the_shipped_moves_files(name, mode):
     assert (np.diff(alt_t, axis=1) >= 0).all()
     assert (a["alt_total"][ok][:, 0][a["alt_guess"][ok][:, 0] >= 0] >=
             a["total"][ok][a["alt_guess"][ok][:, 0] >= 0]).all()
-    assert set(int(g) for g in a["opener"]) == set(m.info["openers"])
+    # every complete opener has its rows (a stopped build may leave part of another)
+    assert set(m.info["openers"]) <= set(int(g) for g in a["opener"])
     start = Position.start(lists, mode, 6)
     ref = Solver(lists, mode=mode, max_guesses=6)
     small = [i for i in range(len(m)) if ok[i] and
