@@ -348,6 +348,9 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
         keep = pats != variant.all_green
         return pats[keep], counts[keep]
 
+    def complete(rows: dict, g: int) -> bool:  # every class of opener g is in rows
+        return all((g, int(p)) in rows for p in classes(g)[0])
+
     def merge(rows: dict, info: dict, new: list[tuple], cpu: float) -> dict:
         """Rank 0: `new` into the file (an opener is done once all its classes are
         in), the part files removed; the file's info."""
@@ -358,7 +361,7 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
         done = [int(g) for g in info.get("openers", [])]
         # in the command's order (then any other opener the rows complete)
         for g in dict.fromkeys([*(lists.guess_index[w] for w in words), *(o for o, _p in rows)]):
-            if g not in done and all((g, int(p)) in rows for p in classes(g)[0]):
+            if g not in done and complete(rows, g):
                 done.append(g)
         info = {
             "format": FORMAT, "answers_sha256": lists.answers_sha256,
@@ -393,7 +396,7 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
     quiet_barrier(comm)  # merged before any rank starts a part file again
     # (the same on every rank: the units are drawn by their place in one list)
     done = {int(g) for g in info.get("openers", [])} | {
-        g for g in {o for o, _p in rows} if all((g, int(p)) in rows for p in classes(g)[0])}
+        g for g in {o for o, _p in rows} if complete(rows, g)}
     # valued again first: classes whose best guess is among their alternatives
     # (written before the alternatives left out the tie-broken best: analysis.py),
     # and classes with no move that were written before the best chance (wins -1)
@@ -438,11 +441,10 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
     if rank != 0:
         return None
     new, cpu = _read_parts(out)
-    if new or done - {int(g) for g in info.get("openers", [])}:
+    if new or done - set(info.get("openers", [])):  # (rows that complete an unlisted opener)
         info = merge(rows, info, new, cpu)
-    else:
-        for path in _parts(out):
-            path.unlink()
+    for path in _parts(out):  # (empty ones, when nothing was merged)
+        path.unlink()
     finished = {int(g) for g in info.get("openers", [])}
     n_done = sum(lists.guess_index[w] in finished for w in words)
     if say is not None:

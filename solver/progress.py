@@ -152,10 +152,9 @@ class Pace:
     def eta(self, now: float, done: int, total: int) -> float:
         """Seconds left for `total - done` items at the present pace (inf when
         nothing is done yet; 0 when nothing is left)."""
+        rate = self.rate(now, done)  # (sampled even at the end: a next count's start)
         if done >= total:
-            self.rate(now, done)
             return 0.0
-        rate = self.rate(now, done)
         return (total - done) / rate if rate > 0 else math.inf
 
 

@@ -158,40 +158,52 @@ def test_building_resumes_and_skips_what_is_done(tmp_path, capsys):
         capsys.readouterr().err
 
 
+def _counted_build(tmp_path: Path, monkeypatch, lists, w: str):
+    """build(out, after=None): `book moves` of the opener w into `out`, returning the
+    classes it valued; after(i) runs once the i-th class is valued, before the build
+    gets it (a stop signal there, or an exception as a kill)."""
+    import solver.moves as moves_mod
+
+    a, g = write_lists(tmp_path, lists)
+    real = moves_mod.class_move
+
+    def build(out: Path, after=None) -> int:
+        n = [0]
+
+        def counting(solver, pos, k, store=None):
+            res = real(solver, pos, k, store)
+            n[0] += 1
+            if after is not None:
+                after(n[0])
+            return res
+
+        monkeypatch.setattr(moves_mod, "class_move", counting)
+        assert cli.main(["book", "moves", "--answers", a, "--guesses", g, "--cache-dir",
+                         str(tmp_path / "c"), "--openers", w, "--out", str(out),
+                         "--alternatives", "2", "--quiet"]) == 0
+        return n[0]
+
+    return build
+
+
 def test_a_build_stopped_part_way_keeps_its_classes(tmp_path, monkeypatch):
     """A stop (SIGUSR1, as Slurm sends before its time limit) after the third class
     of an opener: the file keeps those three classes, the opener is not done, and
     the same command values only the other classes, into a file equal to one built
     without a stop."""
-    import solver.moves as moves_mod
-
     lists = small_lists(53, n_answers=30, n_guesses=60)
-    a, g = write_lists(tmp_path, lists)
     w = lists.guesses[0]
-    real = moves_mod.class_move
-    calls: list[tuple] = []
+    build = _counted_build(tmp_path, monkeypatch, lists, w)
 
-    def counting(solver, pos, k, store=None, stop_after=None):
-        calls.append(pos.history)
-        out = real(solver, pos, k, store)
-        if stop_after is not None and len(calls) == stop_after:
+    def stop_after_3(i: int) -> None:
+        if i == 3:
             os.kill(os.getpid(), signal.SIGUSR1)
-        return out
-
-    def build(out: Path, stop_after=None) -> int:
-        monkeypatch.setattr(moves_mod, "class_move",
-                            lambda *x: counting(*x, stop_after=stop_after))
-        calls.clear()
-        assert cli.main(["book", "moves", "--answers", a, "--guesses", g, "--cache-dir",
-                         str(tmp_path / "c"), "--openers", w, "--out", str(out),
-                         "--alternatives", "2", "--quiet"]) == 0
-        return len(calls)
 
     whole = tmp_path / "w.moves.npz"
     n = build(whole)
     assert n > 3
     out = tmp_path / "m.moves.npz"
-    assert build(out, stop_after=3) == 3
+    assert build(out, stop_after_3) == 3
     part = Moves.read(out, lists, "easy", 6)
     assert part.openers() == [] and len(part) == 3
     assert build(out) == n - 3  # only the classes the file lacks
@@ -255,37 +267,22 @@ def test_a_killed_build_loses_only_the_class_in_flight(tmp_path, monkeypatch):
     SIGKILL or an out-of-memory kill) leaves those classes in its part file; the
     same command merges them first and values only the others, into a file equal to
     one built at once, with the killed run's CPU counted."""
-    import solver.moves as moves_mod
-
     lists = small_lists(55, n_answers=30, n_guesses=60)
-    a, g = write_lists(tmp_path, lists)
     w = lists.guesses[1]
-    real = moves_mod.class_move
-    calls: list[tuple] = []
+    build = _counted_build(tmp_path, monkeypatch, lists, w)
 
     class Killed(BaseException):
         pass
 
-    def counting(solver, pos, k, store=None, kill_after=None):
-        if kill_after is not None and len(calls) == kill_after:
+    def kill_in_the_4th(i: int) -> None:
+        if i == 4:  # valued, not yet handed back: in flight
             raise Killed
-        calls.append(pos.history)
-        return real(solver, pos, k, store)
-
-    def build(out: Path, kill_after=None) -> int:
-        monkeypatch.setattr(moves_mod, "class_move",
-                            lambda *x: counting(*x, kill_after=kill_after))
-        calls.clear()
-        assert cli.main(["book", "moves", "--answers", a, "--guesses", g, "--cache-dir",
-                         str(tmp_path / "c"), "--openers", w, "--out", str(out),
-                         "--alternatives", "2", "--quiet"]) == 0
-        return len(calls)
 
     whole = tmp_path / "w.moves.npz"
     n = build(whole)
     out = tmp_path / "m.moves.npz"
     with pytest.raises(Killed):
-        build(out, kill_after=3)
+        build(out, kill_in_the_4th)
     kept = [json.loads(x) for x in (tmp_path / "m.moves.npz.part-0").read_text().splitlines()]
     assert not out.exists() and len(kept) == 3
     # the biggest classes first (the feedback players get most)
