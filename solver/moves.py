@@ -286,7 +286,7 @@ def _parts(out: Path) -> list[Path]:
 
 def _append(f, row: tuple, cpu: float) -> None:
     f.write(json.dumps([*row[:5], [list(a) for a in row[5]], row[6], list(row[7]),
-                        round(cpu, 3)]) + "\n")
+                        round(cpu, 6)]) + "\n")
     f.flush()
 
 
