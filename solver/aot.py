@@ -53,6 +53,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 try:
     import fcntl
@@ -412,9 +413,21 @@ def main(argv: list[str] | None = None) -> int:
     """python -m solver.aot [DIR]: build every module into DIR (setup.py: the wheel's
     solver/_kernels), or where this install looks for them first after the shipped
     ones (its cache: compile once now, e.g. after an editable install)."""
-    args = sys.argv[1:] if argv is None else argv
+    import argparse  # here: the module is imported by every process that loads a kernel
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:  # one line and exit 2, as the CLI
+            self.exit(2, f"wordle-dp: error: {message}\n")
+
+    parser = Parser(prog="python -m solver.aot",
+                    description="Compile the search kernels ahead of time (about a minute "
+                                "of CPU), so that no later command waits on a compile.")
+    parser.add_argument("dir", nargs="?", type=Path,
+                        help="folder for the modules (default: where this install "
+                             "looks for them after the shipped ones)")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     t0 = time.monotonic()
-    for p in build_all(Path(args[0]) if args else None):
+    for p in build_all(args.dir):
         print(p)
     print(f"built in {time.monotonic() - t0:.0f} s", file=sys.stderr)
     return 0

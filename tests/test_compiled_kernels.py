@@ -199,3 +199,15 @@ def test_the_compiled_search_releases_the_gil(monkeypatch):
     value, seconds = out
     assert value == jit._solve_set(members, 5, None)  # rotte's largest class, 378 answers
     assert seconds > 0.2 and gap < seconds / 2, (gap, seconds)
+
+
+@pytest.mark.parametrize("argv, message", [(["--bogus"], "unrecognized arguments: --bogus"),
+                                           (["a", "b"], "unrecognized arguments: b")])
+def test_the_ahead_of_time_command_refuses_bad_input_in_one_line(argv, message):
+    """`python -m solver.aot --help` once built every module into a folder named
+    '--help'; bad input now gets the CLI's one line and exit 2, before any build."""
+    r = subprocess.run([sys.executable, "-m", "solver.aot", *argv],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert r.stderr == f"wordle-dp: error: {message}\n"
+    assert r.stdout == ""
