@@ -4,7 +4,7 @@ for given positions, each in a fresh process, CPU of the child (user + system,
 wait4).
 
 usage: python bench/bench_moves.py [--lists nyt] [--mode easy] [--openers carne,parte]
-       [--positions abaca:BBBBB] [--top 8] [--baseline REV]
+       [--positions abaca:BBBBB] [--top 8] [--no-book] [--baseline REV]
 
 --baseline REV: each item also in git revision REV (a temporary worktree, given this
 checkout's compiled kernels), alternated item by item, then the CPU ratio current /
@@ -57,7 +57,7 @@ def moves(tree: Path, opener: str, args, where: Path) -> tuple[dict, float]:
 
 def next_move(tree: Path, position: str, args) -> tuple[str, float]:
     return child(tree, ["next", position, "--lists", args.lists, "--mode", args.mode,
-                        "--top", str(args.top)])
+                        "--top", str(args.top), *(["--no-book"] if args.no_book else [])])
 
 
 def same(a, b) -> bool:
@@ -73,6 +73,8 @@ def main() -> None:
     ap.add_argument("--openers", default="", help="comma-separated: book moves of each")
     ap.add_argument("--positions", default="", help="comma-separated: next of each")
     ap.add_argument("--top", type=int, default=8)
+    ap.add_argument("--no-book", action="store_true",
+                    help="next without the book and its moves file: the search itself")
     ap.add_argument("--baseline", metavar="REV", help="also run git revision REV, interleaved")
     args = ap.parse_args()
     items = [("moves", w) for w in args.openers.split(",") if w] + [

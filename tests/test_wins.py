@@ -632,3 +632,153 @@ def test_the_three_guess_kernel_matches_the_python_search(mode, length):
             else:
                 assert v is None
     assert lost >= 20, "too few sets lose an answer: the cases test little"
+
+
+def test_the_same_guesses_are_the_same_on_every_class_below():
+    """The search values once each group of guesses that are the same on a set
+    (WinsSearch._same): every answer gets the same pattern from each, and in hard mode
+    each has the same letters wherever an answer sees a colour. Checked here on the
+    real words of today's lists (repeated letters included), in hard mode, on sets
+    one and two guesses in: the two give the same classes, each class the same
+    constraint, and on every class below, under the constraint after any guess of
+    the set, one is legal exactly where the other is (what lets the three-guess
+    kernel search each group once as a class's guesses too)."""
+    from solver.game.position import legal_mask
+
+    lists = WordLists.load(lists="nyt", quiet=True)
+    solver = Solver(lists, "hard", 6)
+    ws = WinsSearch(solver)
+    rng = random.Random(52112929)
+    start = no_constraint(5)
+    everything = np.arange(len(lists.answers), dtype=np.int32)
+    sets = []
+    for w in ("aisle", "crane", "jiffy", "eerie", "llama"):
+        for p, m in ws._split(lists.guess_index[w], everything):
+            if p != solver.variant.all_green and 8 <= len(m) <= 150:
+                sets.append((m, constraint_after(start, w, p)))
+    sets = rng.sample(sets, 8)
+    for m, cons in list(sets):  # and a class of each, one guess further in
+        g = int(rng.choice(ws._legal_ids(m, cons, False)))
+        p, sub = max(ws._split(g, m), key=lambda x: len(x[1]))
+        if p != solver.variant.all_green and len(sub) >= 3:
+            sets.append((sub, constraint_after(cons, lists.guesses[g], p)))
+    merged = checked = 0
+    for m, cons in sets:
+        gids = ws._legal_ids(m, cons, False)
+        same = ws._same(gids, m)
+        pairs = [(int(gids[same[j]]), int(gids[j])) for j in np.flatnonzero(same >= 0)]
+        merged += len(pairs)
+        assert all(same[same >= 0] < np.flatnonzero(same >= 0))  # the first of a group
+        below = []  # the constraints of the classes of a few guesses of the set
+        for g in rng.sample(gids.tolist(), 4):
+            for p, c in ws._split(g, m):
+                below.append((c, constraint_after(cons, lists.guesses[g], p)))
+        for a, b in rng.sample(pairs, min(len(pairs), 25)):
+            assert np.array_equal(solver.table[a, m], solver.table[b, m])
+            for p, _c in ws._split(a, m):
+                ca = constraint_after(cons, lists.guesses[a], p)
+                cb = constraint_after(cons, lists.guesses[b], p)
+                assert np.array_equal(ca[0], cb[0]) and np.array_equal(ca[1], cb[1])
+            for c, cc in below:
+                legal = legal_mask(lists, solver.mode, cc, c, False)
+                assert legal[a] == legal[b], (lists.guesses[a], lists.guesses[b])
+                checked += 1
+        # and a hard-mode difference is not merged: rows alike, a coloured letter not
+        rows = solver.table[gids][:, m]
+        for j in range(1, min(len(gids), 80)):
+            if same[j] < 0:
+                assert not any(np.array_equal(rows[j], rows[i]) and
+                               _coloured_letters(ws, gids[i], rows[i]) ==
+                               _coloured_letters(ws, gids[j], rows[j])
+                               for i in range(j))
+    assert merged > 1000 and checked > 2000
+
+
+def _coloured_letters(ws, g, row) -> list:
+    bits = [any((int(p) // 3 ** i) % 3 for p in row) for i in range(5)]
+    return [ws.lists.guesses[g][i] if bits[i] else None for i in range(5)]
+
+
+def _lost_sets(mode: str):
+    """(solver, [(set, guesses left, constraint)]): sets that lose answers, searched
+    with guesses merged. Hard: the classes, four guesses left, of a few second
+    guesses of one of lares' lost classes on today's lists (as the moves build meets
+    them). Easy: three of lares' classes that lose answers with three guesses left, where every
+    guess is an answer of today's list. Strict: two families of today's answers
+    (-ight and -atch ...), three and four guesses left."""
+    import re
+
+    nyt = WordLists.load(lists="nyt", quiet=True)
+    lists = WordLists.from_words(nyt.answers, ["lares"]) if mode == "easy" else nyt
+    solver = Solver(lists, mode, 6)
+    ws = WinsSearch(solver)
+    everything = np.arange(len(lists.answers), dtype=np.int32)
+    lares = dict(ws._split(lists.guess_index["lares"], everything))
+    if mode == "hard":
+        cons = constraint_after(no_constraint(5), "lares", 60)
+        gids = ws._candidates(lares[60], cons, False, True)[0]
+        out = []
+        for g in [*gids[:2].tolist(), *random.Random(1).sample(gids.tolist(), 4)]:
+            for p, c in ws._split(g, lares[60]):
+                if len(c) >= 8:
+                    out.append((c, 4, constraint_after(cons, lists.guesses[g], p)))
+        return solver, out
+    if mode == "easy":
+        return solver, [(lares[p], 3, None) for p in (69, 60, 39)]  # 39, 59, 63 answers
+    out = []
+    for a, b in ((r".ight", r".atch"), (r".ound", r".ower"), (r"..ake", r".ater")):
+        m = np.array([i for i, w in enumerate(lists.answers)
+                      if re.fullmatch(a, w) or re.fullmatch(b, w)], np.int32)
+        out += [(m, 3, None), (m, 4, None)]
+    return solver, out
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_valuing_the_same_guesses_once_changes_no_value(mode):
+    """Sets valued with every guess searched (merge off) and with each group of the
+    same guesses once: the same value, the same guess, and the same six best with
+    their ties, in the compiled three-guess kernel and in the Python search above
+    it (at three guesses left too, with the kernel off, on the smaller sets)."""
+    solver, sets = _lost_sets(mode)
+    lost = merged = 0
+    for m, left, cons in sets:
+        for kernel in (True, False) if left == 3 and len(m) <= 45 else (True,):
+            fast, slow = WinsSearch(solver), WinsSearch(solver)
+            slow.merge = False
+            fast.kernel = slow.kernel = kernel
+            want = slow.set_value(m, left, cons)
+            got = fast.set_value(m, left, cons)
+            assert (got.wins, got.total, got.guess) == (want.wins, want.total, want.guess)
+            infeasible = want.wins < len(m)
+            lost += infeasible
+            rw = slow.ranked(m, left, cons, False, 6, infeasible=infeasible)
+            rg = fast.ranked(m, left, cons, False, 6, infeasible=infeasible)
+            assert [(r.wins, r.total, r.guess) for r in rg] == \
+                [(r.wins, r.total, r.guess) for r in rw]
+        gids = fast._legal_ids(m, cons, False)
+        merged += int((fast._same(gids, m) >= 0).sum())
+    assert lost >= 4, "too few sets lose an answer: the cases test little"
+    # strict mode guesses only candidates below the first guess: no two are the same
+    assert merged == 0 if mode == "strict" else merged > 100
+
+
+def test_guesses_alike_but_for_a_coloured_letter_are_not_the_same():
+    """Hard mode: pzzzc and qzzzc colour every answer alike here (p and q are in each,
+    neither in front; c ends one answer), but after them the next guess needs a p,
+    or a q, and only pcdef (a p, no q) splits the rest. So they are not the same
+    guess: with three guesses left pzzzc wins 5 answers, qzzzc 3, and a search that
+    merged them by their patterns alone would give qzzzc the 5."""
+    answers = ["apqbc", "apqbd", "apqbe", "apqbf", "apqbg", "apqbh"]
+    lists = WordLists.from_words(answers, ["pzzzc", "qzzzc", "pcdef"])
+    solver = Solver(lists, "hard", 3)
+    m = np.arange(len(answers), dtype=np.int32)
+    ws = WinsSearch(solver)
+    p, q = lists.guess_index["pzzzc"], lists.guess_index["qzzzc"]
+    assert np.array_equal(solver.table[p, m], solver.table[q, m])
+    gids = ws._legal_ids(m, no_constraint(5), True)
+    assert ws._same(gids, m)[np.flatnonzero(gids == q)[0]] == -1
+    ranked = {lists.guesses[r.guess]: r.wins
+              for r in ws.ranked(m, 3, no_constraint(5), True, len(lists.guesses))}
+    assert ranked["pzzzc"] == 5 and ranked["qzzzc"] == 3
+    easy = WinsSearch(Solver(lists, "easy", 3))  # where letters do not matter: merged
+    assert easy._same(gids, m)[np.flatnonzero(gids == q)[0]] == np.flatnonzero(gids == p)[0]

@@ -22,14 +22,17 @@ def _jitted():
 def _exports():
     from numba import types
 
-    from .wins_jit import wins3
+    from .wins_jit import same_guesses, wins3
 
     sig = types.none(types.uint8[:, ::1], types.int32[::1], types.int64[::1],
                      types.float64[::1], types.int64, types.float64[:, ::1])
     i64, u8 = types.int64, types.uint8
     wins_sig = types.none(u8[:, ::1], u8[:, ::1], types.int32[::1], i64[::1], i64[::1],
                           i64[::1], u8[::1], u8[::1], i64, i64, i64, i64, i64[::1])
-    return [("scan", _jitted(), sig), ("wins3", wins3, wins_sig)]
+    same_sig = types.none(u8[:, ::1], u8[:, ::1], types.int32[::1], i64[::1], i64[::1],
+                          types.boolean, i64[::1])
+    return [("scan", _jitted(), sig), ("wins3", wins3, wins_sig),
+            ("same_guesses", same_guesses, same_sig)]
 
 
 _HERE = Path(__file__).resolve().parent

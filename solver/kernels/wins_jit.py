@@ -223,3 +223,59 @@ def wins3(tbl, letters, members, cands, spread, agid, greens, mins, mode, green,
         bw, bt = ub, lbt
         have_best = True
         out[0], out[1], out[2] = ub, lbt, g
+
+
+@njit(cache=True, nogil=True)
+def same_guesses(tbl, letters, members, gids, coloured, hard, out):
+    """out[i] = the index of the first guess of `gids` that is the same guess as
+    gids[i] on the candidates `members`, or -1 (WinsSearch._same says when two are
+    the same): one hash of each guess's patterns over the set (and, `hard`, of its
+    letters where some answer is coloured: `coloured[p]`, the positions pattern p
+    colours, as bits), the hashes sorted, and every match checked in full (a
+    collision is left unmerged: it only costs a repeat)."""
+    nb = gids.shape[0]
+    n = members.shape[0]
+    length = letters.shape[1]
+    hv = np.empty(nb, np.uint64)
+    seen = np.empty((nb, length), np.int64)
+    prime = np.uint64(1099511628211)
+    for k in range(nb):
+        row = tbl[gids[k]]
+        h = np.uint64(14695981039346656037)
+        bits = 0
+        for j in range(n):
+            p = row[members[j]]
+            h = (h ^ np.uint64(p)) * prime
+            bits |= coloured[p]
+        for i in range(length):
+            c = 26
+            if hard and (bits >> i) & 1:
+                c = letters[gids[k], i]
+            seen[k, i] = c
+            h = (h ^ np.uint64(c)) * prime
+        hv[k] = h
+    order = np.argsort(hv, kind="mergesort")  # stable: a run starts at its first index
+    for k in range(nb):
+        out[k] = -1
+    s = 0
+    while s < nb:
+        e = s + 1
+        while e < nb and hv[order[e]] == hv[order[s]]:
+            e += 1
+        a = order[s]
+        for t in range(s + 1, e):
+            b = order[t]
+            same = True
+            for i in range(length):
+                if seen[a, i] != seen[b, i]:
+                    same = False
+                    break
+            if same:
+                ra, rb = tbl[gids[a]], tbl[gids[b]]
+                for j in range(n):
+                    if ra[members[j]] != rb[members[j]]:
+                        same = False
+                        break
+            if same:
+                out[b] = a
+        s = e

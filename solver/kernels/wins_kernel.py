@@ -3,6 +3,8 @@ from the compiled module of scan_kernel (numba's jit as the fallback)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ..aot import use_compiled
@@ -39,3 +41,23 @@ def wins3(table: np.ndarray, letters: np.ndarray, members: np.ndarray, cands: np
     if out[2] < 0:
         return None
     return int(out[0]), int(out[1]), int(out[2])
+
+
+def same_guesses(table: np.ndarray, letters: np.ndarray, members: np.ndarray,
+                 gids: np.ndarray, coloured: np.ndarray, hard: bool) -> np.ndarray:
+    """For each guess of `gids`, the index of the first one that is the same guess on
+    the candidates `members`, or -1 (wins_jit.same_guesses)."""
+    gids = np.ascontiguousarray(gids, np.int64)
+    out = np.empty(len(gids), np.int64)
+    fn: Callable | None = None
+    if use_compiled() and table.dtype == np.uint8 and table.flags.c_contiguous and \
+            table.flags.writeable:
+        mod = MEASURES.module()
+        if mod is not None:
+            fn = mod.same_guesses
+    if fn is None:
+        from .wins_jit import same_guesses as jitted
+
+        fn = jitted
+    fn(table, letters, np.ascontiguousarray(members, np.int32), gids, coloured, bool(hard), out)
+    return out

@@ -53,6 +53,7 @@ recursion in every mode, at caps 3 and 4 and at 4 letters.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import weakref
 from collections.abc import Callable
@@ -61,7 +62,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..kernels.scan_kernel import EST, HIT, PATTERNS, scan
-from ..kernels.wins_kernel import EASY, HARD, STRICT, wins3
+from ..kernels.wins_kernel import EASY, HARD, STRICT, same_guesses, wins3
 from ..status import Status
 from ..variant import Mode
 from .constraint import Constraint, guess_letters, legal_mask, no_constraint
@@ -97,6 +98,16 @@ CUT = WinsValue(-1, -1)  # quick under a cutoff: won outright at a total >= it, 
 UNKNOWN = WinsValue(-2, -2)  # quick: left to the search (four guesses left, no cutoff)
 
 
+@functools.cache
+def _coloured(length: int) -> np.ndarray:
+    """Per pattern, the positions it colours (green or yellow) as bits."""
+    codes = np.arange(3 ** length)
+    bits = np.zeros(3 ** length, np.int64)
+    for i in range(length):
+        bits |= (((codes // 3 ** i) % 3) != 0).astype(np.int64) << i
+    return bits
+
+
 def _lb_total(w: int, left: int) -> int:
     """The least total of winning w answers with `left` guesses (the next counts 1):
     one answer can be won by the next guess, every other needs at least two."""
@@ -122,6 +133,7 @@ class WinsSearch:
         self.agid64 = np.ascontiguousarray(self.agid, np.int64)
         self.letters = guess_letters(solver.lists)
         self.kernel = True  # sets with three guesses left by wins_kernel (False: in Python)
+        self.merge = True  # each guess valued once among the same ones (_same; tests: off)
         self.memo: dict = {}
         self.infeasible: set = set()  # states the engine proved cannot be won outright
         self.lower: dict = {}  # state -> a lower bound on its key, from cutoffs
@@ -278,7 +290,8 @@ class WinsSearch:
             return None
         return self._store(key, v)
 
-    def _candidates(self, members: np.ndarray, cons, first: bool, infeasible: bool):
+    def _candidates(self, members: np.ndarray, cons, first: bool, infeasible: bool,
+                    same: bool = True):
         """The legal guesses that split the set or hit a candidate, in the order
         searched (the engine's estimate of the total: its good guesses tend to win
         the most, and are found first), with their wins if every class wins what it
@@ -298,14 +311,33 @@ class WinsSearch:
         h = raw[:, HIT].astype(np.int64)
         k = raw[:, PATTERNS].astype(np.int64) - h
         lb = 3 * n - 2 * h - k - (3 if infeasible else 0)
-        return gids, h, k, lb
+        return gids, h, k, lb, self._same(gids, members) if same else None
+
+    def _same(self, gids: np.ndarray, members: np.ndarray) -> np.ndarray:
+        """For each guess, the index of the first earlier guess of `gids` that is the
+        same guess here, or -1. Two guesses are the same on a set when they give every
+        answer the same pattern and (hard mode) have the same letters wherever some
+        answer sees a colour: then every class, and its constraint, is the same, so
+        their values are equal. Below it too: on any class, the two still give every
+        answer the same pattern, and one is legal wherever the other is (a new green
+        is a coloured position; a letter needed n times is coloured n times in each).
+        On small sets about half of the legal guesses repeat another (hard mode,
+        today's lists), and a search values each once. Found by a hash, then checked
+        in full (wins_kernel.same_guesses), so a collision only costs a repeat."""
+        if not self.merge or len(gids) < 2:
+            return np.full(len(gids), -1, np.int64)
+        return same_guesses(self.solver.table, self.letters, members, gids,
+                            _coloured(self.lists.length), self.hard)
 
     def _kernel3(self, members, cons, first: bool, need, found=None):
         """wins_kernel.wins3 on this set with three guesses left (`found`: what
         _candidates gave for it, if the caller has it)."""
         if found is None:
             found = self._candidates(members, cons, first, False)
-        gids, h, k, _lb = found
+        gids, h, k, _lb, same = found
+        if same is not None and (same >= 0).any():  # each guess once: its first
+            keep = same < 0
+            gids, h, k = gids[keep], h[keep], k[keep]
         cons = cons if cons is not None else no_constraint(self.lists.length)
         mode = STRICT if self.strict else HARD if self.hard else EASY
         return wins3(self.solver.table, self.letters, members, gids, h + k, self.agid64,
@@ -333,10 +365,16 @@ class WinsSearch:
         be won outright, so it loses at least one answer): its exact value, or None
         when no guess beats `need`."""
         n = len(members)
-        gids, h, k, lb = self._candidates(members, cons, first, infeasible)
-        if left == 3 and self.kernel:  # the last searched level, compiled
-            r = self._kernel3(members, cons, first, need, (gids, h, k, lb))
+        kernel = left == 3 and self.kernel  # the last searched level, compiled
+        dedupe = left > 2
+        found = self._candidates(members, cons, first, infeasible, same=dedupe)
+        if kernel:
+            r = self._kernel3(members, cons, first, need, found)
             return None if r is None else WinsValue(*r)
+        gids, h, k, lb, same = found
+        if dedupe:  # a guess the same as an earlier one is no better
+            keep = same < 0
+            gids, h, k, lb = gids[keep], h[keep], k[keep], lb[keep]
         if left == 2:  # exact from the counts: h + k wins at total h + 2k
             j = int(np.lexsort((h + 2 * k, -(h + k)))[0])
             return WinsValue(int(h[j] + k[j]), int(h[j] + 2 * k[j]), int(gids[j]))
@@ -486,23 +524,34 @@ class WinsSearch:
         n = len(members)
         if k <= 0 or n == 0:
             return []
-        gids, _h, _k, lb = self._candidates(members, cons, first, infeasible)
+        gids, _h, _k, lb, same = self._candidates(members, cons, first, infeasible)
         cap = n - 1 if infeasible else n
         cand = set(self.agid[members].tolist())
         words = self.lists.guesses
         found: list[tuple[tuple[int, int], int, str, WinsValue]] = []
+        # the outcome of each guess valued, under the index of the first of its same
+        # guesses (None: refuted; the bound only tightens, so its same ones are too)
+        seen: dict[int, WinsValue | None] = {}
         for j, g in enumerate(gids.tolist()):
             if progress is not None and j % PROGRESS_EVERY == 0:
                 progress(j, len(gids))
             if g == exclude:
                 continue
-            bound = None
-            if len(found) >= k:
-                w, t = found[k - 1][0]
-                bound = (w, t + 1)  # ties are valued exactly too
-                if (-cap, int(lb[j])) >= bound:
-                    continue
-            v = self.guess_value(g, members, left, cons, bound, cap)
+            r = j if same[j] < 0 else int(same[j])
+            if r in seen:
+                v = seen[r]
+                if v is not None:
+                    v = dataclasses.replace(v, guess=g)
+            else:
+                bound = None
+                if len(found) >= k:
+                    w, t = found[k - 1][0]
+                    bound = (w, t + 1)  # ties are valued exactly too
+                if bound is not None and (-cap, int(lb[j])) >= bound:
+                    v = None
+                else:
+                    v = self.guess_value(g, members, left, cons, bound, cap)
+                seen[r] = v
             if v is not None:
                 found.append((v.key, int(g not in cand), words[g], v))
                 found.sort(key=lambda r: r[:3])
