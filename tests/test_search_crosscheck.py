@@ -291,6 +291,53 @@ def test_brute_hard_constraint():
     assert dict(con2[1])["e"] == 2
 
 
+def test_hard_mode_keeps_guesses_alike_but_for_a_shown_letter():
+    """Hard mode drops a guess whose patterns on a set repeat an earlier one's only
+    where the letters its answers see coloured are the same too (scans.scan_prepare).
+    pcijk and qcijk give every answer here the same colours (p and q are in each,
+    neither in front), but after qcijk the next guess needs a q, so qdefz (a q, no p)
+    may split the answers qcijk leaves, and after pcijk it may not. After the opener
+    xywvu (all grey) qcijk is the only best second guess; a search that merged
+    the two by their patterns alone would keep pcijk, the first, and lose it."""
+    answers = ["apqb" + c for c in "cijkdefh"]
+    lists = WordLists.from_words(answers, ["pcijk", "qcijk", "qdefz", "xywvu"])
+    tbl = build_numpy(lists)
+    ids = lists.guess_index
+    assert (tbl[ids["pcijk"]] == tbl[ids["qcijk"]]).all()
+    brute = Brute(answers, lists.guesses, "hard")
+    assert brute.solve("qcijk") < min(brute.solve(w) for w in ("pcijk", "qdefz"))
+    want = brute.solve("xywvu")
+    for dedup in (True, False):
+        solver = Solver(lists, "hard", 6, dedup=dedup)
+        assert solver.solve("xywvu").total == want
+
+
+@pytest.mark.parametrize("opener", ["jacal", "grimy"])
+def test_hard_mode_without_duplicates_is_the_same_search(opener):
+    """Today's lists, hard mode: the classes of a random opener valued with and
+    without dropping duplicate guesses: the same values and the same best guesses,
+    with fewer guesses evaluated where duplicates were dropped."""
+    import numpy as np
+
+    from solver.game.position import Position
+
+    lists = WordLists.load(lists="nyt", quiet=True)
+    rng = random.Random(opener)
+    a, b = Solver(lists, "hard", 6), Solver(lists, "hard", 6, dedup=False)
+    row = a.table[lists.guess_index[opener]]
+    pats = [p for p in np.unique(row).tolist() if p != a.variant.all_green
+            and 20 <= int((row == p).sum()) <= 120]
+    fewer = 0
+    for p in rng.sample(pats, min(len(pats), 4)):
+        pos = Position.start(lists, "hard", 6).play(opener, p)
+        e0, e1 = (s.depth_profile()[:, 3].sum() for s in (a, b))  # guesses evaluated
+        va = a.set_value(pos.members, pos.budget, pos.cons)
+        vb = b.set_value(pos.members, pos.budget, pos.cons)
+        assert va == vb, (opener, p)
+        fewer += a.depth_profile()[:, 3].sum() - e0 < b.depth_profile()[:, 3].sum() - e1
+    assert fewer, "no class dropped a duplicate: the test compares nothing"
+
+
 def test_kernel_hard_legality_matches_the_rule():
     """The kernels' hard-mode legality test (bit masks of each guess's letters and
     letter counts) accepts exactly the words the brute-force rule accepts, over the

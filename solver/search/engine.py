@@ -38,15 +38,18 @@ PROGRESS_FIRST = 2.0  # seconds before the first one
 # to the undominated guesses (kernels.root_pool; easy mode; smaller sets are cheap
 # to search as they are)
 DOMINANCE_MIN_SET = 48
-# Below depth 1, easy and hard mode: sets of at least this many answers get the lazy
-# scan (the refutation pass collects the pool; no local table); smaller ones are
-# scanned in full (and deduplicated, easy mode). Hard mode took it once the scans
-# could refute guesses unread (their classes on the parent's set): hard swerf 2.4 ->
-# 1.2 s, chink's big class 15.9 -> 10.6 s; before that its children reading the big
-# table made it slower (swerf 14.0 -> 17.8 s). Not in strict mode, whose pool is the
-# set itself.
-LAZY_MIN_SET = K.DEDUP_MAX_SET + 1
 NEVER = 1 << 30
+# Per mode, below depth 1: sets of at least this many answers get the lazy scan (the
+# refutation pass collects the pool; no local table); smaller ones are scanned in
+# full and rid of duplicate guesses (scans.scan_prepare). Hard mode took the lazy scan
+# once the scans could refute guesses unread (their classes on the parent's set):
+# hard swerf 2.4 -> 1.2 s, chink's big class 15.9 -> 10.6 s; before that its children
+# reading the big table made it slower (swerf 14.0 -> 17.8 s). From 17 to 65 in
+# hard mode when it dropped duplicates too (about half the legal guesses of a small
+# set repeat another's patterns and letters): 0.74-0.87x CPU on four random openers
+# of today's lists (BENCHMARKS, issue 52). Not in strict mode, whose pool is the set
+# itself.
+LAZY_MIN_SET = {"easy": 17, "hard": 65, "strict": NEVER}
 # Per mode, nodes of at least this many answers search a guess's classes smallest
 # first under a budget (kernels.node, P_SMALL_FIRST): hard mode's big all-grey
 # classes, where the C++ reference (which always goes smallest first) beat us. Hard
@@ -221,7 +224,7 @@ class Solver(ClassQueries, PositionQueries):
         n_p, length = v.n_patterns, v.length
         params = np.array(  # in the order of layout.py's P_MODE ... P_SUBSET
             [MODES[self.mode], self.beam or 0, int(dedup), memo - 1, self.depth_limit,
-             LAZY_MIN_SET if self.mode != Mode.STRICT else NEVER, 2, DOMINANCE_MIN_SET,
+             LAZY_MIN_SET[self.mode], 2, DOMINANCE_MIN_SET,
              n_p, length, v.all_green, 0, 0, 0, 0,
              SMALL_FIRST_MIN_SET[self.mode], *PRE_BOUND[self.mode],
              int(SUBSET_BOUNDS[self.mode] and not self.beam)], np.int64

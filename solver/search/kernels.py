@@ -40,7 +40,6 @@ from .ctxref import as_struct
 from .layout import (  # noqa: F401 (re-exported: the kernels' constants)
     CAND_BLOCK,
     CHUNK,
-    DEDUP_MAX_SET,
     DENSE_PATTERNS,
     EASY,
     EXACT,

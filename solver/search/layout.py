@@ -50,7 +50,6 @@ P_PRE_SET, P_PRE_CLASS = 16, 17
 P_SUBSET = 18
 N_PARAMS = 19
 DENSE_PATTERNS = 256  # up to this many patterns, scan every code; above, only those seen
-DEDUP_MAX_SET = 16
 CHUNK = 8  # members read between refutation checks
 CAND_BLOCK = 16  # candidates a node sorts at a time (kernels._next_block)
 SAMPLE_GUESSES = 32  # pool guesses that rank a set's members for refute_pool

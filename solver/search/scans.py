@@ -13,13 +13,12 @@ from ..jitcache import install
 from .bounds import _big_classes_extra, class_lb, letter_factors
 from .layout import (
     CHUNK,
-    DEDUP_MAX_SET,
-    EASY,
     HARD,
     INF,
     P_BEAM,
     P_DEDUP,
     P_GREEN,
+    P_LAZY_SET,
     SAMPLE_GUESSES,
     ST_DEPTH,
     ST_GEN,
@@ -279,13 +278,39 @@ def full_split_guess(ctx, off, n, d):
 
 
 @njit(cache=True, nogil=True)
+def _coloured_difference(ltab, w, n, letters, g, g0):
+    """Hard mode: whether guesses g and g0, which give the node's n members the same
+    patterns (ltab[w:w + n]), differ in a letter that some member sees coloured.
+    Where they do not, they are the same guess on this set and on every set below
+    it: the same classes under the same constraints, and one is legal wherever the
+    other is (a new green is a coloured position; a letter needed k times is
+    coloured k times in each). Where they do, the constraints after them differ
+    (WinsSearch._same, tests/test_wins.py)."""
+    length = letters.shape[1]
+    diff = 0
+    for i in range(length):
+        if letters[g, i] != letters[g0, i]:
+            diff |= 1 << i
+    if diff == 0:
+        return False
+    for j in range(n):
+        q = np.int64(ltab[w + j])
+        for i in range(length):
+            if (diff >> i) & 1 and q % 3 != 0:
+                return True
+            q //= 3
+    return False
+
+
+@njit(cache=True, nogil=True)
 def scan_prepare(ctx, off, n, d, tfree, beta):
     """One pass over the parent's pool for a node that searches: keep the useful
     guesses (more than one feedback class, or a member) in pools[d], with for each
     its classes on S (kcl[d]), its lower bound (lbs[d]: 3n - k - [g in S], classes
     larger than kmax + 1 valued by class_lb) and its promise (ests[d]); drop
-    guesses equivalent on S to an earlier one (easy mode, small sets and depth 1:
-    identical feedback on every member, verified byte by byte); and write this
+    guesses equivalent on S to an earlier one (easy and hard mode, sets scanned in
+    full and depth 1: identical feedback on every member, verified byte by byte, and
+    in hard mode the same letters wherever a member sees a colour); and write this
     node's local table (the patterns of its pool guesses on its
     members, row-major at ltab[tfree:]) so that children scan short contiguous
     rows instead of the 30 MB table.
@@ -300,7 +325,11 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
     build = mode != STRICT and tfree + nsrc * n <= ctx.ltab.shape[0]
     # duplicates are common on small sets; at depth 1 there are few nodes, each
     # feeding a whole subtree, so removing them pays there too
-    dedup = build and ctx.params[P_DEDUP] != 0 and mode == EASY and (n <= DEDUP_MAX_SET or d == 1)
+    # duplicates are dropped wherever a node is scanned in full: below the lazy scan's
+    # size (params[P_LAZY_SET], set by mode) and at depth 1. Hard mode compares the
+    # letters a guess shows too (_coloured_difference)
+    dedup = (build and ctx.params[P_DEDUP] != 0 and mode != STRICT
+             and (n < ctx.params[P_LAZY_SET] or d == 1))
     ltab = ctx.ltab
     tblT = ctx.tblT
     arena = ctx.arena
@@ -396,6 +425,9 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
                         if ltab[w + i] != ltab[o + i]:
                             same = False
                             break
+                    if same and mode == HARD:
+                        same = not _coloured_difference(ltab, w, n, ctx.letters, g,
+                                                        pool[dgid[s]])
                     if same:
                         dup = True
                         break
