@@ -13,10 +13,17 @@ from .scan_kernel import MEASURES
 EASY, HARD, STRICT = 0, 1, 2  # wins_jit's modes
 
 
-def _jitted():
-    from .wins_jit import wins3
+def _kernel(table: np.ndarray, name: str) -> Callable:
+    """wins_jit's function `name`, from the compiled module where the table has the
+    type it was built for (writable, C-contiguous uint8), else numba's jit."""
+    if use_compiled() and table.dtype == np.uint8 and table.flags.c_contiguous and \
+            table.flags.writeable:
+        mod = MEASURES.module()
+        if mod is not None:
+            return getattr(mod, name)
+    from . import wins_jit
 
-    return wins3
+    return getattr(wins_jit, name)
 
 
 def wins3(table: np.ndarray, letters: np.ndarray, members: np.ndarray, cands: np.ndarray,
@@ -29,13 +36,7 @@ def wins3(table: np.ndarray, letters: np.ndarray, members: np.ndarray, cands: np
     cands = np.ascontiguousarray(cands, np.int64)
     out = np.zeros(3, np.int64)
     need_w, need_t = (-1, 0) if need is None else (-need[0], need[1])
-    fn = None
-    if use_compiled() and table.dtype == np.uint8 and table.flags.c_contiguous and \
-            table.flags.writeable:
-        mod = MEASURES.module()
-        if mod is not None:
-            fn = mod.wins3
-    (fn or _jitted())(table, letters, np.ascontiguousarray(members, np.int32), cands,
+    _kernel(table, "wins3")(table, letters, np.ascontiguousarray(members, np.int32), cands,
                       np.ascontiguousarray(spread, np.int64), agid,
                       greens, mins, int(mode), int(green), int(need_w), int(need_t), out)
     if out[2] < 0:
@@ -49,15 +50,6 @@ def same_guesses(table: np.ndarray, letters: np.ndarray, members: np.ndarray,
     the candidates `members`, or -1 (wins_jit.same_guesses)."""
     gids = np.ascontiguousarray(gids, np.int64)
     out = np.empty(len(gids), np.int64)
-    fn: Callable | None = None
-    if use_compiled() and table.dtype == np.uint8 and table.flags.c_contiguous and \
-            table.flags.writeable:
-        mod = MEASURES.module()
-        if mod is not None:
-            fn = mod.same_guesses
-    if fn is None:
-        from .wins_jit import same_guesses as jitted
-
-        fn = jitted
-    fn(table, letters, np.ascontiguousarray(members, np.int32), gids, coloured, bool(hard), out)
+    _kernel(table, "same_guesses")(table, letters, np.ascontiguousarray(members, np.int32),
+                                   gids, coloured, bool(hard), out)
     return out

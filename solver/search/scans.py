@@ -323,11 +323,10 @@ def scan_prepare(ctx, off, n, d, tfree, beta):
     mode, nsrc, gm, gv, m12, m34, high = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
                                                  ctx.cmin, n, d)
     build = mode != STRICT and tfree + nsrc * n <= ctx.ltab.shape[0]
-    # duplicates are common on small sets; at depth 1 there are few nodes, each
-    # feeding a whole subtree, so removing them pays there too
     # duplicates are dropped wherever a node is scanned in full: below the lazy scan's
-    # size (params[P_LAZY_SET], set by mode) and at depth 1. Hard mode compares the
-    # letters a guess shows too (_coloured_difference)
+    # size (params[P_LAZY_SET], set by mode), and at depth 1, whose few nodes each feed
+    # a whole subtree. Hard mode compares the letters a guess shows too
+    # (_coloured_difference)
     dedup = (build and ctx.params[P_DEDUP] != 0 and mode != STRICT
              and (n < ctx.params[P_LAZY_SET] or d == 1))
     ltab = ctx.ltab

@@ -537,9 +537,9 @@ class WinsSearch:
                 progress(j, len(gids))
             if g == exclude:
                 continue
-            r = j if same[j] < 0 else int(same[j])
-            if r in seen:
-                v = seen[r]
+            first_same = j if same[j] < 0 else int(same[j])
+            if first_same in seen:
+                v = seen[first_same]
                 if v is not None:
                     v = dataclasses.replace(v, guess=g)
             else:
@@ -551,7 +551,7 @@ class WinsSearch:
                     v = None
                 else:
                     v = self.guess_value(g, members, left, cons, bound, cap)
-                seen[r] = v
+                seen[first_same] = v
             if v is not None:
                 found.append((v.key, int(g not in cand), words[g], v))
                 found.sort(key=lambda r: r[:3])
