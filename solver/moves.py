@@ -318,14 +318,16 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
     dearest first (the biggest classes, the feedback players get most, come first):
     under MPI (`comm`) every rank calls this and values the next class as it finishes
     one, with no barrier until the queue is empty, so no rank waits on another's
-    long class. When `time_limit` seconds have passed, and on SIGTERM or SIGUSR1
-    (Slurm's and mpiexec's stop), every rank stops after its class in flight; the
-    classes valued are kept (part files, above), and the same call values the rest.
+    long class. When `time_limit` seconds have passed, every rank stops after its
+    class in flight; on SIGTERM or SIGUSR1 (Slurm's and mpiexec's stop) it stops at
+    once, within a class (whose value is lost: the kill would follow). The classes
+    valued are kept (part files, above), and the same call values the rest.
     `say(line)`: progress with an ETA every `say_every` seconds, and the outcome
     (rank 0). Returns the file's info on rank 0 when every opener is done, else None."""
     from .game.position import Position
-    from .run.mpi import NodeCounter, Signals, pause_for_test, quiet_barrier
+    from .run.mpi import NodeCounter, Signals, pause_for_test, quiet_barrier, signals_reach
     from .search import Solver
+    from .search.engine import Stopped
     from .table import get_table
     from .variant import Variant
 
@@ -418,7 +420,9 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
 
     mine = 0
     try:
-        with open(_part(out, rank), "a") as f:
+        # a stop signal also cuts the class in flight short (signals_reach): the
+        # scheduler's kill follows soon, and that class is lost either way
+        with open(_part(out, rank), "a") as f, signals_reach(solver.request_stop):
             for g, p, _c in _mine(units, rank, size, counter):
                 if stopping():
                     if counter is not None:
@@ -426,8 +430,13 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
                     break
                 c1 = time.process_time()
                 pos = start.play(lists.guesses[g], p)
-                _append(f, (g, p, *class_move(solver, pos, k, book)),
-                        time.process_time() - c1)
+                try:
+                    move = class_move(solver, pos, k, book)
+                except Stopped:
+                    if counter is not None:
+                        counter.close(len(units))
+                    break
+                _append(f, (g, p, *move), time.process_time() - c1)
                 mine += 1
                 if mine == 1:  # every rank, a class valued: a test may stop it here
                     pause_for_test("moves")

@@ -11,6 +11,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -256,6 +257,80 @@ def test_a_time_limit_stops_between_classes(tmp_path, monkeypatch):
     part = Moves.read(out, lists, "easy", 6)
     assert part.openers() == [] and len(part) == 4
     assert build(out) == n - 4
+    got, ref = Moves.read(out, lists, "easy", 6), Moves.read(whole, lists, "easy", 6)
+    assert got.openers() == ref.openers() == [w]
+    for k in ("opener", "pattern", "best", "total", "worst", "alt_guess", "alt_total"):
+        assert np.array_equal(got.arrays[k], ref.arrays[k]), k
+
+
+def test_a_stop_signal_reaches_the_main_thread_blocked_outside_python():
+    """signals_reach calls `stop` from its watcher as the SIGTERM comes, while the
+    main thread waits where Signals' Python handler can do nothing for it (a
+    compiled search: here a wait on an event only the watcher sets)."""
+    from solver.run.mpi import Signals, signals_reach
+
+    stopped = threading.Event()
+    signals = Signals().install()
+    try:
+        with signals_reach(stopped.set):
+            os.kill(os.getpid(), signal.SIGTERM)
+            assert stopped.wait(10)  # without the watcher nothing sets it
+        assert signals.received == signal.SIGTERM  # and the run's flag is set too
+    finally:
+        signals.restore()
+
+
+def test_a_stop_signal_cuts_the_class_in_flight_short(tmp_path, monkeypatch):
+    """SIGTERM during a build's second class: the search of that class stops (the
+    engine raises Stopped, as from request_stop) instead of running to its end, the
+    build ends normally with its first class written, and the same command values
+    the rest, into a file equal to one built without a stop."""
+    import solver.moves as moves_mod
+    from solver.search.engine import Stopped
+    from solver.search.layout import P_STOP
+
+    lists = small_lists(56, n_answers=30, n_guesses=60)
+    a, g = write_lists(tmp_path, lists)
+    w = lists.guesses[0]
+    real = moves_mod.class_move
+    calls: list[str] = []
+
+    def signalled(solver, pos, k, store=None):
+        calls.append("class")
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGTERM)
+            t0 = time.monotonic()  # the watcher sets the engine's flag, not this thread
+            while not solver._ctx.params[P_STOP] and time.monotonic() - t0 < 10:
+                time.sleep(0.01)
+            try:
+                return real(solver, pos, k, store)
+            except Stopped:
+                calls.append("stopped")
+                raise
+        return real(solver, pos, k, store)
+
+    def build(out: Path) -> int:
+        calls.clear()
+        assert cli.main(["book", "moves", "--answers", a, "--guesses", g, "--cache-dir",
+                         str(tmp_path / "c"), "--openers", w, "--out", str(out),
+                         "--alternatives", "2", "--quiet"]) == 0
+        return calls.count("class")
+
+    def counted(solver, pos, k, store=None):
+        calls.append("class")
+        return real(solver, pos, k, store)
+
+    monkeypatch.setattr(moves_mod, "class_move", counted)
+    whole = tmp_path / "w.moves.npz"
+    n = build(whole)
+    assert n > 2
+    monkeypatch.setattr(moves_mod, "class_move", signalled)
+    out = tmp_path / "m.moves.npz"
+    assert build(out) == 2 and calls[-1] == "stopped"
+    part = Moves.read(out, lists, "easy", 6)
+    assert part.openers() == [] and len(part) == 1
+    monkeypatch.setattr(moves_mod, "class_move", counted)
+    assert build(out) == n - 1
     got, ref = Moves.read(out, lists, "easy", 6), Moves.read(whole, lists, "easy", 6)
     assert got.openers() == ref.openers() == [w]
     for k in ("opener", "pattern", "best", "total", "worst", "alt_guess", "alt_total"):

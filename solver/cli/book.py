@@ -88,7 +88,8 @@ def register(sub) -> None:
         "'play' and the web page then answer a player's second move from it without a "
         "search. Openers already in the "
         "file are skipped (the same command resumes). Under mpiexec every rank values "
-        "classes.")
+        "classes. --time-limit stops it between classes; SIGTERM or SIGUSR1 (Slurm's "
+        "stop) at once, and the class then in flight is valued again by the next call.")
     add_lists(moves)
     add_problem(moves)
     moves.add_argument("--book", type=path_arg, metavar="FILE",
