@@ -420,3 +420,46 @@ def test_class_bounds_first_on_a_bigger_instance(mode, monkeypatch):
     s = Solver(lists, mode=mode, table=table)
     assert {w: (r.status, r.total) for w in openers for r in [s.solve(w)]} == want
     assert s.stats["nodes"] < plain  # the bounds refuted guesses
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_blocks_of_any_size_evaluate_in_the_order_of_one_sort(seed):
+    """A node takes its candidates in blocks (_next_block) whose size doubles from
+    one to the next: the guesses it evaluates, in order, are the same as with
+    blocks of one fixed size, and as one stable sort by promise less those the
+    budget rules out, with the same least bound of the skipped. Promise ties and a
+    budget that falls as guesses are evaluated included."""
+    rng = np.random.default_rng(seed)
+    m = 700
+    lbs = rng.integers(100, 400, m).astype(np.int64)
+    ests = rng.integers(0, 60, m).astype(np.float64)  # many ties
+    falls = rng.integers(0, 2, m)
+
+    def run(sizes) -> tuple[list[int], int]:
+        rest, fail = K._under(lbs, np.arange(m), np.int64(350), np.int64(K.INF))
+        cut = 350
+        seen: list[int] = []
+        size = sizes[0]
+        while len(rest) > 0:
+            order, rest, fail = K._next_block(lbs, ests, rest, np.int64(cut), fail, size)
+            size = size * 2 if sizes[1] else size
+            for j in order:
+                if lbs[j] >= cut:
+                    fail = min(fail, lbs[j])
+                    continue
+                seen.append(int(j))
+                if falls[j]:
+                    cut = max(int(lbs[j]), cut - 3)  # a guess found under the budget
+        return seen, int(fail)
+
+    doubled, fixed = run((16, True)), run((16, False))
+    assert doubled == fixed == run((1, False))
+    assert len(doubled[0]) > 64  # more blocks than one
+    # one stable sort by promise, filtered by the budget as it fell
+    cut, expect = 350, []
+    for j in np.argsort(ests, kind="mergesort"):
+        if lbs[j] < cut:
+            expect.append(int(j))
+            if falls[j]:
+                cut = max(int(lbs[j]), cut - 3)
+    assert doubled[0] == expect

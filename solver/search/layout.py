@@ -51,7 +51,7 @@ P_SUBSET = 18
 N_PARAMS = 19
 DENSE_PATTERNS = 256  # up to this many patterns, scan every code; above, only those seen
 CHUNK = 8  # members read between refutation checks
-CAND_BLOCK = 16  # candidates a node sorts at a time (kernels._next_block)
+CAND_BLOCK = 16  # candidates a node sorts first, then twice as many each time (kernels._next_block)
 SAMPLE_GUESSES = 32  # pool guesses that rank a set's members for refute_pool
 TAINT_REUSE = 2  # memo_probe also reads tainted entries of up to this many more guesses
 
