@@ -21,14 +21,14 @@ Commands that handle signals themselves (`OWN_SIGNALS`) are not watched.
 
 from __future__ import annotations
 
-import os
 import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-# run and book stop on SIGTERM/SIGUSR1 between units of work (run/mpi.Signals) and
-# serve is uvicorn's: a watcher would stop their searches under them
+# run and book stop on SIGTERM/SIGUSR1 themselves (run/mpi.Signals; a moves build
+# inside its class through run/mpi.signals_reach) and serve is uvicorn's: a watcher
+# would stop their searches under them
 OWN_SIGNALS = ("run", "book", "serve")
 
 _requested = threading.Event()  # a SIGINT came while a command was watched
@@ -39,38 +39,17 @@ def watching() -> Iterator[None]:
     """Run the body with the watcher on (main thread only; elsewhere it does
     nothing). An exception raised in the body after a Ctrl-C is the interruption's
     doing and comes out as KeyboardInterrupt."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    read_end, write_end = os.pipe()
-    os.set_blocking(write_end, False)  # the C handler must never block on it
-    previous = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    from .. import stops
+
+    def interrupted(_signum: int) -> None:
+        _requested.set()
+        stops.stop_all()
+
     _requested.clear()
-    watcher = threading.Thread(target=_watch, args=(read_end,), daemon=True,
-                               name="wordle-dp interrupt")
-    watcher.start()
     try:
-        yield
+        with stops.on_signals({int(signal.SIGINT)}, interrupted):
+            yield
     except Exception as exc:
         if _requested.is_set():  # a search stopped by the Ctrl-C says why: not an error
             raise KeyboardInterrupt from exc
         raise
-    finally:
-        signal.set_wakeup_fd(previous)
-        os.close(write_end)  # the watcher reads the end of the file and returns
-        watcher.join()
-
-
-def _watch(fd: int) -> None:
-    from .. import stops
-
-    try:
-        while True:
-            data = os.read(fd, 64)  # waits without the GIL
-            if not data:
-                return
-            if signal.SIGINT in data:
-                _requested.set()
-                stops.stop_all()
-    finally:
-        os.close(fd)

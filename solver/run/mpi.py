@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping
@@ -250,37 +249,14 @@ class Signals:
 @contextmanager
 def signals_reach(stop: Callable[[], None]) -> Iterator[None]:
     """While the body runs, a SIGTERM or SIGUSR1 also calls `stop` at once (a
-    search's request_stop), from a watcher thread. Signals' own handler runs only
-    when the main thread is back in Python, and a compiled search does not come
-    back until it ends (an hour and more for a big class of a moves file): CPython
-    writes each signal's number to the file given to signal.set_wakeup_fd from its
-    C handler, whatever the main thread is doing, and the watcher reads it. Main
-    thread only (elsewhere the body runs without it); Signals must be installed,
-    so that the signal has a Python handler and does not kill the process."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    read_end, write_end = os.pipe()
-    os.set_blocking(write_end, False)  # the C handler must never block on it
-    previous = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
-    wanted = {int(signal.SIGTERM), int(signal.SIGUSR1)}
+    search's request_stop), from stops.on_signals' watcher thread: Signals' own
+    handler runs only when the main thread is back in Python, and a compiled search
+    does not come back until it ends (an hour and more for a big class of a moves
+    file). Signals must be installed, so that the signal has a Python handler."""
+    from ..stops import on_signals
 
-    def watch() -> None:
-        try:
-            while data := os.read(read_end, 64):  # waits without the GIL
-                if wanted & set(data):
-                    stop()
-        finally:
-            os.close(read_end)
-
-    watcher = threading.Thread(target=watch, daemon=True, name="wordle-dp stop")
-    watcher.start()
-    try:
+    with on_signals({int(signal.SIGTERM), int(signal.SIGUSR1)}, lambda _s: stop()):
         yield
-    finally:
-        signal.set_wakeup_fd(previous)
-        os.close(write_end)  # the watcher reads the end of the file and returns
-        watcher.join()
 
 
 def pause_for_test(step: str) -> None:
