@@ -45,6 +45,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import StoreError, UsageError
+from .feedback import to_text
 from .variant import Mode
 
 FORMAT = "wordle-dp-moves/1"
@@ -284,6 +285,32 @@ def _parts(out: Path) -> list[Path]:
     return sorted(out.parent.glob(f"{out.name}.part-*"))
 
 
+def _flight(out: Path, rank: int) -> Path:
+    """Rank `rank`'s class in flight (`[opener, pattern, size, wall start]`): the
+    progress line names the one that has run longest, as no model of a class's cost
+    foresees its dearest classes."""
+    return out.with_name(f"{out.name}.flight-{rank}")
+
+
+def _mark(path: Path, value: list) -> None:
+    """Write `value` to `path` whole (the reporter never reads half of it)."""
+    tmp = path.with_name("." + path.name)  # (not matched by the readers' glob)
+    tmp.write_text(json.dumps(value))
+    os.replace(tmp, path)
+
+
+def _in_flight(out: Path) -> list[tuple[int, int, int, float]]:
+    """The classes in flight on every rank (a file being rewritten is skipped)."""
+    found = []
+    for path in out.parent.glob(f"{out.name}.flight-*"):
+        try:
+            g, p, c, t = json.loads(path.read_text())
+            found.append((int(g), int(p), int(c), float(t)))
+        except (OSError, ValueError, TypeError):
+            continue
+    return found
+
+
 def _append(f, row: tuple, cpu: float) -> None:
     f.write(json.dumps([*row[:5], [list(a) for a in row[5]], row[6], list(row[7]),
                         round(cpu, 6)]) + "\n")
@@ -412,7 +439,13 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
                       if (g, int(p)) not in rows]
     counter = NodeCounter.on_node(comm) if comm is not None and size > 1 else None
     signals = Signals().install()  # a stop signal sets a flag; it never kills a rank
-    reporter = _Reporter(out, units, say, say_every) if rank == 0 and say else None
+    length = lists.length
+
+    def name(g: int, p: int) -> str:  # as a position is written: opener:PATTERN
+        return f"{lists.guesses[g]}:{to_text(p, length)}"
+
+    reporter = _Reporter(out, units, say, say_every, name) if rank == 0 and say else None
+    flight = _flight(out, rank)
 
     def stopping() -> bool:  # a stop signal, or the time limit passed
         return signals.received is not None or (
@@ -423,11 +456,12 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
         # a stop signal also cuts the class in flight short (signals_reach): the
         # scheduler's kill follows soon, and that class is lost either way
         with open(_part(out, rank), "a") as f, signals_reach(solver.request_stop):
-            for g, p, _c in _mine(units, rank, size, counter):
+            for g, p, c in _mine(units, rank, size, counter):
                 if stopping():
                     if counter is not None:
                         counter.close(len(units))  # the other ranks draw no more
                     break
+                _mark(flight, [g, p, c, time.time()])
                 c1 = time.process_time()
                 pos = start.play(lists.guesses[g], p)
                 try:
@@ -442,6 +476,7 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
                     pause_for_test("moves")
     finally:
         signals.restore()
+        flight.unlink(missing_ok=True)
         if reporter is not None:
             reporter.stop()
     if counter is not None:
@@ -489,12 +524,15 @@ def _load(out: Path, lists, mode: Mode, max_guesses: int, k: int) -> tuple[dict,
 class _Reporter:
     """Rank 0's progress line while the ranks value classes: every `every` seconds,
     from a thread (rank 0 may be inside a class for an hour), the classes in the part
-    files and the share of the predicted work they hold, with an ETA by that share."""
+    files and the share of the predicted work they hold, with an ETA by that share,
+    and the class that has been in flight longest (`name(opener, pattern)`), with its
+    size and time: the model (size^1.5) cannot tell which classes are dear, so while
+    one runs long the ETA only grows, and the line says why."""
 
-    def __init__(self, out: Path, units: list, say, every: float):
+    def __init__(self, out: Path, units: list, say, every: float, name):
         import threading
 
-        self.out, self.say, self.every = out, say, every
+        self.out, self.say, self.every, self.name = out, say, every, name
         self.cost = {(g, p): _cost((g, p, c)) for g, p, c in units}
         self.total = sum(self.cost.values()) or 1.0
         self.t0 = time.perf_counter()
@@ -509,7 +547,16 @@ class _Reporter:
             el = time.perf_counter() - self.t0
             eta = f", ETA about {el * (1 - work) / work:.0f} s" if work > 0.01 else ""
             self.say(f"moves: {len(rows)}/{len(self.cost)} classes (about {100 * work:.0f} % "
-                     f"of the work), {el:.0f} s so far{eta}")
+                     f"of the work), {el:.0f} s so far{eta}{self.longest()}")
+
+    def longest(self) -> str:
+        """'; in flight longest: OPENER:PATTERN (N candidates, T s)', or ''."""
+        flying = _in_flight(self.out)
+        if not flying:
+            return ""
+        g, p, c, t = min(flying, key=lambda f: f[3])
+        return (f"; in flight longest: {self.name(g, p)} ({c} candidates, "
+                f"{max(0.0, time.time() - t):.0f} s)")
 
     def stop(self) -> None:
         self._stop.set()

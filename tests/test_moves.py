@@ -238,7 +238,7 @@ def test_a_time_limit_stops_between_classes(tmp_path, monkeypatch):
     monkeypatch.setattr(moves_mod, "class_move", slow)
     monkeypatch.setattr(moves_mod, "time", types.SimpleNamespace(
         perf_counter=lambda: clock[0], process_time=time.process_time,
-        strftime=time.strftime, gmtime=time.gmtime))
+        strftime=time.strftime, gmtime=time.gmtime, time=time.time))
 
     def build(out: Path, limit: str | None = None) -> int:
         calls.clear()
@@ -401,6 +401,41 @@ def test_a_long_build_says_how_far_it_is(tmp_path, monkeypatch):
     assert ticks and all(re.match(rf"moves: \d+/{n} classes \(about \d+ % of the work\)", x)
                          for x in ticks)
     assert lines[-1].startswith(f"moves: 1/1 openers ({n} classes) in m.moves.npz; ")
+
+
+def test_the_progress_line_names_the_class_in_flight_longest(tmp_path, monkeypatch):
+    """A dear class holds the ETA back without the size model knowing why: while one
+    is valued, the line names it as a position, with its candidates and its time so
+    far, and the marker goes when the build ends."""
+    import solver.moves as moves_mod
+    from solver.feedback import to_text
+
+    lists = small_lists(57, n_answers=30, n_guesses=60)
+    real = moves_mod.class_move
+    calls: list[int] = []
+
+    def first_is_dear(solver, pos, k, store=None):
+        calls.append(1)
+        if len(calls) == 1:
+            time.sleep(1.2)
+        return real(solver, pos, k, store)
+
+    monkeypatch.setattr(moves_mod, "class_move", first_is_dear)
+    lines: list[str] = []
+    w = lists.guesses[3]
+    out = tmp_path / "m.moves.npz"
+    moves_mod.build(lists, "easy", 6, [w], out, k=2, say=lines.append,
+                    cache_dir=str(tmp_path / "c"), say_every=0.25)
+    sizes = np.bincount(build_numpy(lists)[lists.guess_index[w]].astype(np.int64),
+                        minlength=243)
+    sizes[242] = 0
+    big = int(np.argmax(sizes))  # the first class drawn: the biggest
+    named = [re.search(r"; in flight longest: (\w+):([BYG]+) \((\d+) candidates, "
+                       r"(\d+) s\)$", x) for x in lines if "% of the work)" in x]
+    dear = [m for m in named if m and m[2] == to_text(big, 5)]  # (none between classes)
+    assert dear and all(m[1] == w and int(m[3]) == sizes[big] for m in dear), lines
+    assert max(int(m[4]) for m in dear) >= 1  # a line after a second of the dear class
+    assert not list(tmp_path.glob("m.moves.npz.flight-*"))
 
 
 def test_a_foreign_or_damaged_moves_file(built, tmp_path):
