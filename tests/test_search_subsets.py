@@ -279,6 +279,32 @@ def test_engine_with_subset_bounds_matches_brute_at_other_lengths(seed, monkeypa
     _matches_brute_with_cuts(length_instance(seed), ("length", seed) not in NO_CUT_SINCE_CEIL)
 
 
+@pytest.mark.parametrize("kind", ["cross-check", "lengths"])
+def test_an_infeasible_part_refutes_as_the_brute_force_does(kind):
+    """kernels._part_infeasible (hard mode): where a node has no budget yet, a guess
+    whose class holds a part the memo knows to be infeasible is refuted unsearched.
+    On the hard cross-check instances, and on the hard ones at 4, 6 and 7 letters,
+    under caps 3 and 4 (where many classes cannot be solved), each opener twice on
+    one memo: every value and every 'infeasible' equals the brute force's, and the
+    proof refuted guesses; in easy mode it is off. (That subset_bound says
+    'infeasible' only of infeasible sets: test_kernel_bounds_are_sound_and_carry_the_cap.)"""
+    fired = 0
+    insts = ([instance(s) for s in SEEDS] if kind == "cross-check"
+             else [length_instance(s) for s in LENGTH_SEEDS])
+    for inst in insts:
+        if inst.mode not in ("easy", "hard"):
+            continue
+        b = Brute(list(inst.answers), list(inst.guesses), inst.mode)
+        for cap in (3, 4):
+            s = _solver(inst, cap)
+            for opener in inst.openers * 2:
+                _check_with(b, s.solve(opener), inst, opener, cap, b.solve(opener, cap))
+            if inst.mode == "easy":
+                assert s.stats["infeasible_parts"] == 0
+            fired += s.stats["infeasible_parts"]
+    assert fired > 0
+
+
 def test_off_in_strict_mode_and_under_a_beam():
     lists = WordLists.from_words(["bills", "fills", "gills"], ["fghkx"])
     assert Solver(lists, mode="strict")._ctx.params[P_SUBSET] == 0

@@ -300,6 +300,7 @@ class Solver(ClassQueries, PositionQueries):
             "lazy_scans": int(s[K.ST_LAZY]),
             "subset_bounds": int(s[K.ST_SUBSET]),
             "subset_cuts": int(s[K.ST_SUBSET_CUT]),
+            "infeasible_parts": int(s[K.ST_PART_INF]),
             "memo_entries": int(self._ctx.mk1.shape[0]),
         }
 

@@ -61,8 +61,11 @@ ST_UNREAD = 6  # guesses a scan refuted without reading (their classes on the pa
 ST_LAZY = 7  # nodes that searched after a lazy scan (refute_pool collecting)
 ST_SUBSET = 8  # class bounds raised from a part the memo knew (bounds.subset_bound)
 ST_SUBSET_CUT = 9  # guesses those refuted before any look-ahead bound was read
-N_STATS = 10
-ST_DEPTH = 10  # per-depth profile from here: 4 counters per depth (scans, guesses
+# guesses refuted, where a node had no budget yet, by a class with a part the memo
+# knows to be infeasible (kernels._part_infeasible)
+ST_PART_INF = 10
+N_STATS = 11
+ST_DEPTH = 11  # per-depth profile from here: 4 counters per depth (scans, guesses
 # scanned, patterns read, guesses evaluated); the array is sized for every depth
 
 
