@@ -422,6 +422,9 @@ def build(lists, mode: Mode, max_guesses: int, openers: list[str], out: str | Pa
         else:
             for r in left:
                 rows[(r[0], r[1])] = r
+    if rank == 0:  # a killed run's marks of its classes in flight (not flying now)
+        for path in out.parent.glob(f"{out.name}.flight-*"):
+            path.unlink(missing_ok=True)
     quiet_barrier(comm)  # merged before any rank starts a part file again
     # (the same on every rank: the units are drawn by their place in one list)
     done = {int(g) for g in info.get("openers", [])} | {

@@ -406,13 +406,16 @@ def test_a_long_build_says_how_far_it_is(tmp_path, monkeypatch):
 def test_the_progress_line_names_the_class_in_flight_longest(tmp_path, monkeypatch):
     """A dear class holds the ETA back without the size model knowing why: while one
     is valued, the line names it as a position, with its candidates and its time so
-    far, and the marker goes when the build ends."""
+    far, and the marker goes when the build ends; a mark a killed run left (here of
+    a rank this run does not have) is cleared first, not named for ever."""
     import solver.moves as moves_mod
     from solver.feedback import to_text
 
     lists = small_lists(57, n_answers=30, n_guesses=60)
     real = moves_mod.class_move
     calls: list[int] = []
+    # a killed run of more ranks left its rank 3's mark: not in flight now
+    (tmp_path / "m.moves.npz.flight-3").write_text(json.dumps([0, 0, 99, 0.0]))
 
     def first_is_dear(solver, pos, k, store=None):
         calls.append(1)
