@@ -308,6 +308,19 @@ def _quick_pass(ctx, g, classes, sizes, biggest, lbg, b, d, free):
 
 
 @njit(cache=True, nogil=True)
+def _parts_bound(ctx, g, p, sz, b, d, free, hard):
+    """subset_bound of g's class p (sz answers at arena[free + cstart[d, p]:]), with
+    b - 1 guesses left and its constraint after g in hard mode: (bound, flags, memo
+    key) for _part_infeasible and _pre_bound."""
+    if hard:
+        hard_child_constraint(ctx, g, p, d)
+    off = free + ctx.cstart[d, p]
+    k1, k2 = set_key(ctx, off, sz, d + 1)
+    sb, fl = subset_bound(ctx, off, sz, b - 1, k1, k2, ctx.kmax[d])
+    return sb, fl, k1, k2
+
+
+@njit(cache=True, nogil=True)
 def _part_infeasible(ctx, g, classes, sizes, b, d, free, hard):
     """Whether a class of g (partitioned at arena[free:]), with b - 1 guesses left,
     has a part that the memo knows no strategy solves within them (subset_bound):
@@ -328,11 +341,7 @@ def _part_infeasible(ctx, g, classes, sizes, b, d, free, hard):
             break  # (a part of 3 or more and the rest)
         if qf[p] & EXACT:
             continue
-        if hard:
-            hard_child_constraint(ctx, g, p, d)
-        off = free + ctx.cstart[d, p]
-        k1, k2 = set_key(ctx, off, sz, d + 1)
-        sb, _fl = subset_bound(ctx, off, sz, b - 1, k1, k2, ctx.kmax[d])
+        sb, _fl, k1, k2 = _parts_bound(ctx, g, p, sz, b, d, free, hard)
         if sb >= INF:
             ctx.stats[ST_PART_INF] += 1
             memo_store(ctx, k1, k2, b - 1, INF, True, 0, -1, sz)
@@ -360,11 +369,7 @@ def _pre_bound(ctx, g, classes, sizes, running, cut, b, d, free, hard):
                 break  # classes come largest first
             if qf[p] & EXACT:
                 continue
-            if hard:
-                hard_child_constraint(ctx, g, p, d)
-            off = free + ctx.cstart[d, p]
-            k1, k2 = set_key(ctx, off, sz, d + 1)
-            sb, fl = subset_bound(ctx, off, sz, b - 1, k1, k2, ctx.kmax[d])
+            sb, fl, k1, k2 = _parts_bound(ctx, g, p, sz, b, d, free, hard)
             if sb > qv[p]:
                 ctx.stats[ST_SUBSET] += 1
                 running += sb - qv[p]
