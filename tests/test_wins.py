@@ -11,6 +11,7 @@ import pytest
 
 from solver import Solver
 from solver.game.position import constraint_after, no_constraint
+from solver.search import Stopped
 from solver.search.wins import WinsSearch
 from solver.words import WordLists
 from tests.brute import Brute
@@ -782,3 +783,32 @@ def test_guesses_alike_but_for_a_coloured_letter_are_not_the_same():
     assert ranked["pzzzc"] == 5 and ranked["qzzzc"] == 3
     easy = WinsSearch(Solver(lists, "easy", 3))  # where letters do not matter: merged
     assert easy._same(gids, m)[np.flatnonzero(gids == q)[0]] == np.flatnonzero(gids == p)[0]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_stop_request_ends_the_wins_search_at_its_next_step(mode):
+    """request_stop (a stop signal in `book moves`) raises Stopped at the search's
+    next guess or class, not only at its next engine call: no three-guess kernel
+    runs once the flag is up. What the search kept is true: after clear_stop it
+    gives a fresh search's value."""
+    lists = stem_lists(0, 5)
+    solver = Solver(lists, mode, 4)
+    search = WinsSearch(solver)
+    everything = np.arange(len(lists.answers), dtype=np.int32)
+    start = no_constraint(lists.length) if mode == "hard" else None
+    flags: list[bool] = []
+    kernel = search._kernel3
+
+    def counted(*args, **kwargs):
+        flags.append(solver.stop_requested)
+        if len(flags) == 3:
+            solver.request_stop()
+        return kernel(*args, **kwargs)
+
+    search._kernel3 = counted  # type: ignore[method-assign]
+    with pytest.raises(Stopped):
+        search.set_value(everything, 4, start, first=True)
+    assert flags == [False, False, False]
+    solver.clear_stop()
+    fresh = WinsSearch(Solver(lists, mode, 4)).set_value(everything, 4, start, first=True)
+    assert search.set_value(everything, 4, start, first=True) == fresh

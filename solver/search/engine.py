@@ -369,6 +369,12 @@ class Solver(ClassQueries, PositionQueries):
         """Let searches run again after request_stop."""
         self._ctx.params[K.P_STOP] = 0
 
+    @property
+    def stop_requested(self) -> bool:
+        """Whether request_stop is in force: searches built on the engine's (the
+        objective wins) look at it between their own steps."""
+        return bool(self._ctx.params[K.P_STOP])
+
     def _forget(self) -> None:
         """Empty the memo after request_stop. memo_store stores nothing once the flag
         is up (every node fails high from then on), so what is left is true; a

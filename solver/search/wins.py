@@ -66,6 +66,7 @@ from ..kernels.wins_kernel import EASY, HARD, STRICT, same_guesses, wins3
 from ..status import Status
 from ..variant import Mode
 from .constraint import Constraint, guess_letters, legal_mask, no_constraint
+from .engine import Stopped
 from .layout import EXACT, INF
 from .result import SolveResult
 
@@ -138,6 +139,15 @@ class WinsSearch:
         self.infeasible: set = set()  # states the engine proved cannot be won outright
         self.lower: dict = {}  # state -> a lower bound on its key, from cutoffs
         self._legal: dict = {}
+
+    def _check_stop(self) -> None:
+        """Raise Stopped once the solver's request_stop is in force. The engine looks
+        at it on every node, but a set with four or five guesses left can run for
+        minutes on wins3 and Python alone, calling no engine (a stopped `book
+        moves` went on for about 50 s): so each guess and each class searched here
+        looks too. Nothing is stored on the way out, so the memo stays true."""
+        if self.solver.stop_requested:
+            raise Stopped("the search was asked to stop")
 
     # ---- keys and legality -------------------------------------------------------
 
@@ -332,6 +342,7 @@ class WinsSearch:
     def _kernel3(self, members, cons, first: bool, need, found=None):
         """wins_kernel.wins3 on this set with three guesses left (`found`: what
         _candidates gave for it, if the caller has it)."""
+        self._check_stop()
         if found is None:
             found = self._candidates(members, cons, first, False)
         gids, h, k, _lb, same = found
@@ -383,6 +394,7 @@ class WinsSearch:
         for j in range(len(gids)):
             if progress is not None and j % PROGRESS_EVERY == 0:
                 progress(j, len(gids))
+            self._check_stop()
             bound = need if best is None else best.key  # a best found beats need
             if bound is not None and (-cap, int(lb[j])) >= bound:
                 continue
@@ -491,6 +503,7 @@ class WinsSearch:
         # for what the guess needs of it, the others at their best (their bounds)
         for x in parts:
             if x[3] is None:
+                self._check_stop()
                 need = None
                 if bound is not None:
                     w0 = -bound[0] - (ub - x[2])  # the wins it needs at least
@@ -535,6 +548,7 @@ class WinsSearch:
         for j, g in enumerate(gids.tolist()):
             if progress is not None and j % PROGRESS_EVERY == 0:
                 progress(j, len(gids))
+            self._check_stop()
             if g == exclude:
                 continue
             first_same = j if same[j] < 0 else int(same[j])
