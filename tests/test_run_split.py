@@ -769,6 +769,26 @@ def test_progress_counts_classes_and_parts(tmp_path, small):
     assert counts and counts == sorted(counts) and counts[-1][1] > 0
 
 
+def test_progress_names_the_unit_in_flight_longest(tmp_path, small, monkeypatch):
+    """A split opener's classes can be out for hours while no count moves: the
+    progress line names the unit out longest, as an opener's word and feedback
+    pattern (here shown from the first second on)."""
+    import solver.run.text as text
+
+    monkeypatch.setattr(text, "LONGEST_SHOWN", 0.0)
+    a, g, cache = small
+    words = _openers(small, 3, seed="flight")
+    out = io.StringIO()
+    cfg = RunConfig(store=str(tmp_path / "f.zarr"), answers=a, guesses=g, cache_dir=cache,
+                    progress_file=out, progress_seconds=0.0, split="all", openers=words)
+    assert run(cfg).exit_code == 0
+    named = re.findall(r"; in flight longest: ([a-z]+)(:[BYG]{5})?(.*) \(\d+s\)$",
+                       out.getvalue(), re.M)
+    assert named, out.getvalue()[-2000:]
+    assert {w for w, _p, _rest in named} <= set(words.split(","))
+    assert any(p for _w, p, _rest in named)  # a class or a part, by its pattern
+
+
 def test_a_resumed_best_run_counts_an_opener_valued_again_once(tmp_path, small):
     """A book resumed over a store whose exact openers lack class values (made before
     they were kept) values those openers again; their totals must not count twice

@@ -8,7 +8,16 @@ import pytest
 from solver.errors import UsageError
 from solver.run import Problem, RunConfig, RunOptions, Tuning
 from solver.run.config import RunSummary
-from solver.run.text import Best, Plan, RunProgress, plan_line, progress_line, summary_lines
+from solver.run.text import (
+    Best,
+    Plan,
+    RunProgress,
+    in_flight_text,
+    plan_line,
+    progress_line,
+    summary_lines,
+)
+from solver.run.units import Classes, Part, Whole
 from solver.variant import Mode, Objective
 
 
@@ -51,3 +60,22 @@ def test_the_lines_are_made_from_data():
     assert lines[0].startswith("wordle-dp: stopped (time limit (1m00s)): 3 of 9 openers ")
     assert lines[1] == "  store: 2 exact, 1 failed (s.zarr)"
     assert lines[3] == "  1 opener(s) failed; rerun with retry_failed to try again"
+
+
+def test_the_unit_in_flight_longest_in_words():
+    """Each kind of unit in words, and on the progress line once it has been out a
+    minute: a split opener's classes can run for hours while no count moves."""
+    words = ["lants", "salet"]
+    text = {0: "BBBBB", 7: "BBGYB"}.__getitem__
+    assert in_flight_text(Whole(1), words, text) == "salet"
+    assert in_flight_text(Classes(0, (7,)), words, text) == "lants:BBGYB"
+    assert in_flight_text(Classes(0, (0, 7)), words, text) == (
+        "lants, 2 classes from lants:BBBBB on")
+    assert in_flight_text(Part(0, 7, 2, 8, -1), words, text) == "lants:BBGYB, part 3 of 8"
+    assert in_flight_text(Part(0, 0, 0, -1, -1), words, text) == "lants:BBBBB, its quick bound"
+    base = dict(done=0, queued=1, rate=0.0, eta=float("inf"), whole=False, best=None)
+    line = progress_line(RunProgress(**base, longest="lants:BBBBB", longest_seconds=61.0),
+                         "03:00:00")
+    assert line.endswith("best -; in flight longest: lants:BBBBB (1m01s)")
+    assert "in flight" not in progress_line(
+        RunProgress(**base, longest="lants:BBBBB", longest_seconds=59.0), "03:00:00")

@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 
+from ..feedback import to_text
 from ..progress import fmt_duration
 from ..store import EXACT, FAILED, PENDING, ClassResult, ClassStore, Record, Store
 from ..variant import Objective
@@ -20,7 +21,7 @@ from .cutoffs import Cutoffs
 from .eta import eta as estimate
 from .mpi import Signals
 from .split import PartResult
-from .text import Best, RunProgress, TextReport
+from .text import Best, RunProgress, TextReport, in_flight_text
 from .units import Whole
 from .work import Work
 
@@ -290,8 +291,28 @@ class Coordinator:
         done = self.solved + self.failed
         el = time.time() - self.t_start
         eta, whole = self.eta()
+        longest, seconds = self.longest_in_flight()
         return RunProgress(done, self.n_queued, done / el * 60 if el > 0 else 0.0, eta, whole,
-                           self.best, self.failed, self.classes_valued, self.parts_valued)
+                           self.best, self.failed, self.classes_valued, self.parts_valued,
+                           longest, seconds)
+
+    def longest_in_flight(self, now: float | None = None) -> tuple[str, float]:
+        """The units out longest, in words (text.in_flight_text; several: the
+        first and how many), and for how many seconds; ("", 0) when none is out."""
+        if not self.in_flight:
+            return "", 0.0
+        t0, units = min(self.in_flight.values(), key=lambda v: v[0])
+        if not units:
+            return "", 0.0
+        length = self.lists.length
+        words = self.lists.guesses
+        if len(units) > 1 and all(isinstance(u, Whole) for u in units):
+            what = f"{len(units)} openers from {words[units[0].index]} on"
+        else:
+            what = in_flight_text(units[0], words, lambda p: to_text(p, length))
+            if len(units) > 1:
+                what += f" and {len(units) - 1} more unit(s)"
+        return what, (time.monotonic() if now is None else now) - t0
 
     def tick(self) -> None:
         if (self.buffer or self.class_buffer) and (

@@ -49,6 +49,31 @@ class RunProgress:
     failed: int = 0
     classes: int = 0
     parts: int = 0
+    # the unit of work out longest (in_flight_text) and its seconds: a split
+    # opener's classes can run for hours with no other number moving
+    longest: str = ""
+    longest_seconds: float = 0.0
+
+
+# a unit out at least this long is named on the progress line
+LONGEST_SHOWN = 60.0
+
+
+def in_flight_text(unit, words, pattern_text: Callable[[int], str]) -> str:
+    """A unit of work (units.py) in words: `words[index]` its opener's word,
+    `pattern_text(code)` a feedback pattern's letters."""
+    from .units import Classes, Part
+
+    word = words[unit.index]
+    if isinstance(unit, Classes):
+        n = len(unit.patterns)
+        first = pattern_text(unit.patterns[0])
+        return (f"{word}:{first}" if n == 1 else
+                f"{word}, {n} classes from {word}:{first} on")
+    if isinstance(unit, Part):
+        what = "its quick bound" if unit.parts < 0 else f"part {unit.part + 1} of {unit.parts}"
+        return f"{word}:{pattern_text(unit.pattern)}, {what}"
+    return word
 
 
 def progress_line(p: RunProgress, clock: str) -> str:
@@ -63,7 +88,9 @@ def progress_line(p: RunProgress, clock: str) -> str:
             + (f", {p.failed} failed" if p.failed else "")
             # work below the opener moves even while no opener completes
             + (f"; {p.classes} classes and {p.parts} parts valued"
-               if p.classes or p.parts else ""))
+               if p.classes or p.parts else "")
+            + (f"; in flight longest: {p.longest} ({fmt_duration(p.longest_seconds)})"
+               if p.longest and p.longest_seconds >= LONGEST_SHOWN else ""))
 
 
 @dataclass(frozen=True)
