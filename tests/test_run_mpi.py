@@ -180,14 +180,19 @@ def _whole_run(store, lists: list[str], cache, timeout: int = 300) -> S.Store:
     return S.Store.open(store)
 
 
-def test_split_openers_over_ranks_match_whole_ones(tmp_path, cache):
+@pytest.mark.parametrize("partial", ["", "0"], ids=["units-whole", "every-class-alone"])
+def test_split_openers_over_ranks_match_whole_ones(tmp_path, cache, partial):
     """--split all on 3 ranks, hard mode under a cap of 3 (some openers infeasible):
-    the table and the second guesses of one process valuing every opener whole."""
+    the table and the second guesses of one process valuing every opener whole;
+    also with each class of a unit sent to rank 0 as it is valued (worker's
+    partial results, WORDLE_DP_TEST_PARTIAL_EVERY=0)."""
     a, g = write_lists(tmp_path / "lists", 60, 10)
     lists = ["--answers", a, "--guesses", g, "--mode", "hard", "--max-guesses", "3"]
     store, single = tmp_path / "split.zarr", tmp_path / "whole.zarr"
+    env = mpi_env(cache)
+    env["WORDLE_DP_TEST_PARTIAL_EVERY"] = partial
     p = subprocess.run(_cmd(3, "run", "--store", str(store), *lists, "--split", "all"),
-                       env=mpi_env(cache), capture_output=True, text=True, timeout=300)
+                       env=env, capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     n = len(WordLists.load(a, g, quiet=True).guesses)
     assert f"{n} valued as first-feedback classes" in p.stderr

@@ -929,6 +929,55 @@ def test_a_split_unit_cut_short_keeps_the_classes_before_the_stop(tmp_path, smal
     _same(ref, S.Store.open(store))
 
 
+class _Killed(BaseException):
+    """What a kill is to the solver: nothing of its unit comes back."""
+
+
+class _DiesAt(_Counting):
+    """The real engine; its `after`-th class valued dies (_Killed), as a rank killed
+    by the scheduler or the kernel would, without a stop or an answer."""
+
+    after = 4
+
+    def class_value(self, opener, pattern):
+        type(self).calls.append((opener, pattern))
+        if len(type(self).calls) == type(self).after:
+            raise _Killed
+        return self.s.class_value(opener, pattern)
+
+
+def test_classes_valued_in_a_unit_survive_a_kill_in_it(tmp_path, small, monkeypatch):
+    """A unit of several classes hands rank 0 what it has valued as it goes
+    (worker.PARTIAL_EVERY; every class here): a solver that dies in the unit's
+    fourth class leaves the three before it in the checkpoint, and the same command
+    then values only the rest, ending with the store of an uninterrupted run."""
+    import solver.run.worker as worker
+
+    monkeypatch.setattr(worker, "PARTIAL_EVERY", 0.0)
+    words = WordLists.load(small[0], small[1], quiet=True).guesses
+    kw = dict(openers=",".join(words[:3]), mode="hard", max_guesses=6)
+    ref = _run(small, tmp_path / "ref.zarr", split="off", **kw)
+    a, g, cache = small
+    store = tmp_path / "killed.zarr"
+    _DiesAt.calls = []
+    cfg = RunConfig(store=store, answers=a, guesses=g, cache_dir=cache, split="all",
+                    solver_factory=_DiesAt, progress_file=io.StringIO(), **kw)
+    run(cfg)
+    # the first unit is the first opener's head, one unit of its small classes
+    assert len({w for w, _p in _DiesAt.calls[:4]}) == 1
+    st = S.Store.open(store)
+    cs = ClassStore(store, len(st.words))
+    w = _DiesAt.calls[0][0]
+    kept = {(w, p) for p in cs.results(st.index_of(w))}
+    assert kept == set(_DiesAt.calls[:3])
+    _Counting.calls, _Counting.stop_after = [], None
+    cfg = RunConfig(store=store, answers=a, guesses=g, cache_dir=cache, split="all",
+                    solver_factory=_Counting, progress_file=io.StringIO(), **kw)
+    assert run(cfg).state == "finished"
+    assert not kept & set(_Counting.calls), "kept classes were valued again"
+    _same(ref, S.Store.open(store))
+
+
 class _StealAt(_CutShort):
     """The real engine; its `after`-th class valued calls `hook` (from the solve's
     own thread, as rank 0's steal would land from another)."""

@@ -159,6 +159,7 @@ def coordinate(co: Coordinator, links: Links) -> None:
     chunk_of: dict[int, int] = {}  # solver -> the number of the chunk it has
     chunks = 0
     stealing: dict[int, int] = {}  # solver -> the opener being taken back from it
+    early: dict[int, float] = {}  # solver -> wall seconds of its chunk's partial results
 
     def stop(w: int) -> None:
         links.send(w, ("stop",))
@@ -232,13 +233,21 @@ def coordinate(co: Coordinator, links: Links) -> None:
         t0 = time.perf_counter()
         src, msg = got
         kind = msg[0]
+        if kind == "partial":  # classes of the unit in flight, valued so far
+            for item, err in msg[1]:
+                co.add_item(item, err, None)
+            co.handled += len(msg[1])
+            early[src] = early.get(src, 0.0) + sum(r.wall_seconds for r, _e in msg[1])
+            co.tick()
+            co.handle_seconds += time.perf_counter() - t0
+            continue
         if kind == "result":
             results, stats, sig = msg[1], msg[2], msg[3]
             units = busy.pop(src, [])
             co.returned(src)
+            wall = early.pop(src, 0.0) + sum(r.wall_seconds for r, _e in results)
             if units:
-                co.unit_wall(type(units[0]).__name__,
-                             sum(r.wall_seconds for r, _e in results) / len(units))
+                co.unit_wall(type(units[0]).__name__, wall / len(units))
             for item, err in results:
                 co.add_item(item, err, stats)
             co.handled += len(results)

@@ -18,7 +18,9 @@ from pathlib import Path
 
 from ..errors import UsageError
 
-TAG_REQ = 11  # worker -> rank 0: ("ready",) | ("result", results, stats, signal) | ("failed", why)
+# worker -> rank 0: ("ready",) | ("partial", results: a unit's classes so far) |
+# ("result", results, stats, signal) | ("failed", why)
+TAG_REQ = 11
 TAG_REP = 12  # rank 0 -> worker: ("work", units, bounds) | ("stop",)
 TAG_ABANDON = 13  # rank 0 -> a busy worker, past the grace of a stop: cut the unit short
 

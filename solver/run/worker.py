@@ -43,6 +43,10 @@ from .units import Classes, Part, Unit, Whole
 # about 3x that without a bound, 1.8x with one). Its first 10 candidates fail in
 # 0.24 s, the first 100 find trape 3925 in 5.3 s (goony's: 0.2 s, then 1.2 s)
 QUICK_RETRY = 10
+# A unit of several classes hands what it has valued to rank 0 at least this often
+# (seconds), not only at its end: a split opener's head of "cheap" classes ran for
+# hours on the bighidden lists, and a kill there lost every class it had valued.
+PARTIAL_EVERY = 60.0
 
 
 def _test_slow() -> None:
@@ -54,6 +58,15 @@ def _test_slow() -> None:
     slow = os.environ.get("WORDLE_DP_TEST_SLOW")
     if slow:
         time.sleep(float(slow))
+
+
+def _partial_every() -> float:
+    """PARTIAL_EVERY, or the test hook WORDLE_DP_TEST_PARTIAL_EVERY (seconds): the
+    MPI tests make every class of a unit travel alone on the worker ranks."""
+    import os
+
+    hook = os.environ.get("WORDLE_DP_TEST_PARTIAL_EVERY")
+    return PARTIAL_EVERY if not hook else float(hook)
 
 
 def default_factory(lists, mode, max_guesses, table, memo_mb: float | None = None):
@@ -266,11 +279,14 @@ class Worker:
         return PartResult(index, int(pattern), part, parts, f, cpu, wall, nodes,
                           self.rank), err
 
-    def do(self, unit: Unit, cutoffs: Cutoffs | None = None
+    def do(self, unit: Unit, cutoffs: Cutoffs | None = None,
+           partial: Callable[[list], None] | None = None
            ) -> list[tuple[Record | ClassResult | PartResult, str | None]]:
         """Value one unit: [(result, error or None)], one per opener, class or part
         valued. A whole opener is valued under cutoffs.cutoff(its index) (None: the
-        run's fixed cutoff), and an exact total it finds tightens `cutoffs`."""
+        run's fixed cutoff), and an exact total it finds tightens `cutoffs`.
+        `partial(results)`: a unit of several classes hands the classes valued so far
+        to it every PARTIAL_EVERY seconds; those are not returned again."""
         if isinstance(unit, Whole):
             index = unit.index
             cutoff = self.cutoff if cutoffs is None else cutoffs.cutoff(index)
@@ -283,6 +299,8 @@ class Worker:
                                     unit.below)]
         assert isinstance(unit, Classes)
         out: list[tuple[Record | ClassResult | PartResult, str | None]] = []
+        every = _partial_every()
+        last = time.monotonic()
         for p in unit.patterns:
             try:
                 cr, err = self.solve_class(unit.index, p)
@@ -292,6 +310,10 @@ class Worker:
             out.append((cr, err))
             if err is not None or decisive(cr):
                 break  # the opener is settled: its other classes are not needed
+            if partial is not None and time.monotonic() - last >= every:
+                partial(out)
+                out = []
+                last = time.monotonic()
         return out
 
 
@@ -304,6 +326,12 @@ def serve(worker: Worker, receive: Callable[[], tuple], send: Callable[[tuple], 
     valued are sent (the checkpoint keeps them)."""
     send(("ready",))
     n = 0
+
+    def partial(items: list) -> None:  # classes valued so far: checkpointed at once
+        nonlocal n
+        n += len(items)
+        send(("partial", items))
+
     while True:
         msg = receive()
         if msg[0] != "work":
@@ -317,7 +345,7 @@ def serve(worker: Worker, receive: Callable[[], tuple], send: Callable[[tuple], 
                 if results and signals.received is not None:
                     break  # the rest of the chunk stays pending
                 try:
-                    results.extend(worker.do(unit, cutoffs))
+                    results.extend(worker.do(unit, cutoffs, partial))
                 except Stopped:  # the opener stays pending; the classes it valued are kept
                     results.extend(worker.cut_short())
                     abandoned = True
