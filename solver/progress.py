@@ -177,6 +177,15 @@ class Progress:
         self.width = 0
         self.shown = False
         self.pace = Pace(self.t0)
+        self.step = ""  # the step of the work in hand (phase), said on every line
+
+    def phase(self, step: str) -> None:
+        """A new step of the work, with a count of its own: every line says `step`
+        ("" none), and the ETA is the step's, from its own pace. A `next` on a class
+        that no strategy wins counts its guesses three times (no guess wins all, the
+        most wins, the alternatives), and each count's "ETA 0s" was not the end."""
+        self.step = step
+        self.pace = Pace()
 
     def line(self, done: int, total: int, note: str = "") -> str:
         now = time.monotonic()
@@ -186,7 +195,8 @@ class Progress:
         unit = f" {self.unit}" if self.unit else ""
         text = (f"{self.label}: {done}/{total}{unit} ({pct:.1f}%), {fmt_duration(el)} "
                 f"elapsed, ETA {fmt_duration(eta) if done < total else '0s'}")
-        return text + (f", {note}" if note else "")
+        said = ", ".join(x for x in (self.step, note) if x)
+        return text + (f", {said}" if said else "")
 
     def __call__(self, done: int, total: int, note: str = "") -> None:
         if self.stream is None:

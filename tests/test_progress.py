@@ -63,6 +63,23 @@ def test_a_new_count_starts_its_own_pace(clock):
     assert p.line(50, 100).endswith("50s elapsed, ETA 10s")
 
 
+def test_a_step_is_said_and_timed_by_its_own_pace(clock):
+    """Progress.phase: every line says the step (before any note), and the ETA is
+    the step's own, even where its count does not go down."""
+    p = progress.Progress("next", io.StringIO(), "guesses", every=0, tty=False)
+    for i in range(1, 41):
+        clock[0] += 1
+        p(i, 1000)  # 1 a second
+    p.phase("the most wins")
+    for i in range(1, 11):
+        clock[0] += 1
+        p(100 * i, 2000)  # 100 a second: by the first pace, hours
+    assert p.line(1000, 2000, "a note").endswith(
+        "50s elapsed, ETA 10s, the most wins, a note")
+    p.phase("")
+    assert p.line(5, 10).endswith("ETA ?")
+
+
 def test_the_web_workers_estimate_by_the_same_present_pace(clock):
     """The page's worker sends each progress message with the seconds left at the
     count's present pace (the page counts them down), throttled, with a task's own

@@ -296,6 +296,44 @@ def test_analysis_under_wins_and_the_fallback_match_brute_force(mode):
     assert "best (wins first)" in res.describe() and "wins every candidate" in res.describe()
 
 
+def test_the_progress_line_says_each_step_of_a_best_chance():
+    """`next` on a set that cannot be won counts guesses three times over (no guess
+    wins all, the most wins, the alternatives): a progress line with steps says
+    which, the best chance's guess once it is known; a new analysis starts with no
+    step said."""
+    import dataclasses
+
+    from solver.game import analyse
+
+    lists = stem_lists(0, 4, variants=7, n_guesses=14)
+    solver = Solver(lists, "hard", 4)
+    pos, s, _con = _position_losing(lists, "hard", 4, WinsBrute(lists.answers,
+                                                               lists.guesses, "hard"))
+
+    class Steps:
+        def __init__(self) -> None:
+            self.steps: list[str] = []
+
+        def phase(self, step: str) -> None:
+            self.steps.append(step)
+
+        def __call__(self, done: int, total: int, note: str = "") -> None:
+            pass
+
+    seen = Steps()
+    res = analyse(solver, pos, top=3, fallback=True, progress=seen)
+    n = len(s)
+    assert seen.steps == ["", f"not all {n} can be won: the most wins, then 3 alternatives",
+                          f"{res.best.guess} wins {res.best.wins} of {n}; its 3 alternatives"]
+    seen = Steps()
+    analyse(solver, dataclasses.replace(pos, objective="wins"), top=1, progress=seen)
+    assert seen.steps == ["", "the most wins, then 1 alternative",
+                          f"{res.best.guess} wins {res.best.wins} of {n}; its 1 alternative"]
+    seen = Steps()
+    analyse(solver, pos, top=0, fallback=True, progress=seen)
+    assert seen.steps == ["", f"not all {n} can be won: the most wins"]
+
+
 def _one_in(pos, word: str):
     """The start of `pos`'s game after `word` and the feedback of its first candidate."""
     from solver.feedback import score

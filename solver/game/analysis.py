@@ -316,6 +316,7 @@ def analyse(solver, position: Position, top: int = 5, store=None,
     _check(solver, position)
     if top < 0:
         raise UsageError("top must be >= 0")
+    _phase(progress, "")
     pos = position
     if pos.solved:
         return Analysis(pos, Choice(None, 0, "solved"), [])
@@ -595,6 +596,14 @@ def check_wins_start(pos: Position, allow_empty: bool = False) -> None:
             "like salet:BBBBB)")
 
 
+def _phase(progress, step: str) -> None:
+    """A new step of an analysis, for a progress line that shows steps
+    (progress.Progress.phase): said on its lines, with the step's own ETA."""
+    phase = getattr(progress, "phase", None)
+    if phase is not None:
+        phase(step)
+
+
 def analyse_wins(solver, pos: Position, top: int = 5, store=None, allow_empty: bool = False,
                  progress: Progress | None = None,
                  fallback_from: str | None = None) -> Analysis:
@@ -614,10 +623,14 @@ def analyse_wins(solver, pos: Position, top: int = 5, store=None, allow_empty: b
     ws = search_for(solver)
     first = not pos.history
     words = solver.lists.guesses
+    alts_text = f"{top} alternative{'s' * (top > 1)}"
+    _phase(progress, (f"not all {n} can be won: the most wins" if fallback_from
+                      else "the most wins") + (f", then {alts_text}" if top else ""))
     v = ws.set_value(pos.members, pos.budget, pos.cons, first, progress)
     best = Choice(words[v.guess], v.total, v.status, wins=v.wins)
     alts: list[Choice] = []
     if top:
+        _phase(progress, f"{words[v.guess]} wins {v.wins} of {n}; its {alts_text}")
         if v.wins == n:  # every guess that wins them all first, by total
             alts = [Choice(c.guess, c.total, c.status, wins=n)
                     for c in ranked_guesses(solver, pos, top + 1, progress=progress)]
