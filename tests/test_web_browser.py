@@ -428,7 +428,7 @@ def test_a_long_search_shows_progress_and_cancels(big_server, browser):
     text = _wait(drv, lambda d: "feedback classes" in d.find_element(
         By.ID, "job-strategy").text and d.find_element(By.ID, "job-strategy").text,
         timeout=60)
-    assert re.search(r"\d+/\d+ feedback classes \d+\.\d s, about \d+ (s|min|h)", text), text
+    assert re.search(r"\d+/\d+ feedback classes · \d+\.\d s, about \d+ (s|min|h)", text), text
     assert busy(big_server.port) == 1
     _click(drv, "#job-strategy .cancel")
     assert not drv.find_element(By.ID, "job-strategy").is_displayed()

@@ -334,6 +334,40 @@ def test_the_progress_line_says_each_step_of_a_best_chance():
     assert seen.steps == ["", f"not all {n} can be won: the most wins"]
 
 
+def test_the_page_says_each_step_of_a_best_chance():
+    """The page's progress for the same analysis (web/compute.Steps): the guesses
+    ranked, then each step after them, and a fresh pace for each step."""
+    from solver.web.compute import Engine
+
+    lists = stem_lists(0, 4, variants=7, n_guesses=14)
+    solver = Solver(lists, "hard", 4)
+    pos, s, _con = _position_losing(lists, "hard", 4, WinsBrute(lists.answers,
+                                                               lists.guesses, "hard"))
+
+    class Reporter:
+        def __init__(self) -> None:
+            self.said: list[str] = []
+            self.starts = 0
+
+        def start(self) -> None:
+            self.starts += 1
+
+        def __call__(self, done: int, total: int, message: str = "") -> None:
+            if not self.said or self.said[-1] != message:
+                self.said.append(message)
+
+    report = Reporter()
+    out = Engine(lists, solver.table).run(
+        "next", {"position": str(pos), "mode": "hard", "max_guesses": 4, "top": 3,
+                 "store": None}, report=report)
+    n, best = len(s), out["best"]
+    # (the most wins of so small a set is one kernel call: no count of its own)
+    steps = [f"guesses ranked, not all {n} can be won: the most wins, then 3 alternatives",
+             f"guesses ranked, {best['guess']} wins {best['wins']} of {n}; its 3 alternatives"]
+    assert report.said[0] == "guesses ranked" and report.said[-1] == steps[1]
+    assert set(report.said) <= {"guesses ranked", *steps} and report.starts == 2
+
+
 def _one_in(pos, word: str):
     """The start of `pos`'s game after `word` and the feedback of its first candidate."""
     from solver.feedback import score

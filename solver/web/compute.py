@@ -22,6 +22,29 @@ KINDS = ("next", "strategy", "boards", "adversary")
 ADVERSARY_MEMO = 200_000  # failed (set, depth) pairs kept between requests, at most
 
 
+class Steps:
+    """The game layer's progress for the page: each count of guesses as "guesses
+    ranked", with the step of the analysis in hand after it (game.analysis says
+    them: a class no strategy wins is ranked three times over), each step with its
+    own pace where `report` keeps one (workers.Reporter). `check()` may raise
+    adapter.Cancelled between guesses."""
+
+    def __init__(self, check: adapter.Check, report: Report | None):
+        self.check, self.report = check, report
+        self.step = ""
+
+    def phase(self, step: str) -> None:
+        self.step = step
+        start = getattr(self.report, "start", None)
+        if step and start is not None:
+            start()
+
+    def __call__(self, done: int, total: int) -> None:
+        self.check()
+        if self.report is not None:
+            self.report(done, total, "guesses ranked" + (f", {self.step}" if self.step else ""))
+
+
 class Engine:
     """Solvers and stores of one process; `run` computes one request."""
 
@@ -79,12 +102,8 @@ class Engine:
                 adapter.EMPTY_EXACT_LIMIT:
             return self._search_start(solver, pos, params["top"], check, report)
 
-        def step(done: int, total: int) -> None:  # the game layer's progress: may raise
-            check()
-            if report is not None:
-                report(done, total, "guesses ranked")
-
-        return adapter.analyse(solver, pos, params["top"], store=store, progress=step)
+        return adapter.analyse(solver, pos, params["top"], store=store,
+                               progress=Steps(check, report))
 
     def _boards(self, params: dict) -> dict:
         """The next guess at a several-board position (adapter.boards_advice)."""

@@ -87,7 +87,7 @@ export class JobRunner {
     if (frac != null) bar.firstChild.style.width = `${(100 * frac).toFixed(1)}%`;
     const what = job.state === "queued" ? "waiting for a free worker…" :
       (p.total ? `${p.done}/${p.total} ${p.message || ""}` : (p.message ? `${p.message}…` : "searching…"));
-    let secs = job.elapsed != null ? ` ${job.elapsed.toFixed(1)} s` : "";
+    let secs = job.elapsed != null ? ` · ${job.elapsed.toFixed(1)} s` : "";
     const left = job.state === "running" ? timeLeft(job) : null;
     if (left != null) {
       secs += left >= 1 ? `, about ${duration(left)} left` : ", taking longer than estimated";
