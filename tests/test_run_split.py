@@ -921,6 +921,13 @@ def test_a_split_unit_cut_short_keeps_the_classes_before_the_stop(tmp_path, smal
     valued = set(_CutClasses.calls[:3])
     kept = {(w, p) for w in {w for w, _p in valued} for p in cs.results(st.index_of(w))}
     assert kept == valued
+    _resume_split(small, store, kept, ref, **kw)
+
+
+def _resume_split(small, store, kept: set, ref, **kw) -> None:
+    """The same split run resumed on `store` values none of the classes `kept` and
+    ends with the store `ref` of an uninterrupted run."""
+    a, g, cache = small
     _Counting.calls, _Counting.stop_after = [], None
     cfg = RunConfig(store=store, answers=a, guesses=g, cache_dir=cache, split="all",
                     solver_factory=_Counting, progress_file=io.StringIO(), **kw)
@@ -970,12 +977,7 @@ def test_classes_valued_in_a_unit_survive_a_kill_in_it(tmp_path, small, monkeypa
     w = _DiesAt.calls[0][0]
     kept = {(w, p) for p in cs.results(st.index_of(w))}
     assert kept == set(_DiesAt.calls[:3])
-    _Counting.calls, _Counting.stop_after = [], None
-    cfg = RunConfig(store=store, answers=a, guesses=g, cache_dir=cache, split="all",
-                    solver_factory=_Counting, progress_file=io.StringIO(), **kw)
-    assert run(cfg).state == "finished"
-    assert not kept & set(_Counting.calls), "kept classes were valued again"
-    _same(ref, S.Store.open(store))
+    _resume_split(small, store, kept, ref, **kw)
 
 
 class _StealAt(_CutShort):

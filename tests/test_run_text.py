@@ -67,12 +67,15 @@ def test_the_unit_in_flight_longest_in_words():
     minute: a split opener's classes can run for hours while no count moves."""
     words = ["lants", "salet"]
     text = {0: "BBBBB", 7: "BBGYB"}.__getitem__
-    assert in_flight_text(Whole(1), words, text) == "salet"
-    assert in_flight_text(Classes(0, (7,)), words, text) == "lants:BBGYB"
-    assert in_flight_text(Classes(0, (0, 7)), words, text) == (
+    assert in_flight_text([Whole(1)], words, text) == "salet"
+    assert in_flight_text([Whole(1), Whole(0)], words, text) == "2 openers from salet on"
+    assert in_flight_text([Classes(0, (7,))], words, text) == "lants:BBGYB"
+    assert in_flight_text([Classes(0, (0, 7))], words, text) == (
         "lants, 2 classes from lants:BBBBB on")
-    assert in_flight_text(Part(0, 7, 2, 8, -1), words, text) == "lants:BBGYB, part 3 of 8"
-    assert in_flight_text(Part(0, 0, 0, -1, -1), words, text) == "lants:BBBBB, its quick bound"
+    assert in_flight_text([Part(0, 7, 2, 8, -1), Part(0, 7, 3, 8, -1)], words, text) == (
+        "lants:BBGYB, part 3 of 8 and 1 more unit(s)")
+    assert in_flight_text([Part(0, 0, 0, -1, -1)], words, text) == (
+        "lants:BBBBB, its quick bound")
     base = dict(done=0, queued=1, rate=0.0, eta=float("inf"), whole=False, best=None)
     line = progress_line(RunProgress(**base, longest="lants:BBBBB", longest_seconds=61.0),
                          "03:00:00")

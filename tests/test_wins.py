@@ -296,6 +296,15 @@ def test_analysis_under_wins_and_the_fallback_match_brute_force(mode):
     assert "best (wins first)" in res.describe() and "wins every candidate" in res.describe()
 
 
+def _lost_hard():
+    """(lists, a hard-mode solver capped at 4, a position one guess in that cannot
+    all be won, its candidates' number)."""
+    lists = stem_lists(0, 4, variants=7, n_guesses=14)
+    pos, s, _con = _position_losing(lists, "hard", 4, WinsBrute(lists.answers,
+                                                               lists.guesses, "hard"))
+    return lists, Solver(lists, "hard", 4), pos, len(s)
+
+
 def test_the_progress_line_says_each_step_of_a_best_chance():
     """`next` on a set that cannot be won counts guesses three times over (no guess
     wins all, the most wins, the alternatives): a progress line with steps says
@@ -305,10 +314,7 @@ def test_the_progress_line_says_each_step_of_a_best_chance():
 
     from solver.game import analyse
 
-    lists = stem_lists(0, 4, variants=7, n_guesses=14)
-    solver = Solver(lists, "hard", 4)
-    pos, s, _con = _position_losing(lists, "hard", 4, WinsBrute(lists.answers,
-                                                               lists.guesses, "hard"))
+    lists, solver, pos, n = _lost_hard()
 
     class Steps:
         def __init__(self) -> None:
@@ -322,7 +328,6 @@ def test_the_progress_line_says_each_step_of_a_best_chance():
 
     seen = Steps()
     res = analyse(solver, pos, top=3, fallback=True, progress=seen)
-    n = len(s)
     assert seen.steps == ["", f"not all {n} can be won: the most wins, then 3 alternatives",
                           f"{res.best.guess} wins {res.best.wins} of {n}; its 3 alternatives"]
     seen = Steps()
@@ -339,10 +344,7 @@ def test_the_page_says_each_step_of_a_best_chance():
     ranked, then each step after them, and a fresh pace for each step."""
     from solver.web.compute import Engine
 
-    lists = stem_lists(0, 4, variants=7, n_guesses=14)
-    solver = Solver(lists, "hard", 4)
-    pos, s, _con = _position_losing(lists, "hard", 4, WinsBrute(lists.answers,
-                                                               lists.guesses, "hard"))
+    lists, solver, pos, n = _lost_hard()
 
     class Reporter:
         def __init__(self) -> None:
@@ -360,7 +362,7 @@ def test_the_page_says_each_step_of_a_best_chance():
     out = Engine(lists, solver.table).run(
         "next", {"position": str(pos), "mode": "hard", "max_guesses": 4, "top": 3,
                  "store": None}, report=report)
-    n, best = len(s), out["best"]
+    best = out["best"]
     # (the most wins of so small a set is one kernel call: no count of its own)
     steps = [f"guesses ranked, not all {n} can be won: the most wins, then 3 alternatives",
              f"guesses ranked, {best['guess']} wins {best['wins']} of {n}; its 3 alternatives"]

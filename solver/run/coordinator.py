@@ -297,21 +297,13 @@ class Coordinator:
                            longest, seconds)
 
     def longest_in_flight(self, now: float | None = None) -> tuple[str, float]:
-        """The units out longest, in words (text.in_flight_text; several: the
-        first and how many), and for how many seconds; ("", 0) when none is out."""
+        """The chunk of units out longest, in words (text.in_flight_text), and for
+        how many seconds; ("", 0) when none is out."""
         if not self.in_flight:
             return "", 0.0
         t0, units = min(self.in_flight.values(), key=lambda v: v[0])
-        if not units:
-            return "", 0.0
         length = self.lists.length
-        words = self.lists.guesses
-        if len(units) > 1 and all(isinstance(u, Whole) for u in units):
-            what = f"{len(units)} openers from {words[units[0].index]} on"
-        else:
-            what = in_flight_text(units[0], words, lambda p: to_text(p, length))
-            if len(units) > 1:
-                what += f" and {len(units) - 1} more unit(s)"
+        what = in_flight_text(units, self.lists.guesses, lambda p: to_text(p, length))
         return what, (time.monotonic() if now is None else now) - t0
 
     def tick(self) -> None:

@@ -12,6 +12,7 @@ from typing import TextIO
 
 from ..progress import fmt_duration
 from .config import RunSummary
+from .units import Classes, Part, Unit, Whole
 
 
 @dataclass(frozen=True)
@@ -59,21 +60,24 @@ class RunProgress:
 LONGEST_SHOWN = 60.0
 
 
-def in_flight_text(unit, words, pattern_text: Callable[[int], str]) -> str:
-    """A unit of work (units.py) in words: `words[index]` its opener's word,
-    `pattern_text(code)` a feedback pattern's letters."""
-    from .units import Classes, Part
-
-    word = words[unit.index]
-    if isinstance(unit, Classes):
-        n = len(unit.patterns)
-        first = pattern_text(unit.patterns[0])
-        return (f"{word}:{first}" if n == 1 else
-                f"{word}, {n} classes from {word}:{first} on")
-    if isinstance(unit, Part):
-        what = "its quick bound" if unit.parts < 0 else f"part {unit.part + 1} of {unit.parts}"
-        return f"{word}:{pattern_text(unit.pattern)}, {what}"
-    return word
+def in_flight_text(units: list[Unit], words, pattern_text: Callable[[int], str]) -> str:
+    """A chunk of units of work (units.py) in words: `words[index]` an opener's word,
+    `pattern_text(code)` a feedback pattern's letters. A chunk of whole openers by
+    its first and their number; any other by its first unit and how many more."""
+    u = units[0]
+    word = words[u.index]
+    if len(units) > 1 and all(isinstance(x, Whole) for x in units):
+        return f"{len(units)} openers from {word} on"
+    if isinstance(u, Classes):
+        n = len(u.patterns)
+        first = pattern_text(u.patterns[0])
+        what = f"{word}:{first}" if n == 1 else f"{word}, {n} classes from {word}:{first} on"
+    elif isinstance(u, Part):
+        part = "its quick bound" if u.parts < 0 else f"part {u.part + 1} of {u.parts}"
+        what = f"{word}:{pattern_text(u.pattern)}, {part}"
+    else:
+        what = word
+    return what + (f" and {len(units) - 1} more unit(s)" if len(units) > 1 else "")
 
 
 def progress_line(p: RunProgress, clock: str) -> str:
