@@ -40,7 +40,7 @@ JIT_SOURCES = tuple(_ROOT / p for p in (
     "search/kernels.py", "search/ctxref.py", "search/layout.py", "search/rules.py",
     "search/memo.py", "search/pool.py", "search/bounds.py", "search/scans.py",
     "kernels/scan_jit.py", "kernels/scan_columns.py", "kernels/adversary_jit.py",
-    "kernels/wins_jit.py",
+    "kernels/wins_jit.py", "kernels/wins4_jit.py",
     "run/costs.py",
 ))
 

@@ -1,8 +1,9 @@
 """The objective `wins` (solver.search.wins) against a separate brute-force recursion:
-every mode, caps 3 and 4, 5 and 4 letters, on lists where some answers cannot be won."""
+every mode, caps 3 to 5, 5 and 4 letters, on lists where some answers cannot be won."""
 
 from __future__ import annotations
 
+import functools
 import random
 import sys
 
@@ -100,12 +101,17 @@ INSTANCES = [  # (lists, mode, cap): each loses answers from the start on
     *[(("stem", 0, 4), mode, cap) for mode in MODES for cap in (3, 4)],
     *[(("stem", 0, 5), mode, cap) for mode in MODES for cap in (3, 4)],
     *[(("family", 1), mode, 3) for mode in MODES],
+    # families of twelve: at cap 5, classes one guess in lose answers with four
+    # guesses left (the compiled four-guess level, wins4, below the first guess)
+    *[(("wide", 0, 4), mode, 5) for mode in MODES],
 ]
 
 
 def _lists(spec) -> WordLists:
     if spec[0] == "family":
         return family_lists(spec[1], n_answers=20)
+    if spec[0] == "wide":
+        return stem_lists(spec[1], spec[2], variants=12, n_guesses=6)
     return stem_lists(spec[1], spec[2])
 
 
@@ -709,6 +715,75 @@ def test_the_three_guess_kernel_matches_the_python_search(mode, length):
     assert lost >= 20, "too few sets lose an answer: the cases test little"
 
 
+@pytest.mark.parametrize("length", (4, 5, 6))
+@pytest.mark.parametrize("mode", MODES)
+def test_the_four_guess_kernel_matches_the_python_search(mode, length):
+    """Sets with four guesses left are searched by a compiled kernel (wins4, with its
+    memo of the values two and three guesses left); the Python branch and bound
+    it replaces must give the same value and the same guess, and the same answer
+    under every need, on sets that cannot be won outright too (searched with the
+    cap |S| - 1). Each set is searched twice by one search, the second time from
+    the memo the first left. Six letters run numba's jit."""
+    lists = stem_lists(21 + length, length, stems=4, variants=12, n_guesses=6)
+    rng = random.Random(length)
+    solver = Solver(lists, mode, 6)
+    fast, slow = WinsSearch(solver), WinsSearch(solver)
+    slow.kernel4 = False
+    start = no_constraint(lists.length) if mode == "hard" else None
+    everything = np.arange(len(lists.answers), dtype=np.int32)
+    cases = [(everything, start, True)]  # the opener's set: every guess allowed
+    for word in rng.sample(lists.guesses, 12):
+        row = solver.table[lists.guess_index[word]]
+        for p in np.unique(row).tolist():
+            m = np.flatnonzero(row == p).astype(np.int32)
+            if p != solver.variant.all_green and len(m) >= 5:
+                cons = constraint_after(start, word, p) if mode == "hard" else None
+                cases.append((m, cons, False))
+    lost = 0
+    for m, cons, first in cases:
+        want = slow._search(m, 4, cons, first, False)
+        assert want is not None
+        infeasible = want.wins < len(m)
+        lost += infeasible
+        for _twice in range(2):
+            got = fast._search(m, 4, cons, first, infeasible)
+            assert got is not None
+            assert (got.wins, got.total, got.guess) == (want.wins, want.total, want.guess)
+        w, t = want.wins, want.total
+        for need in [(-w, t), (-w, t + 1), (-w - 1, 0), (-w + 1, 10**6), (-w, t - 1)]:
+            v = fast._search(m, 4, cons, first, infeasible, need=need)
+            if (-w, t) < need:
+                assert v is not None and (v.wins, v.total, v.guess) == (w, t, want.guess)
+            else:
+                assert v is None
+    assert lost >= 5, "too few sets lose an answer: the cases test little"
+    assert len(fast.memo3) > 100
+
+
+def test_the_kernels_memo_grows_and_keeps_its_values():
+    """The kernels' memo starts small, grows when full and is emptied at its
+    largest size: the values stay the same at every size."""
+    from solver.kernels import wins_kernel
+
+    lists = stem_lists(25, 5, stems=4, variants=10, n_guesses=10)
+    solver = Solver(lists, "hard", 6)
+    everything = np.arange(len(lists.answers), dtype=np.int32)
+    start = no_constraint(5)
+    want = WinsSearch(solver).set_value(everything, 5, start, first=True)
+    for first_size, largest in ((1 << 4, 1 << 6), (1 << 4, 1 << 4)):
+        ws = WinsSearch(solver)
+        ws.memo3 = wins_kernel.Memo3(first_size)
+        old = wins_kernel.MEMO3_MAX_SLOTS
+        wins_kernel.MEMO3_MAX_SLOTS = largest
+        try:
+            got = ws.set_value(everything, 5, start, first=True)
+        finally:
+            wins_kernel.MEMO3_MAX_SLOTS = old
+        assert (got.wins, got.total, got.guess) == (want.wins, want.total, want.guess)
+        assert len(ws.memo3.slots) == largest
+        assert 0 <= len(ws.memo3) <= largest // 2
+
+
 def test_the_same_guesses_are_the_same_on_every_class_below():
     """The search values once each group of guesses that are the same on a set
     (WinsSearch._same): every answer gets the same pattern from each, and in hard mode
@@ -862,27 +937,36 @@ def test_guesses_alike_but_for_a_coloured_letter_are_not_the_same():
 @pytest.mark.parametrize("mode", MODES)
 def test_a_stop_request_ends_the_wins_search_at_its_next_step(mode):
     """request_stop (a stop signal in `book moves`) raises Stopped at the search's
-    next guess or class, not only at its next engine call: no three-guess kernel
-    runs once the flag is up. What the search kept is true: after clear_stop it
+    next guess or class, not only at its next engine call: no compiled level (three
+    or four guesses left) is entered once the flag is up, and one that is running
+    stops at its next guess. What the search kept is true: after clear_stop it
     gives a fresh search's value."""
-    lists = stem_lists(0, 5)
-    solver = Solver(lists, mode, 4)
+    lists = _lists(("wide", 0, 4))  # loses answers at cap 5 in every mode
+    solver = Solver(lists, mode, 5)
     search = WinsSearch(solver)
     everything = np.arange(len(lists.answers), dtype=np.int32)
     start = no_constraint(lists.length) if mode == "hard" else None
     flags: list[bool] = []
-    kernel = search._kernel3
+    kernels = search._kernel3, search._kernel4
 
-    def counted(*args, **kwargs):
+    def counted(kernel, *args, **kwargs):
         flags.append(solver.stop_requested)
         if len(flags) == 3:
             solver.request_stop()
         return kernel(*args, **kwargs)
 
-    search._kernel3 = counted  # type: ignore[method-assign]
+    search._kernel3 = functools.partial(counted, kernels[0])  # type: ignore[method-assign]
+    search._kernel4 = functools.partial(counted, kernels[1])  # type: ignore[method-assign]
     with pytest.raises(Stopped):
-        search.set_value(everything, 4, start, first=True)
+        search.set_value(everything, 5, start, first=True)
     assert flags == [False, False, False]
     solver.clear_stop()
-    fresh = WinsSearch(Solver(lists, mode, 4)).set_value(everything, 4, start, first=True)
-    assert search.set_value(everything, 4, start, first=True) == fresh
+    fresh = WinsSearch(Solver(lists, mode, 5)).set_value(everything, 5, start, first=True)
+    assert search.set_value(everything, 5, start, first=True) == fresh
+    # the four-guess kernel itself looks at the flag before each guess
+    solver.request_stop()
+    with pytest.raises(Stopped):
+        kernels[1](everything, start, True, None, *search._candidates(
+            everything, start, True, False)[:1], np.zeros(len(lists.guesses), np.int64),
+            len(everything))
+    solver.clear_stop()

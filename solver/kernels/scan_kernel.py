@@ -22,24 +22,32 @@ def _jitted():
 def _exports():
     from numba import types
 
+    from .wins4_jit import wins4
     from .wins_jit import same_guesses, wins3
 
     sig = types.none(types.uint8[:, ::1], types.int32[::1], types.int64[::1],
                      types.float64[::1], types.int64, types.float64[:, ::1])
     i64, u8 = types.int64, types.uint8
     wins_sig = types.none(u8[:, ::1], u8[:, ::1], types.int32[::1], i64[::1], i64[::1],
-                          i64[::1], u8[::1], u8[::1], i64, i64, i64, i64, i64[::1])
+                          i64[::1], u8[::1], u8[::1], i64, i64, i64, i64, i64[::1],
+                          i64[:, ::1], types.int32[::1], i64[::1], i64[::1])
     same_sig = types.none(u8[:, ::1], u8[:, ::1], types.int32[::1], i64[::1], i64[::1],
                           types.boolean, i64[::1])
+    f64, b1 = types.float64, types.boolean
+    wins4_sig = types.none(u8[:, ::1], u8[:, ::1], u8[:, ::1], types.int32[::1], i64[::1],
+                           i64[::1], i64, i64[::1], i64[::1], u8[::1], u8[::1], i64, i64, i64,
+                           i64, f64[::1], i64[::1], b1, i64[::1], i64, i64[::1], i64[:, ::1],
+                           types.int32[::1], i64[::1], i64[::1])
     return [("scan", _jitted(), sig), ("wins3", wins3, wins_sig),
-            ("same_guesses", same_guesses, same_sig)]
+            ("same_guesses", same_guesses, same_sig), ("wins4", wins4, wins4_sig)]
 
 
 _HERE = Path(__file__).resolve().parent
 MEASURES = CompiledKernels(
     "wordle_dp_measures",
     [_HERE / "scan_jit.py", _HERE / "scan_kernel.py", _HERE / "scan_columns.py",
-     _HERE / "wins_jit.py"], _exports, seconds=8.0,  # 6.8 s of CPU here (BENCHMARKS)
+     _HERE / "wins_jit.py", _HERE / "wins4_jit.py"], _exports,
+    seconds=12.0,  # 14.6 s of CPU at load 3.1, 9.4 without wins4 (BENCHMARKS: 6.8 then)
 )
 
 

@@ -5,8 +5,12 @@ A set with three guesses left: each guess g splits it into classes, each class t
 has two guesses left, and a class's value there is exact from the class counts of
 its legal guesses (WinsSearch._two): the guess with the most distinct patterns wins
 that many answers, at a total of 2 x patterns - hit. So the set's value is one
-double loop over guesses, with no memo: the Python search spent most of a
-best-chance search here, refuting one guess at a time (BENCHMARKS.md, issue 48)."""
+double loop over guesses: the Python search spent most of a best-chance search
+here, refuting one guess at a time (BENCHMARKS.md, issue 48). A class's value is
+memoised (the same class recurs under many guesses) in a table of arrays that
+keeps each key whole (`_find`, `_store`; wins_kernel.Memo3 owns the arrays): a
+look-up compares the key in full, so a hash collision costs a probe, never a
+value. The level above (wins4_jit) shares the table, its keys tagged by level."""
 
 from __future__ import annotations
 
@@ -18,6 +22,111 @@ from ..jitcache import install
 install()  # numba's cache sees an edit to any kernel source (solver/jitcache.py)
 
 EASY, HARD, STRICT = 0, 1, 2
+
+
+# the memo's state array: entries used, pool used, full (an entry was not stored)
+M_USED, M_POOL, M_FULL = 0, 1, 2
+# an entry's columns: hash, pool offset, key length, wins, total
+E_HASH, E_OFF, E_LEN, E_WINS, E_TOTAL = 0, 1, 2, 3, 4
+
+
+@njit(cache=True, nogil=True)
+def _hash(key, klen):
+    h = np.uint64(14695981039346656037)
+    prime = np.uint64(1099511628211)
+    for i in range(klen):
+        h = (h ^ np.uint64(key[i])) * prime
+    return h
+
+
+@njit(cache=True, nogil=True)
+def _find(slots, entries, pool, key, klen, h):
+    """The entry of `key`, or -1 - (the free slot where it would go)."""
+    mask = slots.shape[0] - 1
+    hs = np.int64(h & np.uint64(0x7FFFFFFFFFFFFFFF))
+    i = hs & mask
+    while True:
+        e = slots[i]
+        if e < 0:
+            return -1 - i
+        if entries[e, E_HASH] == hs and entries[e, E_LEN] == klen:
+            off = entries[e, E_OFF]
+            same = True
+            for j in range(klen):
+                if pool[off + j] != key[j]:
+                    same = False
+                    break
+            if same:
+                return e
+        i = (i + 1) & mask
+
+
+@njit(cache=True, nogil=True)
+def _store(slots, entries, pool, state, key, klen, h, free, wins, total):
+    """Store a value at the free slot `_find` gave; where the table or the pool is
+    full (or the slots more than half taken), store nothing and say so (state's
+    M_FULL): the caller grows the memo or empties it between calls."""
+    used, pu = state[M_USED], state[M_POOL]
+    if used >= entries.shape[0] or 2 * (used + 1) > slots.shape[0] or \
+            pu + klen > pool.shape[0]:
+        state[M_FULL] = 1
+        return
+    for j in range(klen):
+        pool[pu + j] = key[j]
+    entries[used, E_HASH] = np.int64(h & np.uint64(0x7FFFFFFFFFFFFFFF))
+    entries[used, E_OFF] = pu
+    entries[used, E_LEN] = klen
+    entries[used, E_WINS] = wins
+    entries[used, E_TOTAL] = total
+    slots[free] = used
+    state[M_USED] = used + 1
+    state[M_POOL] = pu + klen
+
+
+@njit(cache=True, nogil=True)
+def _child_constraint(letters, g, p, greens, mins, cg, cm, cols):
+    """(cg, cm) = the hard-mode constraint after guess g with pattern p from (greens,
+    mins): constraint.constraint_after's rule."""
+    length = letters.shape[1]
+    for i in range(length):
+        cg[i] = greens[i]
+    for ch in range(26):
+        cm[ch] = mins[ch]
+    q = p
+    for i in range(length):
+        cols[i] = q % 3
+        q //= 3
+    for i in range(length):
+        if cols[i] == 2:
+            cg[i] = letters[g, i]
+    for i in range(length):
+        ch = letters[g, i]
+        seen = 0
+        for i2 in range(length):
+            if letters[g, i2] == ch and cols[i2] > 0:
+                seen += 1
+        if seen > cm[ch]:
+            cm[ch] = seen
+
+
+@njit(cache=True, nogil=True)
+def _memo_key(key, tag, cls, m, hard, cg, cm):
+    """The memo's key of the class cls[:m] (ascending) at level `tag` (the guesses
+    left) in key[:klen], and klen: the tag, the answers, and in hard mode the
+    constraint."""
+    key[0] = tag
+    klen = 1
+    for j in range(m):
+        key[klen] = cls[j]
+        klen += 1
+    if hard:
+        for i in range(cg.shape[0]):
+            key[klen] = cg[i]
+            klen += 1
+        for c in range(26):
+            key[klen] = cm[c]
+            klen += 1
+    return klen
 
 
 @njit(cache=True, nogil=True)
@@ -39,11 +148,14 @@ def _patterns(row, ids, m, green, stamp, tick):
 
 
 @njit(cache=True, nogil=True)
-def _class_value(tbl, cls, m, guesses, bounds, ng, green, stamp, tick):
+def _class_value(tbl, cls, m, guesses, bounds, ng, green, stamp, tick, agid):
     """(patterns, hit) of the best guess among guesses[:ng] for the class cls[:m]
     (answer ids): the most distinct patterns, then a hit. bounds[k] >= the patterns
     of guesses[k] on the class, in decreasing order: the scan stops where no later
-    guess can do better."""
+    guess can do better. Once a guess splits the class into m patterns without a
+    hit, only a candidate can do better (a hit needs the answer itself), and each
+    candidate is among the guesses (it is legal, and it hits the set above): so
+    those m are tried instead of the rest of the scan."""
     best_ns, best_h = 0, 0
     for k in range(ng):
         b = min(bounds[k], m)
@@ -52,12 +164,18 @@ def _class_value(tbl, cls, m, guesses, bounds, ng, green, stamp, tick):
         ns, h = _patterns(tbl[guesses[k]], cls, m, green, stamp, tick)
         if ns > best_ns or (ns == best_ns and h > best_h):
             best_ns, best_h = ns, h
+            if best_ns == m and best_h == 0:
+                for j in range(m):
+                    ns, h = _patterns(tbl[agid[cls[j]]], cls, m, green, stamp, tick)
+                    if ns == m:
+                        return m, 1
+                return m, 0
     return best_ns, best_h
 
 
 @njit(cache=True, nogil=True)
 def wins3(tbl, letters, members, cands, spread, agid, greens, mins, mode, green,
-          need_w, need_t, out):
+          need_w, need_t, slots, entries, pool, state, out):
     """The value of the candidates `members` with three guesses left under the
     objective wins: out = (wins, total, guess id) of the first guess of `cands` (the
     order searched) with the best key (-wins, total), or guess -1 when no guess has a
@@ -69,7 +187,11 @@ def wins3(tbl, letters, members, cands, spread, agid, greens, mins, mode, green,
     scanned by their patterns over the whole set (`spread`, the scan's count), most
     first: that bounds their patterns over any class. `agid`: each answer's guess id
     (strict mode's classes guess only their candidates); `greens`, `mins`: the
-    hard-mode constraint now; `mode`: EASY, HARD or STRICT."""
+    hard-mode constraint now; `mode`: EASY, HARD or STRICT; (slots, entries, pool,
+    state): the memo (wins_kernel.Memo3) of the classes' values, two guesses left
+    (a class's value there depends on its answers and its constraint alone: a
+    guess that neither splits nor hits the set, left out of `cands`, is never a
+    class's best)."""
     n = members.shape[0]
     length = letters.shape[1]
     cnt = np.zeros(green + 1, np.int64)
@@ -80,6 +202,9 @@ def wins3(tbl, letters, members, cands, spread, agid, greens, mins, mode, green,
     sizes = np.empty(n, np.int64)
     legal = np.empty(max(cands.shape[0], n), np.int64)
     cols = np.empty(length, np.int64)
+    key = np.empty(n + length + 27, np.int32)
+    cg = greens.copy()
+    cm = mins.copy()
     # hard mode: each candidate's letter counts; a class's legal guesses are those
     # of `cands` (legal now) that keep what the class's feedback adds: new greens
     # (pos, letter) and letters now needed more often (letter, copies)
@@ -153,6 +278,26 @@ def wins3(tbl, letters, members, cands, spread, agid, greens, mins, mode, green,
             sizes[big] = -m  # valued (restored below)
             p = pats[big]
             lo = start[p]
+            for j in range(m):
+                cls[j] = members[order[lo + j]]
+            ascending = True
+            for j in range(1, m):
+                if cls[j] < cls[j - 1]:
+                    ascending = False
+                    break
+            if not ascending:
+                cls[:m].sort()
+            if mode == HARD:
+                _child_constraint(letters, g, p, greens, mins, cg, cm, cols)
+            klen = _memo_key(key, 2, cls, m, mode == HARD, cg, cm)
+            hk = _hash(key, klen)
+            e = _find(slots, entries, pool, key, klen, hk)
+            if e >= 0:
+                ns, h = entries[e, E_WINS], entries[e, E_TOTAL]
+                ub += ns - m
+                lbt += (2 * ns - h) + ns - (3 * m - 1)
+                refuted = have_best and (ub < bw or (ub == bw and lbt >= bt))
+                continue
             ng = 0
             if mode == STRICT:
                 for j in range(lo, lo + m):
@@ -208,9 +353,8 @@ def wins3(tbl, letters, members, cands, spread, agid, greens, mins, mode, green,
                     legal[k] = by_p[k]
                     bounds[k] = p_of[k]
                 ng = nb
-            for j in range(m):
-                cls[j] = members[order[lo + j]]
-            ns, h = _class_value(tbl, cls, m, legal, bounds, ng, green, stamp, tick)
+            ns, h = _class_value(tbl, cls, m, legal, bounds, ng, green, stamp, tick, agid)
+            _store(slots, entries, pool, state, key, klen, hk, -1 - e, ns, h)
             ub += ns - m
             lbt += (2 * ns - h) + ns - (3 * m - 1)
             refuted = have_best and (ub < bw or (ub == bw and lbt >= bt))

@@ -36,9 +36,12 @@ By the guesses left:
   the sets it proves infeasible are searched here, and they lose at least one
   answer: branch and bound over the legal guesses that split S. At c = 3 every
   class of a guess has two guesses left, so the whole search is one compiled double
-  loop over guesses (kernels/wins_jit.py: no engine, no memo; largest class
-  first, each guess dropped as soon as it cannot beat the best or the need).
-  Above c = 3 the branch and bound is the Python below. A guess is bounded
+  loop over guesses (kernels/wins_jit.py: no engine; largest class first, each
+  guess dropped as soon as it cannot beat the best or the need; each class's
+  value at two guesses left memoised). At c = 4 the branch and bound below is
+  compiled too (kernels/wins4_jit.py), with the same memo of arrays for its
+  three-guess values (Memo3: nine look-ups in ten find a value there on a best
+  chance); above it, it is the Python below. A guess is bounded
   from its class sizes first (a class of m answers wins at most m, at a total of at
   least 2m - 1 before this guess; S itself at most |S| - 1), then class by class as
   they are valued: small classes first, every class first by the engine alone (a
@@ -62,12 +65,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..kernels.scan_kernel import EST, HIT, PATTERNS, scan
-from ..kernels.wins_kernel import EASY, HARD, STRICT, same_guesses, wins3
+from ..kernels.wins_kernel import EASY, HARD, STOPPED, STRICT, Memo3, same_guesses, wins3, wins4
 from ..status import Status
 from ..variant import Mode
 from .constraint import Constraint, guess_letters, legal_mask, no_constraint
 from .engine import Stopped
-from .layout import EXACT, INF
+from .layout import EXACT, INF, P_STOP
 from .result import SolveResult
 
 Progress = Callable[[int, int], None]
@@ -134,6 +137,9 @@ class WinsSearch:
         self.agid64 = np.ascontiguousarray(self.agid, np.int64)
         self.letters = guess_letters(solver.lists)
         self.kernel = True  # sets with three guesses left by wins_kernel (False: in Python)
+        self.kernel4 = True  # and those with four (when kernel is True too)
+        self.memo3: Memo3 | None = None  # the kernels' memo (two and three guesses left)
+        self._counts: np.ndarray | None = None  # each guess's letter counts (wins4)
         self.merge = True  # each guess valued once among the same ones (_same; tests: off)
         self.memo: dict = {}
         self.infeasible: set = set()  # states the engine proved cannot be won outright
@@ -352,7 +358,35 @@ class WinsSearch:
         cons = cons if cons is not None else no_constraint(self.lists.length)
         mode = STRICT if self.strict else HARD if self.hard else EASY
         return wins3(self.solver.table, self.letters, members, gids, h + k, self.agid64,
-                     cons[0], cons[1], mode, self.green, need)
+                     cons[0], cons[1], mode, self.green, need, self._memo3())
+
+    def _memo3(self) -> Memo3:
+        """The kernels' memo (two and three guesses left), made on first use."""
+        if self.memo3 is None:
+            self.memo3 = Memo3()
+        return self.memo3
+
+    def _kernel4(self, members, cons, first: bool, need, gids, lb, cap: int):
+        """wins_kernel.wins4 on this set with four guesses left, over the guesses
+        `gids` (in the order searched, each group of the same guesses once, `lb`
+        their bounds on the total), at most `cap` wins."""
+        if self._counts is None:
+            counts = np.zeros((len(self.letters), 26), np.uint8)
+            rows = np.arange(len(self.letters))
+            for i in range(self.letters.shape[1]):
+                counts[rows, self.letters[:, i]] += 1
+            self._counts = counts
+        legal = self._legal_ids(members, cons, first)
+        cons = cons if cons is not None else no_constraint(self.lists.length)
+        mode = STRICT if self.strict else HARD if self.hard else EASY
+        s = self.solver
+        r = wins4(s.table, self.letters, self._counts, members, gids, lb, cap, legal,
+                  self.agid64, cons[0], cons[1], mode, self.green, need, s.class_costs(),
+                  _coloured(self.lists.length), self.merge, s._ctx.params, P_STOP,
+                  self._memo3())
+        if r is not None and r[2] == STOPPED:
+            raise Stopped("the search was asked to stop")
+        return r
 
     def _two(self, members: np.ndarray, cons) -> WinsValue:
         """The exact value of a set with two guesses left (not the first guess), from
@@ -390,6 +424,11 @@ class WinsSearch:
             j = int(np.lexsort((h + 2 * k, -(h + k)))[0])
             return WinsValue(int(h[j] + k[j]), int(h[j] + 2 * k[j]), int(gids[j]))
         cap = n - 1 if infeasible else n
+        if left == 4 and self.kernel and self.kernel4:  # compiled, as the level below
+            if progress is not None:
+                progress(0, len(gids))
+            r = self._kernel4(members, cons, first, need, gids, lb, cap)
+            return None if r is None else WinsValue(*r)
         best: WinsValue | None = None
         for j in range(len(gids)):
             if progress is not None and j % PROGRESS_EVERY == 0:
