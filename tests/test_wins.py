@@ -345,6 +345,25 @@ def test_the_progress_line_says_each_step_of_a_best_chance():
     assert seen.steps == ["", f"not all {n} can be won: the most wins"]
 
 
+def test_a_best_chance_counts_every_guess():
+    """The count of a best chance moves with each guess valued, not every 64th: a
+    guess of a big lost class takes seconds, so a count by 64 sat at 0 for minutes
+    (ocean:BBYYB, 1908 guesses). Both searches count: the most wins, and the
+    alternatives."""
+    lists = _lists(("wide", 0, 4))  # loses answers at cap 5 (five guesses left: Python)
+    ws = WinsSearch(Solver(lists, "hard", 5))
+    everything = np.arange(len(lists.answers), dtype=np.int32)
+    calls: list[tuple[int, int]] = []
+    v = ws.set_value(everything, 5, no_constraint(4), True, lambda d, t: calls.append((d, t)))
+    assert v.wins < len(everything)
+    total = calls[0][1]
+    assert total > 2 and calls == [(j, total) for j in range(total)]
+    calls.clear()
+    ws.ranked(everything, 5, no_constraint(4), True, 3, infeasible=True,
+              progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(j, total) for j in range(total)]
+
+
 def test_the_page_says_each_step_of_a_best_chance():
     """The page's progress for the same analysis (web/compute.Steps): the guesses
     ranked, then each step after them, and a fresh pace for each step."""

@@ -74,7 +74,7 @@ from .layout import EXACT, INF, P_STOP
 from .result import SolveResult
 
 Progress = Callable[[int, int], None]
-PROGRESS_EVERY = 64
+PROGRESS_EVERY = 1  # guesses between progress calls: each (the callers' lines keep time)
 MEMO_LIMIT = 1 << 20  # entries; the memo is emptied when it grows past this
 LEGAL_LIMIT = 4096  # hard-mode constraints whose legal guesses are kept (up to 119 kB each)
 
@@ -274,7 +274,7 @@ class WinsSearch:
         """The exact value of the candidates `members` with `left` guesses left under
         the hard-mode constraint `cons` (None: none yet), and a guess achieving it.
         `first`: no guess has been played (strict mode then allows every guess).
-        `progress(done, of)` is called every PROGRESS_EVERY guesses of this set's
+        `progress(done, of)` is called before each guess of this set's
         own search (not of the classes below it)."""
         v = self.bounded(members, left, cons, first, progress)
         assert v is not None  # no bound: always valued
