@@ -693,6 +693,34 @@ def test_child_constraints_and_classes_are_the_game_layers(length):
     assert ws._child_cons(None, 0, 0)[1].sum() == 0
 
 
+def _sets_one_guess_in(solver, rng, words: int, least: int) -> list:
+    """(set, constraint, first): the opener's whole set (every guess allowed), then
+    the classes of at least `least` answers of `words` random openers."""
+    lists = solver.lists
+    start = no_constraint(lists.length) if solver.mode == "hard" else None
+    cases = [(np.arange(len(lists.answers), dtype=np.int32), start, True)]
+    for word in rng.sample(lists.guesses, words):
+        row = solver.table[lists.guess_index[word]]
+        for p in np.unique(row).tolist():
+            m = np.flatnonzero(row == p).astype(np.int32)
+            if p != solver.variant.all_green and len(m) >= least:
+                cons = constraint_after(start, word, p) if solver.mode == "hard" else None
+                cases.append((m, cons, False))
+    return cases
+
+
+def _check_needs(search, m, left: int, cons, first: bool, infeasible: bool, want) -> None:
+    """Under a need around the value `want`: the value where it beats the need,
+    None where it does not."""
+    w, t = want.wins, want.total
+    for need in [(-w, t), (-w, t + 1), (-w - 1, 0), (-w + 1, 10**6), (-w, t - 1)]:
+        v = search._search(m, left, cons, first, infeasible, need=need)
+        if (-w, t) < need:
+            assert v is not None and (v.wins, v.total, v.guess) == (w, t, want.guess)
+        else:
+            assert v is None
+
+
 @pytest.mark.parametrize("length", (4, 5, 6))
 @pytest.mark.parametrize("mode", MODES)
 def test_the_three_guess_kernel_matches_the_python_search(mode, length):
@@ -702,35 +730,17 @@ def test_the_three_guess_kernel_matches_the_python_search(mode, length):
     the value below it, None at or above it. Six letters run numba's jit (two-byte
     patterns); the others the compiled module."""
     lists = stem_lists(11 + length, length, stems=4, variants=9, n_guesses=14)
-    rng = random.Random(length)
     solver = Solver(lists, mode, 6)
     fast, slow = WinsSearch(solver), WinsSearch(solver)
     slow.kernel = False
-    start = no_constraint(lists.length) if mode == "hard" else None
-    n = len(lists.answers)
-    everything = np.arange(n, dtype=np.int32)
-    cases = [(everything, start, True)]  # the opener's set: every guess allowed
-    for word in rng.sample(lists.guesses, 30):
-        row = solver.table[lists.guess_index[word]]
-        for p in np.unique(row).tolist():
-            m = np.flatnonzero(row == p).astype(np.int32)
-            if p != solver.variant.all_green and len(m) >= 3:
-                cons = constraint_after(start, word, p) if mode == "hard" else None
-                cases.append((m, cons, False))
     lost = 0
-    for m, cons, first in cases:
+    for m, cons, first in _sets_one_guess_in(solver, random.Random(length), 30, 3):
         want = slow._search(m, 3, cons, first, False)
         got = fast._search(m, 3, cons, first, False)
         assert want is not None and got is not None
         assert (got.wins, got.total, got.guess) == (want.wins, want.total, want.guess)
         lost += want.wins < len(m)
-        w, t = want.wins, want.total
-        for need in [(-w, t), (-w, t + 1), (-w - 1, 0), (-w + 1, 10**6), (-w, t - 1)]:
-            v = fast._search(m, 3, cons, first, False, need=need)
-            if (-w, t) < need:
-                assert v is not None and (v.wins, v.total, v.guess) == (w, t, want.guess)
-            else:
-                assert v is None
+        _check_needs(fast, m, 3, cons, first, False, want)
     assert lost >= 20, "too few sets lose an answer: the cases test little"
 
 
@@ -744,22 +754,11 @@ def test_the_four_guess_kernel_matches_the_python_search(mode, length):
     cap |S| - 1). Each set is searched twice by one search, the second time from
     the memo the first left. Six letters run numba's jit."""
     lists = stem_lists(21 + length, length, stems=4, variants=12, n_guesses=6)
-    rng = random.Random(length)
     solver = Solver(lists, mode, 6)
     fast, slow = WinsSearch(solver), WinsSearch(solver)
     slow.kernel4 = False
-    start = no_constraint(lists.length) if mode == "hard" else None
-    everything = np.arange(len(lists.answers), dtype=np.int32)
-    cases = [(everything, start, True)]  # the opener's set: every guess allowed
-    for word in rng.sample(lists.guesses, 12):
-        row = solver.table[lists.guess_index[word]]
-        for p in np.unique(row).tolist():
-            m = np.flatnonzero(row == p).astype(np.int32)
-            if p != solver.variant.all_green and len(m) >= 5:
-                cons = constraint_after(start, word, p) if mode == "hard" else None
-                cases.append((m, cons, False))
     lost = 0
-    for m, cons, first in cases:
+    for m, cons, first in _sets_one_guess_in(solver, random.Random(length), 12, 5):
         want = slow._search(m, 4, cons, first, False)
         assert want is not None
         infeasible = want.wins < len(m)
@@ -768,13 +767,7 @@ def test_the_four_guess_kernel_matches_the_python_search(mode, length):
             got = fast._search(m, 4, cons, first, infeasible)
             assert got is not None
             assert (got.wins, got.total, got.guess) == (want.wins, want.total, want.guess)
-        w, t = want.wins, want.total
-        for need in [(-w, t), (-w, t + 1), (-w - 1, 0), (-w + 1, 10**6), (-w, t - 1)]:
-            v = fast._search(m, 4, cons, first, infeasible, need=need)
-            if (-w, t) < need:
-                assert v is not None and (v.wins, v.total, v.guess) == (w, t, want.guess)
-            else:
-                assert v is None
+        _check_needs(fast, m, 4, cons, first, infeasible, want)
     assert lost >= 5, "too few sets lose an answer: the cases test little"
     assert len(fast.memo3) > 100
 

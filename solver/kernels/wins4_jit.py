@@ -34,6 +34,7 @@ from .wins_jit import (
     _memo_key,
     _store,
     same_guesses,
+    split_classes,
     wins3,
 )
 
@@ -170,27 +171,7 @@ def wins4(tbl, letters, counts, members, cands, lb, cap, legal, agid, greens, mi
             continue
         g = cands[gi]
         row = tbl[g]
-        # the classes of g: counting sort of the members by pattern (each class in
-        # the order of `members`)
-        nc = 0
-        for j in range(n):
-            p = row[members[j]]
-            if cnt[p] == 0:
-                pats[nc] = p
-                nc += 1
-            cnt[p] += 1
-        pos = 0
-        for c in range(nc):
-            start[pats[c]] = pos
-            sizes[c] = cnt[pats[c]]
-            pos += cnt[pats[c]]
-        for j in range(n):
-            p = row[members[j]]
-            order[start[p]] = j
-            start[p] += 1
-        for c in range(nc):
-            start[pats[c]] -= sizes[c]
-            cnt[pats[c]] = 0
+        nc = split_classes(row, members, cnt, start, order, pats, sizes)
         # the bound: each class wins at most all it holds, at a total of at least
         # 3m - 1 with this guess (one answer next, two guesses for the rest)
         ub = 0

@@ -130,6 +130,36 @@ def _memo_key(key, tag, cls, m, hard, cg, cm):
 
 
 @njit(cache=True, nogil=True)
+def split_classes(row, members, cnt, start, order, pats, sizes):
+    """The classes of a guess (its pattern row) over `members`, by a counting sort:
+    returns nc, with pats[:nc] the patterns in order of first appearance, sizes[:nc]
+    their classes' sizes, and class c the members[order[start[pats[c]] + j]] for j
+    below sizes[c], in the order of `members`. `cnt` (zero, one entry a pattern)
+    is left zero."""
+    n = members.shape[0]
+    nc = 0
+    for j in range(n):
+        p = row[members[j]]
+        if cnt[p] == 0:
+            pats[nc] = p
+            nc += 1
+        cnt[p] += 1
+    pos = 0
+    for c in range(nc):
+        start[pats[c]] = pos
+        sizes[c] = cnt[pats[c]]
+        pos += cnt[pats[c]]
+    for j in range(n):
+        p = row[members[j]]
+        order[start[p]] = j
+        start[p] += 1
+    for c in range(nc):  # start[p] was the class's end
+        start[pats[c]] -= sizes[c]
+        cnt[pats[c]] = 0
+    return nc
+
+
+@njit(cache=True, nogil=True)
 def _patterns(row, ids, m, green, stamp, tick):
     """(distinct patterns, hit) of one guess's row over the answers ids[:m]. `stamp`
     and `tick` mark the patterns seen without clearing an array per guess."""
@@ -232,27 +262,7 @@ def wins3(tbl, letters, members, cands, spread, agid, greens, mins, mode, green,
     for gi in range(cands.shape[0]):
         g = cands[gi]
         row = tbl[g]
-        # the classes of g: counting sort of the members by pattern
-        nc = 0
-        for j in range(n):
-            p = row[members[j]]
-            if cnt[p] == 0:
-                pats[nc] = p
-                nc += 1
-            cnt[p] += 1
-        pos = 0
-        for c in range(nc):
-            start[pats[c]] = pos
-            sizes[c] = cnt[pats[c]]
-            pos += cnt[pats[c]]
-        for j in range(n):
-            p = row[members[j]]
-            order[start[p]] = j
-            start[p] += 1
-        for c in range(nc):  # start[p] is now the class's end
-            start[pats[c]] -= sizes[c]
-        for c in range(nc):
-            cnt[pats[c]] = 0
+        nc = split_classes(row, members, cnt, start, order, pats, sizes)
         # exact at once: the hit and the classes of one or two answers; the rest
         # at their best (every answer won, two guesses for all but one)
         ub = 0
