@@ -559,7 +559,8 @@ def test_a_stop_signal_ends_every_rank_cleanly_and_the_build_resumes(tmp_path):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True)
     t0 = time.time()
-    while not marker.exists():  # a hang guard only: the first class takes seconds
+    # both ranks have valued a class (a hang guard only: the first class takes seconds)
+    while not marker.exists() or len(marker.read_text().split()) < 2:
         assert p.poll() is None and time.time() - t0 < 600, p.communicate()
         time.sleep(0.05)
     os.killpg(p.pid, signal.SIGTERM)

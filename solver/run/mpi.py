@@ -14,7 +14,6 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from pathlib import Path
 
 from ..errors import UsageError
 
@@ -263,14 +262,15 @@ def signals_reach(stop: Callable[[], None]) -> Iterator[None]:
 
 def pause_for_test(step: str) -> None:
     """Test hook: with WORDLE_DP_TEST_PAUSE=STEP:MARKER, the caller (rank 0, or after
-    its first class of a moves file every rank) creates the file MARKER at STEP and
-    waits there (up to 30 s) for a stop signal, so that a test can stop a build at a
-    point too short to hit otherwise (the book's scoring and writing, a moves file's
-    first classes)."""
+    its first class of a moves file every rank) adds a line to the file MARKER at
+    STEP and waits there (up to 30 s) for a stop signal, so that a test can stop a
+    build at a point too short to hit otherwise (the book's scoring and writing, a
+    moves file's first classes); a line a caller, so a test can wait for every rank."""
     want = os.environ.get("WORDLE_DP_TEST_PAUSE", "")
     if not want.startswith(step + ":"):
         return
-    Path(want.split(":", 1)[1]).touch()
+    with open(want.split(":", 1)[1], "a") as f:
+        f.write(f"{os.getpid()}\n")
     end = time.monotonic() + 30
     while Signals().received is None and time.monotonic() < end:
         time.sleep(0.05)
