@@ -34,6 +34,8 @@ def fmt_duration(s: float) -> str:
     return f"{s // 3600}h{(s % 3600) // 60:02d}m"
 
 
+LOG_EVERY = 30.0  # seconds between the lines a log gets (a terminal's line is redrawn)
+
 _open_line: Progress | None = None  # the line drawn last on a terminal, not yet ended
 _prompt_open = False  # a prompt is waiting for the player's line (see `ask`)
 
@@ -171,7 +173,7 @@ class Progress:
             isatty = getattr(stream, "isatty", None)
             tty = bool(isatty()) if callable(isatty) else False
         self.tty = tty
-        self.every = every if every is not None else (0.25 if tty else 30.0)
+        self.every = every if every is not None else (0.25 if tty else LOG_EVERY)
         self.t0 = time.monotonic()
         self.last = self.t0  # nothing for the first `every` seconds: quick work stays quiet
         self.width = 0

@@ -664,8 +664,8 @@ def test_boards_and_adversary_take_the_players_lists(capsys, monkeypatch):
 def test_next_shows_progress_on_a_terminal(tmp_path):
     """A search for the next guess draws the shared progress line (guesses ranked,
     elapsed, ETA) on a terminal and erases it before the answer; without a terminal
-    it prints only the answer (a hard-mode second guess on today's lists takes half a
-    minute)."""
+    a search of a few seconds prints only the answer (a log gets a line every
+    progress.LOG_EVERY seconds: the next test)."""
     cache = str(tmp_path / "cache")
     # cigar is not a book opener (salet:BBBBB would come from the book, no search)
     args = ["next", "cigar:BBBBB", "--lists", "original", "--top", "1", "--cache-dir", cache]
@@ -676,6 +676,27 @@ def test_next_shows_progress_on_a_terminal(tmp_path):
     assert plain.returncode == 0 and plain.stderr == ""
     best = next(x for x in plain.stdout.splitlines() if x.startswith("best: "))
     assert best in text  # the same answer, after the line was erased
+
+
+def test_next_writes_progress_lines_to_a_log(capsys, monkeypatch):
+    """Without a terminal (a log, a pipe), a search for the next guess writes a plain
+    progress line every progress.LOG_EVERY seconds: a best chance in hard mode can
+    search for many minutes, and its log had said nothing until the answer."""
+    from solver import progress
+
+    monkeypatch.setattr(progress, "LOG_EVERY", 0.0)  # every report gets its line
+    args = ["next", "cigar:BBBBB", "--lists", "original", "--top", "1"]
+    assert cli.main(args) == 0
+    cap = capsys.readouterr()
+    lines = cap.err.splitlines()
+    assert lines and all(re.fullmatch(r"next: \d+/\d+ guesses \(\d+\.\d%\), \d+s elapsed, "
+                                      r"ETA \S+", ln) for ln in lines), cap.err
+    assert "\r" not in cap.err  # plain lines, not a redrawn one
+    counts = [tuple(map(int, re.match(r"next: (\d+)/(\d+)", ln).groups())) for ln in lines]
+    for total in {t for _, t in counts}:  # each step's count only grows
+        done = [d for d, t in counts if t == total]
+        assert done == sorted(done) and done[-1] <= total, counts
+    assert re.search(r"^best: ", cap.out, re.M), cap.out
 
 
 def test_next_never_lists_its_best_guess_among_the_alternatives(capsys):

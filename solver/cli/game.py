@@ -121,9 +121,12 @@ def _cmd_next(args) -> int:
             res = best_known(pos, args.top)  # what is known, or why not (no table needed)
         if res is None:
             check_wins_start(pos)  # before the table is loaded
-            # a search can take a minute (hard mode on today's lists): on a terminal
-            # the shared progress line shows the guesses ranked so far and the time
-            progress = _progress("next", "guesses")
+            # a search can take a minute (hard mode on today's lists), a best chance
+            # many: the shared progress line, redrawn on a terminal, and in a log a
+            # line every LOG_EVERY seconds (nothing for a search quicker than that)
+            from ..progress import Progress
+
+            progress = Progress("next", sys.stderr, "guesses")
             solver = make_solver(args, lists)
             try:
                 res = analyse(solver, pos, top=args.top, store=store, progress=progress,
