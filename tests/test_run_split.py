@@ -769,6 +769,51 @@ def test_progress_counts_classes_and_parts(tmp_path, small):
     assert counts and counts == sorted(counts) and counts[-1][1] > 0
 
 
+def test_a_split_opener_tells_the_eta_what_its_classes_left_cost(small):
+    """Work.split_left, the ETA's view of the split openers: each class still to
+    value at its predicted cost, and the CPU per predicted second of the classes
+    valued so far; a finished opener leaves nothing."""
+    from solver.table import get_table
+
+    a, g, cache = small
+    lists = WordLists.load(a, g, quiet=True)
+    table, _ = get_table(lists, "numpy", cache)
+    i = lists.guess_id("aback")
+    work = Work(Variant(5, "easy"), len(lists.answers), table)
+    assert work.split_left()[:3] == ([], 0.0, None)
+    assert work.add_split(i, {}, 5.0) is None
+    each = {p: float(class_cost(s, "easy")) for p, s in classes_of(table[i], 243)}
+    openers, left, scale, unit_cost = work.split_left()
+    assert openers == [i] and left == pytest.approx(sum(each.values())) and scale is None
+    head, = work.pop()
+    assert unit_cost(head) == pytest.approx(sum(each[p] for p in head.patterns))
+    big = max(each, key=each.__getitem__)
+    assert unit_cost(Part(i, big, 0, 4, -1)) == pytest.approx(each[big] / 4)
+    p0, p1 = head.patterns[:2]
+    work.on_class(ClassResult(i, p0, S.EXACT, 3, 2, 0, cpu_seconds=3 * each[p0]), None)
+    work.on_class(ClassResult(i, p1, S.EXACT, 3, 2, 0, cpu_seconds=float("nan")), None)
+    openers, left, scale, _ = work.split_left()  # the untimed one has no say in the scale
+    assert openers == [i] and scale == pytest.approx(3.0)
+    assert left == pytest.approx(sum(each.values()) - each[p0] - each[p1])
+    rec, _err = work.on_class(ClassResult(i, head.patterns[2], S.INFEASIBLE), None)
+    assert rec.status == S.INFEASIBLE
+    assert work.split_left()[:3] == ([], pytest.approx(0.0), pytest.approx(3.0))
+
+
+def test_a_run_of_one_split_opener_shows_an_eta(tmp_path, small):
+    """One opener valued as classes: no opener is valued whole before the end, so
+    no kind has a mean, and its progress said 'ETA ?' throughout. Once a class is
+    back its classes left are costed (eta.py)."""
+    a, g, cache = small
+    out = io.StringIO()
+    cfg = RunConfig(store=str(tmp_path / "one.zarr"), answers=a, guesses=g,
+                    cache_dir=cache, progress_file=out, progress_seconds=0.0, split="all",
+                    openers=_openers(small, 1, seed="eta"))
+    assert run(cfg).exit_code == 0
+    etas = re.findall(r"ETA ([^,]+), best", out.getvalue())
+    assert etas and any(re.fullmatch(r"(\d+m)?\d+s", e) for e in etas[:-1]), etas
+
+
 def test_progress_names_the_unit_in_flight_longest(tmp_path, small, monkeypatch):
     """A split opener's classes can be out for hours while no count moves: the
     progress line names the unit out longest, as an opener's word and feedback

@@ -124,7 +124,7 @@ class Coordinator:
     def eta(self, now: float | None = None) -> tuple[float, bool]:
         """(seconds left, whether that is an estimate of all of it): eta.py's."""
         return estimate(self.kinds, self.in_flight.values(), self.exact_kind, self.solvers,
-                   time.monotonic() if now is None else now)
+                        time.monotonic() if now is None else now, self.work.split_left())
 
     def sent(self, rank: int, units: list) -> None:
         """Units went out to `rank` (for the ETA)."""

@@ -8,6 +8,7 @@ openers left are weighed by that kind's own mean."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 from .units import Unit, Whole
 
@@ -15,8 +16,18 @@ from .units import Unit, Whole
 Kinds = Mapping[bool, Sequence[float]]
 
 
+class SplitLeft(NamedTuple):
+    """What the run knows of its split openers still open (work.Work.split_left)."""
+
+    openers: Sequence[int]
+    predicted: float  # the predicted seconds of their classes still to value
+    scale: float | None  # CPU per predicted second of the classes valued (None: none)
+    unit_cost: Callable[[Unit], float]  # a class unit's predicted seconds
+
+
 def eta(kinds: Kinds, in_flight: Iterable[tuple[float, Sequence[Unit]]],
-        kind_of: Callable[[int], bool], solvers: int, now: float) -> tuple[float, bool]:
+        kind_of: Callable[[int], bool], solvers: int, now: float,
+        split: SplitLeft | None = None) -> tuple[float, bool]:
     """(seconds left, whether that is an estimate of all of it). `in_flight`: (when
     they went out, the units) of each rank at work; `kind_of(index)`: the kind of
     opener `index`; `solvers`: the solving ranks; `now`: the time, on the clock of
@@ -29,28 +40,44 @@ def eta(kinds: Kinds, in_flight: Iterable[tuple[float, Sequence[Unit]]],
     dear one, and dear ones run long: the last openers of a book take minutes where
     the mean says seconds). The wall time is that work over the solvers, but never
     less than the longest unit in flight has left, nor than one opener of a kind
-    still queued: an opener is never shared by ranks."""
-    if not any(n for _, n, _ in kinds.values()):
+    still queued: an opener is never shared by ranks.
+
+    `split`: once a class of a split opener has been valued, the split openers still
+    open cost the cost model's predictions for their classes left, scaled by what
+    the classes valued so far took against theirs, instead of their kind's mean (a
+    run of one split opener has no mean at all, and had no ETA)."""
+    scale = split.scale if split is not None else None
+    by_classes = {True: 0, False: 0}  # split openers costed by their classes
+    classes_work = 0.0
+    if split is not None and scale is not None:
+        for i in split.openers:
+            by_classes[kind_of(i)] += 1
+        classes_work = scale * split.predicted
+    todo = {k: max(0, int(n_left) - by_classes[k]) for k, (n_left, _, _) in kinds.items()}
+    if not any(n for _, n, _ in kinds.values()) and scale is None:
         return float("inf"), False  # nothing valued yet: no scale at all
     mean = {k: cpu / n if n else 0.0 for k, (_, n, cpu) in kinds.items()}
-    whole = all(n for n_left, n, _ in kinds.values() if n_left > 0)
-    work = sum(n_left * mean[k] for k, (n_left, _, _) in kinds.items())
+    whole = all(kinds[k][1] for k in kinds if todo[k] > 0)
+    work = classes_work + sum(todo[k] * mean[k] for k in kinds)
     longest = 0.0
     flying = {True: 0, False: 0}
     for t0, units in in_flight:
         ran = max(0.0, now - t0)
-        # a whole opener's cost is its kind's mean; a class or a part of one:
-        # unknown here (its opener's cost is counted with the openers left)
+        # a whole opener's cost is its kind's mean; a class or a part of one: its
+        # scaled prediction (in classes_work), else unknown here (its opener's cost
+        # is counted with the openers left)
         cost = 0.0
         for u in units:
             if isinstance(u, Whole):
                 kind = kind_of(u.index)
                 cost += mean[kind]
                 flying[kind] += 1
+            elif split is not None and scale is not None:
+                cost += scale * split.unit_cost(u)
         left = max(cost - ran, ran)
         work += left - cost
         longest = max(longest, left)
-    queued = [mean[k] for k, (n_left, _, _) in kinds.items() if n_left > flying[k]]
+    queued = [mean[k] for k in kinds if todo[k] > flying[k]]
     wall = max(work / max(1, solvers), longest, max(queued, default=0.0))
     if not whole and wall == 0:
         return float("inf"), False

@@ -15,6 +15,7 @@ from ..variant import Mode, Objective, Variant
 from .config import RunConfig
 from .costs import CostModel, cost_after_quick, quick_model_applies
 from .cutoffs import Cutoffs
+from .eta import SplitLeft
 from .split import (
     MAX_PARTS,
     PROBE_SHARE,
@@ -72,6 +73,12 @@ class Work:
         self._heap: list[tuple[float, int, tuple[Unit, ...]]] = []
         self._seq = 0
         self.splits: dict[int, Split] = {}
+        # the ETA's view of the split openers still open: each one's classes still to
+        # value with their predicted seconds, and the CPU seconds the classes valued in
+        # this run took against what was predicted for them (the model's scale)
+        self.todo_cost: dict[int, dict[int, float]] = {}
+        self.valued_cost = [0.0, 0.0]  # [predicted, CPU] of classes valued here
+        self.cost_left = 0.0  # the sum of todo_cost's predictions
         self.gated: set[int] = set()  # splits whose big classes wait for their head
         # whether an opener valued whole may be taken back and split (steal): the
         # engine values classes alone, and the run values them (plan_work says)
@@ -129,7 +136,9 @@ class Work:
         self._key[index] = cost
         if sp.settled():
             return self._finish(sp)
-        make_units(sp, lambda p, s: self.costs.of_class(index, p, s))
+        self.todo_cost[index] = {p: self.costs.of_class(index, p, s) for p, s in sp.todo()}
+        self.cost_left += sum(self.todo_cost[index].values())
+        make_units(sp, lambda p, s: self.todo_cost[index][p])
         if sp.head:
             self.push(Classes(index, sp.head), cost)
             if sp.big and self.gate and not stolen:
@@ -176,6 +185,12 @@ class Work:
                           wall_seconds=cr.wall_seconds, rank=cr.rank,
                           finished_at=time.time()), err
         sp.done[cr.pattern] = cr
+        predicted = self.todo_cost.get(cr.index, {}).pop(cr.pattern, None)
+        if predicted is not None:
+            self.cost_left -= predicted
+        if predicted is not None and cr.status != PENDING and math.isfinite(cr.cpu_seconds):
+            self.valued_cost[0] += predicted
+            self.valued_cost[1] += cr.cpu_seconds
         if sp.settled():
             return self._finish(sp)
         if sp.big and all(p in sp.done for p in sp.head):
@@ -232,8 +247,26 @@ class Work:
                            else EXACT, total, depth, second, st.cpu_seconds,
                            st.longest.wall_seconds, st.nodes, st.longest.rank), None
 
+    def split_left(self) -> SplitLeft:
+        """For the ETA: the split openers still open, the predicted seconds of their
+        classes still to value, the CPU seconds per predicted second of the classes
+        valued in this run (None before the first), and a class unit's prediction
+        (a part's: its share of its class's)."""
+        pred, cpu = self.valued_cost
+        return SplitLeft(list(self.todo_cost), max(0.0, self.cost_left),
+                         cpu / pred if pred > 0 else None, self._unit_cost)
+
+    def _unit_cost(self, unit: Unit) -> float:
+        todo = self.todo_cost.get(unit.index, {})
+        if isinstance(unit, Classes):
+            return sum(todo.get(p, 0.0) for p in unit.patterns)
+        if isinstance(unit, Part):
+            return todo.get(unit.pattern, 0.0) / max(1, unit.parts)
+        return 0.0
+
     def _close(self, sp: Split) -> None:
         sp.finished = True
+        self.cost_left -= sum(self.todo_cost.pop(sp.index, {}).values())
         self.gated.discard(sp.index)
         for key in [k for k in self.partial if k[0] == sp.index]:
             del self.partial[key]  # parts still out are ignored when they come back
