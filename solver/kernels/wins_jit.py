@@ -178,39 +178,19 @@ def _patterns(row, ids, m, green, stamp, tick):
 
 
 @njit(cache=True, nogil=True)
-def _keeps(letters, counts, k, gk, new_pos, new_let, ngr, need_let, need_cnt, nl):
-    """Whether guess gk (counts[k]: its letter counts) keeps a hard-mode class's new
-    greens (new_pos, new_let)[:ngr] and letters needed more often (need_let,
-    need_cnt)[:nl]: whether it is legal in the class, given it is legal now."""
-    for r in range(ngr):
-        if letters[gk, new_pos[r]] != new_let[r]:
-            return False
-    for r in range(nl):
-        if counts[k, need_let[r]] < need_cnt[r]:
-            return False
-    return True
-
-
-@njit(cache=True, nogil=True)
-def _class_value(tbl, cls, m, guesses, bounds, ng, green, stamp, tick, agid, hard,
-                 letters, counts, new_pos, new_let, ngr, need_let, need_cnt, nl):
+def _class_value(tbl, cls, m, guesses, bounds, ng, green, stamp, tick, agid):
     """(patterns, hit) of the best guess among guesses[:ng] for the class cls[:m]
     (answer ids): the most distinct patterns, then a hit. bounds[k] >= the patterns
     of guesses[k] on the class, in decreasing order: the scan stops where no later
     guess can do better. Once a guess splits the class into m patterns without a
     hit, only a candidate can do better (a hit needs the answer itself), and each
     candidate is among the guesses (it is legal, and it hits the set above): so
-    those m are tried instead of the rest of the scan. `hard`: only the guesses
-    that keep the class's constraint count (_keeps), each checked when the scan
-    reaches it; the scan mostly stops long before the last guess."""
+    those m are tried instead of the rest of the scan."""
     best_ns, best_h = 0, 0
     for k in range(ng):
         b = min(bounds[k], m)
         if b < best_ns or (b == best_ns and best_h == 1):
-            break  # (bounds decrease: no later guess, legal or not, does better)
-        if hard and not _keeps(letters, counts, k, guesses[k], new_pos, new_let, ngr,
-                               need_let, need_cnt, nl):
-            continue
+            break
         ns, h = _patterns(tbl[guesses[k]], cls, m, green, stamp, tick)
         if ns > best_ns or (ns == best_ns and h > best_h):
             best_ns, best_h = ns, h
@@ -250,7 +230,7 @@ def wins3(tbl, letters, members, cands, spread, agid, greens, mins, mode, green,
     cls = np.empty(n, np.int64)
     pats = np.empty(n, np.int64)
     sizes = np.empty(n, np.int64)
-    legal = np.empty(n, np.int64)  # strict mode: a class's candidates
+    legal = np.empty(max(cands.shape[0], n), np.int64)
     cols = np.empty(length, np.int64)
     key = np.empty(n + length + 27, np.int32)
     cg = greens.copy()
@@ -263,11 +243,11 @@ def wins3(tbl, letters, members, cands, spread, agid, greens, mins, mode, green,
     tick = np.zeros(1, np.int64)
     rank = np.argsort(-spread, kind="mergesort")
     by_p = np.empty(nb, np.int64)
-    p_of = np.empty(nb, np.int64)
+    p_of = np.empty(max(nb, n), np.int64)
     for k in range(nb):
         by_p[k] = cands[rank[k]]
         p_of[k] = spread[rank[k]]
-    bounds = np.empty(n, np.int64)
+    bounds = np.empty(max(nb, n), np.int64)
     counts = np.zeros((nb if mode == HARD else 0, 26), np.uint8)
     for k in range(counts.shape[0]):
         for i in range(length):
@@ -329,8 +309,6 @@ def wins3(tbl, letters, members, cands, spread, agid, greens, mins, mode, green,
                 refuted = have_best and (ub < bw or (ub == bw and lbt >= bt))
                 continue
             ng = 0
-            ngr = 0
-            nl = 0
             if mode == STRICT:
                 for j in range(lo, lo + m):
                     legal[ng] = agid[members[order[j]]]
@@ -341,11 +319,13 @@ def wins3(tbl, letters, members, cands, spread, agid, greens, mins, mode, green,
                 for i in range(length):
                     cols[i] = q % 3
                     q //= 3
+                ngr = 0
                 for i in range(length):
                     if cols[i] == 2 and greens[i] == 255:
                         new_pos[ngr] = i
                         new_let[ngr] = letters[g, i]
                         ngr += 1
+                nl = 0
                 for i in range(length):
                     ch = letters[g, i]
                     first = True
@@ -362,14 +342,28 @@ def wins3(tbl, letters, members, cands, spread, agid, greens, mins, mode, green,
                         need_let[nl] = ch
                         need_cnt[nl] = seen
                         nl += 1
-            if mode == STRICT:
-                ns, h = _class_value(tbl, cls, m, legal, bounds, ng, green, stamp, tick, agid,
-                                     False, letters, counts, new_pos, new_let, 0, need_let,
-                                     need_cnt, 0)
-            else:  # every guess of `cands`, by the patterns over the set (hard: if kept)
-                ns, h = _class_value(tbl, cls, m, by_p, p_of, nb, green, stamp, tick, agid,
-                                     mode == HARD, letters, counts, new_pos, new_let, ngr,
-                                     need_let, need_cnt, nl)
+                for k in range(nb):
+                    gk = by_p[k]
+                    ok = True
+                    for r in range(ngr):
+                        if letters[gk, new_pos[r]] != new_let[r]:
+                            ok = False
+                            break
+                    if ok:
+                        for r in range(nl):
+                            if counts[k, need_let[r]] < need_cnt[r]:
+                                ok = False
+                                break
+                    if ok:
+                        legal[ng] = gk
+                        bounds[ng] = p_of[k]
+                        ng += 1
+            else:
+                for k in range(nb):
+                    legal[k] = by_p[k]
+                    bounds[k] = p_of[k]
+                ng = nb
+            ns, h = _class_value(tbl, cls, m, legal, bounds, ng, green, stamp, tick, agid)
             _store(slots, entries, pool, state, key, klen, hk, -1 - e, ns, h)
             ub += ns - m
             lbt += (2 * ns - h) + ns - (3 * m - 1)
