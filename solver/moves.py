@@ -46,6 +46,7 @@ import numpy as np
 
 from .errors import StoreError, UsageError
 from .feedback import to_text
+from .progress import fmt_duration
 from .variant import Mode
 
 FORMAT = "wordle-dp-moves/1"
@@ -548,18 +549,20 @@ class _Reporter:
             rows, _cpu = _read_parts(self.out)
             work = sum(self.cost.get((r[0], r[1]), 0.0) for r in rows) / self.total
             el = time.perf_counter() - self.t0
-            eta = f", ETA about {el * (1 - work) / work:.0f} s" if work > 0.01 else ""
+            eta = (f", ETA about {fmt_duration(el * (1 - work) / work)}" if work > 0.01
+                   else "")
             self.say(f"moves: {len(rows)}/{len(self.cost)} classes (about {100 * work:.0f} % "
-                     f"of the work), {el:.0f} s so far{eta}{self.longest()}")
+                     f"of the work), {fmt_duration(el)} so far{eta}{self.longest()}")
 
     def longest(self) -> str:
-        """'; in flight longest: OPENER:PATTERN (N candidates, T s)', or ''."""
+        """'; in flight longest: OPENER:PATTERN (N candidates, T)', T of wall (as
+        42s, 3m07s or 2h05m), or ''."""
         flying = _in_flight(self.out)
         if not flying:
             return ""
         g, p, c, t = min(flying, key=lambda f: f[3])
         return (f"; in flight longest: {self.name(g, p)} ({c} candidates, "
-                f"{max(0.0, time.time() - t):.0f} s)")
+                f"{fmt_duration(max(0.0, time.time() - t))})")
 
     def stop(self) -> None:
         self._stop.set()

@@ -434,7 +434,7 @@ def test_the_progress_line_names_the_class_in_flight_longest(tmp_path, monkeypat
     sizes[242] = 0
     big = int(np.argmax(sizes))  # the first class drawn: the biggest
     named = [re.search(r"; in flight longest: (\w+):([BYG]+) \((\d+) candidates, "
-                       r"(\d+) s\)$", x) for x in lines if "% of the work)" in x]
+                       r"(\d+)s\)$", x) for x in lines if "% of the work)" in x]
     dear = [m for m in named if m and m[2] == to_text(big, 5)]  # (none between classes)
     assert dear and all(m[1] == w and int(m[3]) == sizes[big] for m in dear), lines
     assert max(int(m[4]) for m in dear) >= 1  # a line after a second of the dear class
