@@ -49,33 +49,49 @@ def test_units_in_flight_count_what_they_have_left():
 
 def test_split_openers_cost_their_classes_left_at_the_models_scale():
     """A split opener's classes left cost their predictions times what the classes
-    valued so far took per predicted second: a run of one split opener (no opener
-    valued whole, no mean) had shown 'ETA ?' until its end."""
-    def left(openers, predicted, scale):  # each class unit predicted at 10 s
-        return SplitLeft(openers, predicted, scale, lambda u: 10.0)
+    of its kind valued so far took per predicted second: a run of one split opener
+    (no opener valued whole, no mean) had shown 'ETA ?' until its end."""
+    def split(left, scales):  # scales: opener -> its classes' CPU per predicted second
+        return SplitLeft(left, {i: [10.0, 10.0 * x] for i, x in scales.items()},
+                         lambda u: 10.0)  # each class unit predicted at 10 s
 
     one = {EXACT: [1, 0, 0.0], CUT: [0, 0, 0.0]}
     # no class valued yet: no scale, no ETA
-    assert eta(one, [], kind_of, 2, 0.0, left([3], 100.0, None)) == (float("inf"), False)
+    assert eta(one, [], kind_of, 2, 0.0, split({3: 100.0}, {})) == (float("inf"), False)
     # classes took half their predictions: 50 s of work over 2 solvers
-    assert eta(one, [], kind_of, 2, 0.0, left([3], 100.0, 0.5)) == (25.0, True)
+    assert eta(one, [], kind_of, 2, 0.0, split({3: 100.0}, {3: 0.5})) == (25.0, True)
     # its classes in flight are among those 50 s: each has 5 s of it, less what it ran
     flying = [(98.0, [Classes(3, (1, 2))]), (99.0, [Part(3, 5, 0, 2, -1)])]
-    assert eta(one, flying, kind_of, 2, 100.0, left([3], 100.0, 0.5)) == (
+    assert eta(one, flying, kind_of, 2, 100.0, split({3: 100.0}, {3: 0.5})) == (
         pytest.approx((50 - 3) / 2), True)
     # one that outran its prediction (40 s against 5): as long again; alone on a rank
     # it sets the wall
     flying = [(60.0, [Classes(3, (1, 2))])]
-    assert eta(one, flying, kind_of, 2, 100.0, left([3], 100.0, 0.5)) == (
+    assert eta(one, flying, kind_of, 2, 100.0, split({3: 100.0}, {3: 0.5})) == (
         pytest.approx((50 - 5 + 40) / 2), True)
-    assert eta(one, flying, kind_of, 8, 100.0, left([3], 100.0, 0.5)) == (
+    assert eta(one, flying, kind_of, 8, 100.0, split({3: 100.0}, {3: 0.5})) == (
         pytest.approx(40.0), True)
     # beside openers valued whole: 3 exact left at a mean of 10 s, one of them split
     # with 30 predicted seconds left at twice the prediction: 2 * 10 + 60 over 2
     kinds = {EXACT: [3, 2, 20.0], CUT: [0, 0, 0.0]}
-    assert eta(kinds, [], kind_of, 2, 0.0, left([1], 30.0, 2.0)) == (40.0, True)
+    assert eta(kinds, [], kind_of, 2, 0.0, split({1: 30.0}, {1: 2.0})) == (40.0, True)
     # before its first class is back it counts at its kind's mean: 30 s over 2
-    assert eta(kinds, [], kind_of, 2, 0.0, left([1], 30.0, None)) == (15.0, True)
-    # a split opener under a cutoff, that kind with no mean: its classes still count
-    mixed = {EXACT: [0, 2, 20.0], CUT: [1, 0, 0.0]}
-    assert eta(mixed, [], kind_of, 1, 0.0, left([12], 8.0, 1.0)) == (8.0, True)
+    assert eta(kinds, [], kind_of, 2, 0.0, split({1: 30.0}, {})) == (15.0, True)
+    # a finished split opener's classes still give its kind's scale
+    assert eta(kinds, [], kind_of, 2, 0.0, split({1: 30.0}, {7: 2.0})) == (40.0, True)
+
+
+def test_each_kind_of_split_opener_has_its_own_scale():
+    """Classes valued under a cutoff take a fraction of what exact ones do: each kind
+    scales its own split openers' predictions, and a kind with no class valued yet
+    counts its split openers at its mean."""
+    def split(left, valued):
+        return SplitLeft(left, valued, lambda u: 0.0)
+
+    kinds = {EXACT: [1, 0, 0.0], CUT: [1, 0, 0.0]}
+    # exact opener 2: 100 s predicted at 2x; opener 12 under a cutoff: 100 s at 0.01x
+    both = split({2: 100.0, 12: 100.0}, {2: [5.0, 10.0], 12: [50.0, 0.5]})
+    assert eta(kinds, [], kind_of, 1, 0.0, both) == (pytest.approx(201.0), True)
+    # only the exact kind has a scale: the cutoff one is still without a mean
+    half = split({2: 100.0, 12: 100.0}, {2: [5.0, 10.0]})
+    assert eta(kinds, [], kind_of, 1, 0.0, half) == (pytest.approx(200.0), False)

@@ -771,8 +771,9 @@ def test_progress_counts_classes_and_parts(tmp_path, small):
 
 def test_a_split_opener_tells_the_eta_what_its_classes_left_cost(small):
     """Work.split_left, the ETA's view of the split openers: each class still to
-    value at its predicted cost, and the CPU per predicted second of the classes
-    valued so far; a finished opener leaves nothing."""
+    value at its predicted cost, and per opener the predicted and CPU seconds of its
+    classes valued (an untimed one has no say); a finished opener leaves nothing to
+    value but keeps what its classes took."""
     from solver.table import get_table
 
     a, g, cache = small
@@ -780,11 +781,11 @@ def test_a_split_opener_tells_the_eta_what_its_classes_left_cost(small):
     table, _ = get_table(lists, "numpy", cache)
     i = lists.guess_id("aback")
     work = Work(Variant(5, "easy"), len(lists.answers), table)
-    assert work.split_left()[:3] == ([], 0.0, None)
+    assert work.split_left()[:2] == ({}, {})
     assert work.add_split(i, {}, 5.0) is None
     each = {p: float(class_cost(s, "easy")) for p, s in classes_of(table[i], 243)}
-    openers, left, scale, unit_cost = work.split_left()
-    assert openers == [i] and left == pytest.approx(sum(each.values())) and scale is None
+    left, valued, unit_cost = work.split_left()
+    assert left == {i: pytest.approx(sum(each.values()))} and valued == {}
     head, = work.pop()
     assert unit_cost(head) == pytest.approx(sum(each[p] for p in head.patterns))
     big = max(each, key=each.__getitem__)
@@ -792,12 +793,13 @@ def test_a_split_opener_tells_the_eta_what_its_classes_left_cost(small):
     p0, p1 = head.patterns[:2]
     work.on_class(ClassResult(i, p0, S.EXACT, 3, 2, 0, cpu_seconds=3 * each[p0]), None)
     work.on_class(ClassResult(i, p1, S.EXACT, 3, 2, 0, cpu_seconds=float("nan")), None)
-    openers, left, scale, _ = work.split_left()  # the untimed one has no say in the scale
-    assert openers == [i] and scale == pytest.approx(3.0)
-    assert left == pytest.approx(sum(each.values()) - each[p0] - each[p1])
+    left, valued, _ = work.split_left()
+    assert left == {i: pytest.approx(sum(each.values()) - each[p0] - each[p1])}
+    assert valued == {i: [pytest.approx(each[p0]), pytest.approx(3 * each[p0])]}
     rec, _err = work.on_class(ClassResult(i, head.patterns[2], S.INFEASIBLE), None)
     assert rec.status == S.INFEASIBLE
-    assert work.split_left()[:3] == ([], pytest.approx(0.0), pytest.approx(3.0))
+    left, valued, _ = work.split_left()
+    assert left == {} and set(valued) == {i}
 
 
 def test_a_run_of_one_split_opener_shows_an_eta(tmp_path, small):

@@ -17,11 +17,10 @@ Kinds = Mapping[bool, Sequence[float]]
 
 
 class SplitLeft(NamedTuple):
-    """What the run knows of its split openers still open (work.Work.split_left)."""
+    """What the run knows of its split openers (work.Work.split_left)."""
 
-    openers: Sequence[int]
-    predicted: float  # the predicted seconds of their classes still to value
-    scale: float | None  # CPU per predicted second of the classes valued (None: none)
+    left: Mapping[int, float]  # each one still open: its classes left, predicted seconds
+    valued: Mapping[int, Sequence[float]]  # each one: [predicted, CPU] of classes valued
     unit_cost: Callable[[Unit], float]  # a class unit's predicted seconds
 
 
@@ -42,19 +41,27 @@ def eta(kinds: Kinds, in_flight: Iterable[tuple[float, Sequence[Unit]]],
     less than the longest unit in flight has left, nor than one opener of a kind
     still queued: an opener is never shared by ranks.
 
-    `split`: once a class of a split opener has been valued, the split openers still
-    open cost the cost model's predictions for their classes left, scaled by what
-    the classes valued so far took against theirs, instead of their kind's mean (a
-    run of one split opener has no mean at all, and had no ETA)."""
-    scale = split.scale if split is not None else None
+    `split`: once a class of a split opener of a kind has been valued, the split
+    openers of that kind still open cost the cost model's predictions for their
+    classes left, scaled by what the kind's classes valued so far took against
+    theirs, instead of their kind's mean (a run of one split opener has no mean at
+    all, and had no ETA)."""
+    scale: dict[bool, float] = {}  # a kind's CPU per predicted second of its classes
     by_classes = {True: 0, False: 0}  # split openers costed by their classes
     classes_work = 0.0
-    if split is not None and scale is not None:
-        for i in split.openers:
-            by_classes[kind_of(i)] += 1
-        classes_work = scale * split.predicted
+    if split is not None:
+        valued = {True: [0.0, 0.0], False: [0.0, 0.0]}
+        for i, (pred, cpu) in split.valued.items():
+            valued[kind_of(i)][0] += pred
+            valued[kind_of(i)][1] += cpu
+        scale = {k: cpu / pred for k, (pred, cpu) in valued.items() if pred > 0}
+        for i, pred in split.left.items():
+            k = kind_of(i)
+            if k in scale:
+                by_classes[k] += 1
+                classes_work += scale[k] * pred
     todo = {k: max(0, int(n_left) - by_classes[k]) for k, (n_left, _, _) in kinds.items()}
-    if not any(n for _, n, _ in kinds.values()) and scale is None:
+    if not any(n for _, n, _ in kinds.values()) and not scale:
         return float("inf"), False  # nothing valued yet: no scale at all
     mean = {k: cpu / n if n else 0.0 for k, (_, n, cpu) in kinds.items()}
     whole = all(kinds[k][1] for k in kinds if todo[k] > 0)
@@ -72,8 +79,8 @@ def eta(kinds: Kinds, in_flight: Iterable[tuple[float, Sequence[Unit]]],
                 kind = kind_of(u.index)
                 cost += mean[kind]
                 flying[kind] += 1
-            elif split is not None and scale is not None:
-                cost += scale * split.unit_cost(u)
+            elif split is not None and kind_of(u.index) in scale:
+                cost += scale[kind_of(u.index)] * split.unit_cost(u)
         left = max(cost - ran, ran)
         work += left - cost
         longest = max(longest, left)

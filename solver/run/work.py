@@ -73,12 +73,12 @@ class Work:
         self._heap: list[tuple[float, int, tuple[Unit, ...]]] = []
         self._seq = 0
         self.splits: dict[int, Split] = {}
-        # the ETA's view of the split openers still open: each one's classes still to
-        # value with their predicted seconds, and the CPU seconds the classes valued in
-        # this run took against what was predicted for them (the model's scale)
+        # the ETA's view of the split openers: the classes still to value of each one
+        # still open, with their predicted seconds, and of each one the [predicted,
+        # CPU] seconds of its classes valued in this run (the model's scale)
         self.todo_cost: dict[int, dict[int, float]] = {}
-        self.valued_cost = [0.0, 0.0]  # [predicted, CPU] of classes valued here
-        self.cost_left = 0.0  # the sum of todo_cost's predictions
+        self.cost_left: dict[int, float] = {}  # the sum of each todo_cost's predictions
+        self.valued_cost: dict[int, list[float]] = {}
         self.gated: set[int] = set()  # splits whose big classes wait for their head
         # whether an opener valued whole may be taken back and split (steal): the
         # engine values classes alone, and the run values them (plan_work says)
@@ -137,7 +137,7 @@ class Work:
         if sp.settled():
             return self._finish(sp)
         self.todo_cost[index] = {p: self.costs.of_class(index, p, s) for p, s in sp.todo()}
-        self.cost_left += sum(self.todo_cost[index].values())
+        self.cost_left[index] = sum(self.todo_cost[index].values())
         make_units(sp, lambda p, s: self.todo_cost[index][p])
         if sp.head:
             self.push(Classes(index, sp.head), cost)
@@ -187,10 +187,11 @@ class Work:
         sp.done[cr.pattern] = cr
         predicted = self.todo_cost.get(cr.index, {}).pop(cr.pattern, None)
         if predicted is not None:
-            self.cost_left -= predicted
-        if predicted is not None and cr.status != PENDING and math.isfinite(cr.cpu_seconds):
-            self.valued_cost[0] += predicted
-            self.valued_cost[1] += cr.cpu_seconds
+            self.cost_left[cr.index] = max(0.0, self.cost_left[cr.index] - predicted)
+            if cr.status != PENDING and math.isfinite(cr.cpu_seconds):
+                acc = self.valued_cost.setdefault(cr.index, [0.0, 0.0])
+                acc[0] += predicted
+                acc[1] += cr.cpu_seconds
         if sp.settled():
             return self._finish(sp)
         if sp.big and all(p in sp.done for p in sp.head):
@@ -248,13 +249,11 @@ class Work:
                            st.longest.wall_seconds, st.nodes, st.longest.rank), None
 
     def split_left(self) -> SplitLeft:
-        """For the ETA: the split openers still open, the predicted seconds of their
-        classes still to value, the CPU seconds per predicted second of the classes
-        valued in this run (None before the first), and a class unit's prediction
-        (a part's: its share of its class's)."""
-        pred, cpu = self.valued_cost
-        return SplitLeft(list(self.todo_cost), max(0.0, self.cost_left),
-                         cpu / pred if pred > 0 else None, self._unit_cost)
+        """For the ETA: the predicted seconds of the classes still to value of each
+        split opener still open, the [predicted, CPU] seconds of each split opener's
+        classes valued in this run, and a class unit's prediction (a part's: its
+        share of its class's)."""
+        return SplitLeft(self.cost_left, self.valued_cost, self._unit_cost)
 
     def _unit_cost(self, unit: Unit) -> float:
         todo = self.todo_cost.get(unit.index, {})
@@ -266,7 +265,8 @@ class Work:
 
     def _close(self, sp: Split) -> None:
         sp.finished = True
-        self.cost_left -= sum(self.todo_cost.pop(sp.index, {}).values())
+        self.todo_cost.pop(sp.index, None)
+        self.cost_left.pop(sp.index, None)
         self.gated.discard(sp.index)
         for key in [k for k in self.partial if k[0] == sp.index]:
             del self.partial[key]  # parts still out are ignored when they come back
