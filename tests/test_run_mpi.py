@@ -300,18 +300,21 @@ def test_spreads_gathered_over_ranks_equal_one_process(tmp_path, cache):
 def test_an_opener_still_running_when_the_queue_runs_dry_is_shared(tmp_path, cache, mode,
                                                                    cap, k):
     """No tail: k openers on 2 solving ranks, the plan splitting the dearest (1 in
-    easy, 2 in the others) and each opener valued whole taking 2.5 s (the test hook)
-    before its search. An odd number go out whole, so the last is alone while the
-    other rank is idle, so it is taken back: it finishes its class in progress and
-    its classes not started (the biggest in parts) go to both ranks. The values and
-    second guesses are those of one process valuing every opener whole."""
+    easy, 2 in the others) and each opener valued whole waiting 5 s (the test hook)
+    before its search, or until a steal comes. An odd number go out whole, so the
+    last is alone while the other rank is idle, so it is taken back: it finishes its
+    class in progress and its classes not started (the biggest in parts) go to both
+    ranks. (With a wait of 2.5 s, a clean-clone CI at load 5 once saw the other rank
+    go idle too late in the last opener's wait: its steal came after the search.)
+    The values and second guesses are those of one process valuing every opener
+    whole."""
     a, g = write_lists(tmp_path / "lists", 60, 10)
     lists = ["--answers", a, "--guesses", g, "--mode", mode, "--max-guesses", str(cap)]
     words = WordLists.load(a, g, quiet=True).guesses
     pick = ",".join(random.Random(f"steal-{mode}").sample(words, k))
     store, single = tmp_path / "steal.zarr", tmp_path / "whole.zarr"
     env = mpi_env(cache)
-    env["WORDLE_DP_TEST_SLOW"] = "2.5"
+    env["WORDLE_DP_TEST_SLOW"] = "5"
     p = subprocess.run(_cmd(2, "run", "--store", str(store), *lists, "--openers", pick,
                             "--split", "auto"),
                        env=env, capture_output=True, text=True, timeout=300)
