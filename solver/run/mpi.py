@@ -265,7 +265,8 @@ def pause_for_test(step: str) -> None:
     its first class of a moves file every rank) adds a line to the file MARKER at
     STEP and waits there (up to 30 s) for a stop signal, so that a test can stop a
     build at a point too short to hit otherwise (the book's scoring and writing, a
-    moves file's first classes); a line a caller, so a test can wait for every rank."""
+    moves file's first classes). Each caller adds one line (its pid), so that a test
+    can wait for every rank."""
     want = os.environ.get("WORDLE_DP_TEST_PAUSE", "")
     if not want.startswith(step + ":"):
         return
