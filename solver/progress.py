@@ -221,23 +221,27 @@ class Progress:
 
     @contextlib.contextmanager
     def wait(self, note: str) -> Iterator[None]:
-        """A step whose length nothing predicts (one search, no count to report): on
-        a terminal the line says `note` and the seconds elapsed, redrawn every second
-        by a thread until the step ends (a log gets nothing: the step's result is
-        printed after it)."""
-        if self.stream is None or not self.tty:
+        """A step whose length nothing predicts (one search, no count to report): the
+        line says `note` and the time elapsed, written by a thread until the step
+        ends: redrawn every second on a terminal, a fresh line every `every` seconds
+        (LOG_EVERY) in a log, so that a long step's log is not silent."""
+        if self.stream is None:
             yield
             return
         stop = threading.Event()
         t0 = time.monotonic()
+        stream = self.stream
 
         def tick() -> None:
-            while not stop.wait(1.0):
+            while not stop.wait(1.0 if self.tty else self.every):
                 text = f"{self.label}: {note}, {fmt_duration(time.monotonic() - t0)} so far"
-                pad = max(0, self.width - len(text))
-                self.stream.write("\r" + text + " " * pad)  # type: ignore[union-attr]
-                self.stream.flush()  # type: ignore[union-attr]
-                self.width = len(text)
+                if self.tty:
+                    pad = max(0, self.width - len(text))
+                    stream.write("\r" + text + " " * pad)
+                    self.width = len(text)
+                else:
+                    stream.write(text + "\n")
+                stream.flush()
                 self.shown = True
 
         th = threading.Thread(target=tick, daemon=True)

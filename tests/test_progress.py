@@ -109,3 +109,25 @@ def test_the_web_workers_estimate_by_the_same_present_pace(clock):
     report.start()
     report(0, 0, "compiling the search kernels")
     assert len(sent) == n + 3 and sent[-1]["eta"] is None
+
+
+def test_a_step_with_no_count_writes_plain_lines_to_a_log():
+    """Progress.wait in a log (not a terminal): a line every `every` seconds while
+    the step runs, each whole and ending in a newline, none after it ends. It once
+    wrote nothing to a log, so a long search's log stayed silent."""
+    import time
+
+    out = io.StringIO()
+    p = progress.Progress("next", out, every=0.01, tty=False)
+    with p.wait("the smallest worst case"):
+        deadline = time.monotonic() + 30  # a busy machine's thread may start late
+        while out.getvalue().count("\n") < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    lines = out.getvalue().split("\n")
+    assert lines[-1] == "" and "\r" not in out.getvalue()
+    assert len(lines) >= 3
+    assert all(s.startswith("next: the smallest worst case, ") and s.endswith(" so far")
+               for s in lines[:-1])
+    after = out.getvalue()
+    time.sleep(0.05)
+    assert out.getvalue() == after  # the thread ended with the step
