@@ -115,6 +115,19 @@ def test_engine_with_lazy_scan_everywhere_matches_brute(seed):
     _matches_brute(seed, lazy_everywhere)
 
 
+@pytest.mark.parametrize("seed", SEEDS[1::3], ids=[f"seed-{s}" for s in SEEDS[1::3]])
+def test_engine_with_lazy_scan_under_a_local_table_matches_brute(seed):
+    """Lazy scans from depth 2 on every set of 3+: each then has a parent with its own
+    local table, and the refutation pass reads the guesses' rows there (everywhere
+    lazy, as above, no parent has a table: that path was never run on the small
+    instances)."""
+    def lazy_below_one(s):
+        s._ctx.params[5] = 3
+        s._ctx.params[6] = 2
+
+    _matches_brute(seed, lazy_below_one)
+
+
 def _matches_brute(seed, setup) -> None:
     """The engine, `setup` applied to each fresh solver, against the brute force:
     under the instance's cap and with none."""
