@@ -231,9 +231,12 @@ class Progress:
         stop = threading.Event()
         t0 = time.monotonic()
         stream = self.stream
+        # (a log's `every` may be 0, every count its line: a step with no count
+        # then still waits between lines, instead of spinning)
+        period = 1.0 if self.tty else max(self.every, 0.05)
 
         def tick() -> None:
-            while not stop.wait(1.0 if self.tty else self.every):
+            while not stop.wait(period):
                 text = f"{self.label}: {note}, {fmt_duration(time.monotonic() - t0)} so far"
                 if self.tty:
                     pad = max(0, self.width - len(text))
