@@ -24,7 +24,14 @@ from test_search_crosscheck import (
 from solver.search import engine
 from solver.search import kernels as K
 from solver.search.engine import Solver
-from solver.search.layout import P_PRE_CLASS, P_PRE_SET, P_SMALL_FIRST, class_lb_py
+from solver.search.layout import (
+    P_LAZY_DEPTH,
+    P_LAZY_SET,
+    P_PRE_CLASS,
+    P_PRE_SET,
+    P_SMALL_FIRST,
+    class_lb_py,
+)
 from solver.words import WordLists, read_words
 
 
@@ -109,8 +116,8 @@ def test_engine_with_lazy_scan_everywhere_matches_brute(seed):
     different bound than the guesses' and added up an 'exact' total 1 too low, in
     hard mode on a 150-answer class: this catches that on the small instances)."""
     def lazy_everywhere(s):
-        s._ctx.params[5] = 3
-        s._ctx.params[6] = 1
+        s._ctx.params[P_LAZY_SET] = 3
+        s._ctx.params[P_LAZY_DEPTH] = 1
 
     _matches_brute(seed, lazy_everywhere)
 
@@ -122,8 +129,8 @@ def test_engine_with_lazy_scan_under_a_local_table_matches_brute(seed):
     lazy, as above, no parent has a table: that path was never run on the small
     instances)."""
     def lazy_below_one(s):
-        s._ctx.params[5] = 3
-        s._ctx.params[6] = 2
+        s._ctx.params[P_LAZY_SET] = 3
+        s._ctx.params[P_LAZY_DEPTH] = 2
 
     _matches_brute(seed, lazy_below_one)
 
