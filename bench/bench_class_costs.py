@@ -58,6 +58,7 @@ import json
 import multiprocessing
 import os
 import platform
+import subprocess
 import sys
 import time
 from functools import partial
@@ -199,6 +200,23 @@ def main() -> None:
         _report(pool.imap_unordered(job, todo), len(todo), args.record)
 
 
+def _code_version() -> str:
+    """The checkout's commit (with "+dirty" for local edits), so that records measured
+    by different code can be told apart in one file."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short=8", "HEAD"], cwd=root,
+                              capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "solver"], cwd=root,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+dirty" if dirty else "")
+
+
+CODE = _code_version()
+
+
 def _report(results, n: int, record: str | None) -> None:
     """Print each opener's line and append its record as soon as it is done."""
     for k, r in enumerate(results):
@@ -251,7 +269,7 @@ def _measure_one(lists, table: np.ndarray, mode: str, cap: int,
     r = measure(s, lists, gid, stop_early)
     r.update(extra)
     r.update(lists=name, mode=mode, max_guesses=cap, predicted=fallback_estimate(table, gid),
-             load=round(os.getloadavg()[0], 2), at=round(time.time()))
+             load=round(os.getloadavg()[0], 2), at=round(time.time()), code=CODE)
     return r
 
 
