@@ -156,6 +156,29 @@ def test_hard_rule_with_five_copies_or_more():
     assert max(levels) >= 5
 
 
+BLOCK_SEEDS = [s for s in SEEDS if LENGTHS[s % len(LENGTHS)] <= 4][::2]
+
+
+@pytest.mark.parametrize("seed", BLOCK_SEEDS, ids=[f"len-{s}" for s in BLOCK_SEEDS])
+def test_blocked_look_ahead_matches_brute_at_short_lengths(seed, monkeypatch):
+    """The look-ahead bound read in blocks (bounds._set_bound_blocked, up to 256
+    patterns: 3 to 5 letters) on every set of 4+ answers below the root, every node
+    bounding its guesses' classes of 3+ first: the same values and cutoff bounds at
+    3 and 4 letters, in every mode (strict mode reads row by row)."""
+    from solver.search import engine
+
+    monkeypatch.setattr(engine, "PRE_BOUND", dict.fromkeys(engine.MODES, (0, 3)))
+    monkeypatch.setattr(engine, "BLOCK_MIN_SET", 3)
+    inst = instance(seed)
+    b = brute(inst)
+    s = _solver(inst, inst.cap)
+    for opener in inst.openers:
+        want = b.solve(opener, inst.cap)
+        _check(s.solve(opener), inst, opener, inst.cap, want)
+        if want is not None:
+            _check_cutoffs(s, inst, opener, want)
+
+
 @pytest.mark.parametrize("seed", SEEDS[2::4], ids=[f"len-{s}" for s in SEEDS[2::4]])
 def test_class_bounds_first_match_brute_at_every_length(seed, monkeypatch):
     """Every node bounds a guess's classes of 3+ answers with set_bound before

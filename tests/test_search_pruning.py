@@ -25,6 +25,7 @@ from solver.search import engine
 from solver.search import kernels as K
 from solver.search.engine import Solver
 from solver.search.layout import (
+    P_BLOCK_SET,
     P_LAZY_DEPTH,
     P_LAZY_SET,
     P_PRE_CLASS,
@@ -133,6 +134,20 @@ def test_engine_with_lazy_scan_under_a_local_table_matches_brute(seed):
         s._ctx.params[P_LAZY_DEPTH] = 2
 
     _matches_brute(seed, lazy_below_one)
+
+
+@pytest.mark.parametrize("seed", SEEDS[2::3], ids=[f"seed-{s}" for s in SEEDS[2::3]])
+def test_engine_with_blocked_look_ahead_everywhere_matches_brute(seed):
+    """Every node bounds a guess's classes of 3+ answers with set_bound, and below
+    the root every set of 4+ reads its guesses' rows in blocks (_set_bound_blocked;
+    the engine does so from 17 answers, which these instances seldom reach below
+    the root): a bound read wrong would refute the optimal guess or change a value."""
+    def blocked_everywhere(s):
+        s._ctx.params[P_PRE_SET] = 0
+        s._ctx.params[P_PRE_CLASS] = 3
+        s._ctx.params[P_BLOCK_SET] = 3
+
+    _matches_brute(seed, blocked_everywhere)
 
 
 def _matches_brute(seed, setup) -> None:
@@ -259,6 +274,63 @@ def test_the_look_ahead_bound_below_the_root_is_its_definition(full_solver):
         wrong += got != want
     assert skippable > 0  # guesses the parent's counts alone rule out
     assert wrong > 0
+
+
+@pytest.mark.parametrize("mode", ["easy", "hard"])
+def test_the_blocked_look_ahead_is_the_row_by_row_bound(mode):
+    """Below the root, set_bound reads a set's guesses' rows in blocks, member by
+    member, when the set has more than params[P_BLOCK_SET] answers; else row by
+    row. Both are the same bound: on parts of qajaq's all-grey class (the parent's
+    pool every guess, kcl its exact classes there), under ceilings, and with a
+    `known` bound (both at most it when the least is, else equal)."""
+    s = Solver(mode=mode)
+    ctx = s._ctx
+    every = np.arange(s.table.shape[1], dtype=np.int32)
+    grey = max((m for _p, m, _c in s._child_sets(s.lists.guesses.index("qajaq"), every,
+                                                  None)), key=len)
+    n_g = s.table.shape[0]
+    srt = np.sort(s.table[:, grey].astype(np.int64), axis=1)
+    kcl = (1 + (np.diff(srt, axis=1) != 0).sum(axis=1)).astype(np.int32)
+    picked = []
+    for second in ("salet", "crony", "bawdy"):
+        parts = sorted((m for _p, m, _c in s._child_sets(s.lists.guesses.index(second),
+                                                          grey, None)), key=len)
+        picked += [m for m in parts if len(m) > 16][-3:]
+    assert len(picked) >= 6
+    for m in picked:
+        n = len(m)
+        ctx.pools[1, :n_g] = np.arange(n_g)
+        ctx.npool[1] = n_g
+        ctx.kcl[1, :n_g] = kcl
+        ctx.ltoff[1] = -1
+        ctx.kmax[1] = ctx.kmax[0]
+        ctx.arena[:n] = m
+
+        def bound(block, known=0, ceil=K.INF, n=n):
+            ctx.params[P_BLOCK_SET] = 16 if block else engine.NEVER
+            return int(K.set_bound(ctx, 0, n, 2, known, ceil))
+
+        want = bound(False)
+        assert bound(True) == want, n
+        for ceil in (want - 9, want, want + 1, want + 40):
+            assert bound(True, 0, ceil) == min(ceil, want), (n, ceil)
+        for known in (want - 5, want, want + 3):
+            got = bound(True, known)
+            assert got <= known if want <= known else got == want, (n, known)
+
+
+def test_the_blocked_look_ahead_leaves_the_search_as_it_was():
+    """The blocked read gives set_bound's value, so the search takes the same path:
+    the same value of hard salet's all-grey class (221 answers: its nodes bound
+    their guesses' classes first), node for node, with the blocks on and off."""
+    lists = WordLists.load(lists="original", quiet=True)
+    runs = []
+    for block in (True, False):
+        s = Solver(lists, mode="hard")
+        if not block:
+            s._ctx.params[P_BLOCK_SET] = engine.NEVER
+        runs.append((s.class_value("salet", 0), s.stats["nodes"]))
+    assert runs[0] == runs[1]
 
 
 def test_a_look_ahead_bound_is_kept_for_the_next_opener():

@@ -16,15 +16,17 @@ from .layout import (
     EXACT,
     HARD,
     INF,
+    P_BLOCK_SET,
     P_DEPTH_LIMIT,
     P_GREEN,
     P_MEMO_MASK,
+    P_PATTERNS,
     STRICT,
     TAINT,
     class_lb_py,
 )
 from .memo import _probe, memo_probe, memo_store, set_key
-from .pool import _collision_order, _parent_table, _pool_source
+from .pool import _collision_order, _collision_rank, _parent_table, _pool_source
 from .rules import hard_high, hard_ok
 
 install()  # numba's cache sees an edit to any kernel source (solver/jitcache.py)
@@ -153,7 +155,9 @@ def set_bound(ctx, off, n, d, known=0, ceil=INF):
     least bound that would do for the caller (the budget its guess has left for
     this set): the least bound starts there instead of INF, so every guess is
     refuted against it from the first read, and the result is min(ceil, the
-    bound), a lower bound all the same."""
+    bound), a lower bound all the same. Below the root, a set of more than
+    params[P_BLOCK_SET] answers reads its guesses' rows in blocks (_set_bound_blocked,
+    the same bound)."""
     if n <= 2:
         return np.int64(2 * n - 1)
     root = d == 1  # every guess, most classes on all the answers first (gorder)
@@ -163,6 +167,10 @@ def set_bound(ctx, off, n, d, known=0, ceil=INF):
         ctx.npool[0] = ctx.pools.shape[1]
     mode, nsrc, gm, gv, m12, m34, high = _pool_source(ctx.params, ctx.npool, ctx.cgreen,
                                                  ctx.cmin, n, d)
+    if (not root and mode != STRICT and ctx.params[P_PATTERNS] <= DENSE_PATTERNS
+            and n > ctx.params[P_BLOCK_SET]):
+        return _set_bound_blocked(ctx, off, n, d, known, ceil, mode, nsrc, gm, gv, m12,
+                                  m34, high)
     gorder = ctx.gorder
     gclass = ctx.gclass
     use_parent, pbase, pstride = _parent_table(ctx, d)
@@ -248,6 +256,123 @@ def set_bound(ctx, off, n, d, known=0, ceil=INF):
             best = lb
             if best <= known:
                 break
+    return best
+
+
+# guesses whose rows set_bound reads side by side, member by member (below the root)
+BOUND_BLOCK = 128
+
+
+@njit(cache=True, nogil=True)
+def _set_bound_blocked(ctx, off, n, d, known, ceil, mode, nsrc, gm, gv, m12, m34, high):
+    """set_bound below the root, with the same result: the rows of up to BOUND_BLOCK
+    pool guesses at a time are read member by member from the answer-major table,
+    where one member's patterns under guesses of nearby ids share a few cache lines;
+    read guess by guess, each member was a cache miss of its own in a big parent's
+    table (hyphy's look-ahead: 6.5 ns a pattern). A guess leaves its block once its
+    collisions refute it, as the row-by-row read stops; the survivors' rows are read
+    again for their class sizes. (Up to DENSE_PATTERNS patterns: 256 bits a guess
+    mark the patterns seen.)"""
+    kpar = ctx.kmax[d - 1]
+    cnt = ctx.cnt[d]
+    row = ctx.prow[d]
+    tblT = ctx.tblT
+    arena = ctx.arena
+    gans = ctx.gans
+    src = ctx.pools[d - 1]
+    kup = ctx.kcl[d - 1]
+    hmask = ctx.hmask
+    # the members' answer ids, most colliding first (set_bound's order, ranked on
+    # the parent's local table where there is one: its rows are short and whole)
+    use_parent, pbase, pstride = _parent_table(ctx, d)
+    idx = np.empty(n, np.int64)
+    for i in range(n):
+        idx[i] = ctx.larena[off + i] if use_parent else arena[off + i]
+    perm = _collision_rank(ctx, off, n, d, nsrc, use_parent, pbase, pstride, idx)
+    ids = np.empty(n, np.int64)
+    for t in range(n):
+        ids[t] = arena[off + perm[t]]
+    green = ctx.params[P_GREEN]
+    gletters = ctx.letters
+    length = gletters.shape[1]
+    fac = np.ones((length, 26), np.int64)
+    letter_factors(ctx.aletters, arena, off, n, fac)
+    best = np.int64(ceil)
+    bg = np.empty(BOUND_BLOCK, np.int64)
+    bfloor = np.empty(BOUND_BLOCK, np.int64)
+    bcol = np.empty(BOUND_BLOCK, np.int64)
+    bits = np.empty((BOUND_BLOCK, 4), np.uint64)
+    act = np.empty(BOUND_BLOCK, np.int64)
+    nb = 0
+    j = 0
+    while j < nsrc or nb > 0:
+        if j < nsrc:
+            g = src[j]
+            jj = j
+            j += 1
+            if mode == HARD and not hard_ok(hmask[g, 0], hmask[g, 1], hmask[g, 2],
+                                            gm, gv, m12, m34):
+                continue
+            if high and not hard_high(ctx.letters, g, ctx.cmin, d):
+                continue
+            floor = 2 * n - (1 if gans[g] >= 0 else 0)
+            lk = np.int64(1)
+            for q in range(length):
+                lk *= fac[q, gletters[g, q]]
+            if kup[jj] < lk:
+                lk = kup[jj]
+            if floor + n - lk >= best:
+                continue
+            bg[nb] = g
+            bfloor[nb] = floor
+            nb += 1
+            if nb < BOUND_BLOCK and j < nsrc:
+                continue
+        # read the block's rows member by member
+        for b in range(nb):
+            bcol[b] = 0
+            act[b] = b
+            for w in range(4):
+                bits[b, w] = 0
+        na = nb
+        i = 0
+        while i < n and na > 0:
+            e = min(i + CHUNK, n)
+            q2 = 0
+            for q in range(na):
+                b = act[q]
+                g = bg[b]
+                c = bcol[b]
+                for t in range(i, e):
+                    p = np.int64(tblT[ids[t], g])
+                    w = p >> 6
+                    bit = np.uint64(1) << np.uint64(p & 63)
+                    m = bits[b, w]
+                    c += (m & bit) != 0
+                    bits[b, w] = m | bit
+                bcol[b] = c
+                if bfloor[b] + c < best:
+                    act[q2] = b
+                    q2 += 1
+            i = e
+            na = q2
+        for q in range(na):  # read in full and not refuted: its bound
+            b = act[q]
+            g = bg[b]
+            k = n - bcol[b]
+            ins = np.int64((bits[b, green >> 6] >> np.uint64(green & 63)) & np.uint64(1))
+            if k == 1 and ins == 0:
+                continue  # splits nothing: never useful
+            for t in range(n):
+                p = tblT[ids[t], g]
+                row[t] = p
+                cnt[p] += 1
+            lb = 3 * n - ins - k + _big_classes_extra(cnt, row, n, kpar)
+            if lb < best:
+                best = lb
+                if best <= known:
+                    return best
+        nb = 0
     return best
 
 

@@ -82,6 +82,13 @@ PRE_BOUND = {"easy": (700, 10), "hard": (150, 10), "strict": (150, 10)}
 # restricted values). Easy woody: 3.85 -> 2.98 billion patterns read (BENCHMARKS,
 # issue 52)
 SUBSET_BOUNDS = {"easy": True, "hard": True, "strict": False}
+# Below the root, the look-ahead bound of a set of more than this many answers reads
+# the rows of its guesses 128 at a time, member by member, from the answer-major
+# table (bounds._set_bound_blocked, P_BLOCK_SET): a member's patterns under nearby
+# guesses share cache lines, where row by row each member read was a cache miss in
+# a big parent's table. The same bound, so the same nodes: easy hyphy 9164, 51 ->
+# 37 s (BENCHMARKS, issue 52). Smaller sets are read in one or two CHUNKs anyway
+BLOCK_MIN_SET = 16
 # Under a cutoff, classes of the opener of at least this many answers get the
 # one-guess look-ahead bound (kernels.set_bound) before any is searched
 DEEP_BOUND_MIN = 8
@@ -222,12 +229,12 @@ class Solver(ClassQueries, PositionQueries):
         npool[0] = n_g
         v = self.variant
         n_p, length = v.n_patterns, v.length
-        params = np.array(  # in the order of layout.py's P_MODE ... P_SUBSET
+        params = np.array(  # in the order of layout.py's P_MODE ... P_BLOCK_SET
             [MODES[self.mode], self.beam or 0, int(dedup), memo - 1, self.depth_limit,
              LAZY_MIN_SET[self.mode], 2, DOMINANCE_MIN_SET,
              n_p, length, v.all_green, 0, 0, 0, 0,
              SMALL_FIRST_MIN_SET[self.mode], *PRE_BOUND[self.mode],
-             int(SUBSET_BOUNDS[self.mode] and not self.beam)], np.int64
+             int(SUBSET_BOUNDS[self.mode] and not self.beam), BLOCK_MIN_SET], np.int64
         )
         pat = v.pattern_dtype
         return K.Ctx(

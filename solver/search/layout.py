@@ -48,7 +48,11 @@ P_PRE_SET, P_PRE_CLASS = 16, 17
 # 1: before those look-ahead bounds, a class is bounded from a part of it that the
 # memo knows (bounds.subset_bound: no row read); 0: not (strict mode, beams, A/Bs)
 P_SUBSET = 18
-N_PARAMS = 19
+# below the root, the look-ahead bound of a set of more than this many answers reads
+# its guesses' rows a block at a time, member by member (bounds._set_bound_blocked;
+# the same bound). Solver sets engine.BLOCK_MIN_SET; tests compare with it off
+P_BLOCK_SET = 19
+N_PARAMS = 20
 DENSE_PATTERNS = 256  # up to this many patterns, scan every code; above, only those seen
 CHUNK = 8  # members read between refutation checks
 CAND_BLOCK = 16  # candidates a node sorts first, then twice as many each time (kernels._next_block)
@@ -149,7 +153,7 @@ CTX_FIELDS = (
     # least set size and least depth scanned lazily (refute_pool collecting),
     # least root set size whose pool is cut (root_pool; never in hard/strict mode),
     # then P_PATTERNS, P_LENGTH, P_GREEN, P_PARTS, P_PART, P_STOP, P_LIMIT,
-    # P_SMALL_FIRST, P_PRE_SET, P_PRE_CLASS, P_SUBSET
+    # P_SMALL_FIRST, P_PRE_SET, P_PRE_CLASS, P_SUBSET, P_BLOCK_SET
     ("params", "int64", 1),
     ("dkey", "uint64", 1),  # [H] dedup hash set (pattern-vector hashes)
     ("dgid", "int32", 1),  # [H]

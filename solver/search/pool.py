@@ -154,12 +154,19 @@ def _collision_order(ctx, off, n, d, nsrc, use_parent, pbase, pstride):
     """The members of the set arena[off:off+n] as indices into the table rows that
     the scans of depth d read (positions in the parent's local table, or answer
     ids), those that collide under most of a sample of the pool first."""
-    cnt = ctx.cnt[d]
     idx = np.empty(n, np.int64)
     for i in range(n):
         idx[i] = ctx.larena[off + i] if use_parent else ctx.arena[off + i]
     if n <= 2 * CHUNK:
         return idx
+    return idx[_collision_rank(ctx, off, n, d, nsrc, use_parent, pbase, pstride, idx)]
+
+
+@njit(cache=True, nogil=True)
+def _collision_rank(ctx, off, n, d, nsrc, use_parent, pbase, pstride, idx):
+    """The order of _collision_order as positions in the set (0 to n - 1), from the
+    rows that idx indexes (as _collision_order's)."""
+    cnt = ctx.cnt[d]
     mode = ctx.params[P_MODE]
     score = np.zeros(n, np.int64)
     row = ctx.prow[d]
@@ -177,4 +184,4 @@ def _collision_order(ctx, off, n, d, nsrc, use_parent, pbase, pstride):
             score[i] += cnt[row[i]]
         for i in range(n):
             cnt[row[i]] = 0
-    return idx[np.argsort(-score, kind="mergesort")]
+    return np.argsort(-score, kind="mergesort")
