@@ -169,14 +169,7 @@ def test_blocked_look_ahead_matches_brute_at_short_lengths(seed, monkeypatch):
 
     monkeypatch.setattr(engine, "PRE_BOUND", dict.fromkeys(engine.MODES, (0, 3)))
     monkeypatch.setattr(engine, "BLOCK_MIN_SET", 3)
-    inst = instance(seed)
-    b = brute(inst)
-    s = _solver(inst, inst.cap)
-    for opener in inst.openers:
-        want = b.solve(opener, inst.cap)
-        _check(s.solve(opener), inst, opener, inst.cap, want)
-        if want is not None:
-            _check_cutoffs(s, inst, opener, want)
+    _matches_brute_with_cutoffs(seed)
 
 
 @pytest.mark.parametrize("seed", SEEDS[2::4], ids=[f"len-{s}" for s in SEEDS[2::4]])
@@ -187,6 +180,11 @@ def test_class_bounds_first_match_brute_at_every_length(seed, monkeypatch):
     from solver.search import engine
 
     monkeypatch.setattr(engine, "PRE_BOUND", dict.fromkeys(engine.MODES, (0, 3)))
+    _matches_brute_with_cutoffs(seed)
+
+
+def _matches_brute_with_cutoffs(seed: int) -> None:
+    """The instance's openers against the brute force under its cap, with cutoffs."""
     inst = instance(seed)
     b = brute(inst)
     s = _solver(inst, inst.cap)

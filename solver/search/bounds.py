@@ -261,6 +261,7 @@ def set_bound(ctx, off, n, d, known=0, ceil=INF):
 
 # guesses whose rows set_bound reads side by side, member by member (below the root)
 BOUND_BLOCK = 128
+SEEN_WORDS = DENSE_PATTERNS // 64  # a guess's patterns seen, as bits
 
 
 @njit(cache=True, nogil=True)
@@ -301,14 +302,14 @@ def _set_bound_blocked(ctx, off, n, d, known, ceil, mode, nsrc, gm, gv, m12, m34
     bg = np.empty(BOUND_BLOCK, np.int64)
     bfloor = np.empty(BOUND_BLOCK, np.int64)
     bcol = np.empty(BOUND_BLOCK, np.int64)
-    bits = np.empty((BOUND_BLOCK, 4), np.uint64)
+    bits = np.empty((BOUND_BLOCK, SEEN_WORDS), np.uint64)
     act = np.empty(BOUND_BLOCK, np.int64)
     nb = 0
     j = 0
     while j < nsrc or nb > 0:
         if j < nsrc:
             g = src[j]
-            jj = j
+            ku = kup[j]
             j += 1
             if mode == HARD and not hard_ok(hmask[g, 0], hmask[g, 1], hmask[g, 2],
                                             gm, gv, m12, m34):
@@ -319,8 +320,8 @@ def _set_bound_blocked(ctx, off, n, d, known, ceil, mode, nsrc, gm, gv, m12, m34
             lk = np.int64(1)
             for q in range(length):
                 lk *= fac[q, gletters[g, q]]
-            if kup[jj] < lk:
-                lk = kup[jj]
+            if ku < lk:
+                lk = ku
             if floor + n - lk >= best:
                 continue
             bg[nb] = g
@@ -332,7 +333,7 @@ def _set_bound_blocked(ctx, off, n, d, known, ceil, mode, nsrc, gm, gv, m12, m34
         for b in range(nb):
             bcol[b] = 0
             act[b] = b
-            for w in range(4):
+            for w in range(SEEN_WORDS):
                 bits[b, w] = 0
         na = nb
         i = 0
