@@ -270,10 +270,13 @@ def _set_bound_blocked(ctx, off, n, d, known, ceil, mode, nsrc, gm, gv, m12, m34
     pool guesses at a time are read member by member from the answer-major table,
     where one member's patterns under guesses of nearby ids share a few cache lines;
     read guess by guess, each member was a cache miss of its own in a big parent's
-    table (hyphy's look-ahead: 6.5 ns a pattern). A guess leaves its block once its
-    collisions refute it, as the row-by-row read stops; the survivors' rows are read
-    again for their class sizes. (Up to DENSE_PATTERNS patterns: 256 bits a guess
-    mark the patterns seen.)"""
+    table (hyphy's look-ahead: 6.5 ns a pattern). Each member is read under every
+    guess of the block in turn, so that consecutive reads mark different guesses'
+    bits: read guess by guess, each mark waited on the last write to the same four
+    words (easy hyphy 34 -> 24 s). A guess leaves its block once its collisions
+    refute it, as the row-by-row read stops; the survivors' rows are read again for
+    their class sizes. (Up to DENSE_PATTERNS patterns: 256 bits a guess mark the
+    patterns seen.)"""
     kpar = ctx.kmax[d - 1]
     cnt = ctx.cnt[d]
     row = ctx.prow[d]
@@ -303,7 +306,6 @@ def _set_bound_blocked(ctx, off, n, d, known, ceil, mode, nsrc, gm, gv, m12, m34
     bfloor = np.empty(BOUND_BLOCK, np.int64)
     bcol = np.empty(BOUND_BLOCK, np.int64)
     bits = np.empty((BOUND_BLOCK, SEEN_WORDS), np.uint64)
-    act = np.empty(BOUND_BLOCK, np.int64)
     nb = 0
     j = 0
     while j < nsrc or nb > 0:
@@ -329,36 +331,39 @@ def _set_bound_blocked(ctx, off, n, d, known, ceil, mode, nsrc, gm, gv, m12, m34
             nb += 1
             if nb < BOUND_BLOCK and j < nsrc:
                 continue
-        # read the block's rows member by member
+        # read the block's rows member by member, each member under every guess
+        # still in the block; those stay at the front of the block's arrays (a
+        # refuted guess is overwritten by the next survivor)
         for b in range(nb):
             bcol[b] = 0
-            act[b] = b
             for w in range(SEEN_WORDS):
                 bits[b, w] = 0
         na = nb
         i = 0
         while i < n and na > 0:
             e = min(i + CHUNK, n)
-            q2 = 0
-            for q in range(na):
-                b = act[q]
-                g = bg[b]
-                c = bcol[b]
-                for t in range(i, e):
-                    p = np.int64(tblT[ids[t], g])
+            for t in range(i, e):
+                arow = tblT[ids[t]]
+                for b in range(na):
+                    p = np.int64(arow[bg[b]])
                     w = p >> 6
                     bit = np.uint64(1) << np.uint64(p & 63)
                     m = bits[b, w]
-                    c += (m & bit) != 0
+                    bcol[b] += (m & bit) != 0
                     bits[b, w] = m | bit
-                bcol[b] = c
-                if bfloor[b] + c < best:
-                    act[q2] = b
+            q2 = 0
+            for b in range(na):
+                if bfloor[b] + bcol[b] < best:
+                    if q2 != b:
+                        bg[q2] = bg[b]
+                        bfloor[q2] = bfloor[b]
+                        bcol[q2] = bcol[b]
+                        for w in range(SEEN_WORDS):
+                            bits[q2, w] = bits[b, w]
                     q2 += 1
             i = e
             na = q2
-        for q in range(na):  # read in full and not refuted: its bound
-            b = act[q]
+        for b in range(na):  # read in full and not refuted: its bound
             g = bg[b]
             k = n - bcol[b]
             ins = np.int64((bits[b, green >> 6] >> np.uint64(green & 63)) & np.uint64(1))
