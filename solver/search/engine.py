@@ -73,8 +73,11 @@ SMALL_FIRST_MIN_SET = {"easy": NEVER, "hard": 900, "strict": NEVER}
 # the same from 150 on 14 more, and from 150 the hard classes of 150-300 answers where
 # the C++ reference was faster go too (skers 129 -> 7 s, rheum 46 -> 3 s); strict
 # 11.1 -> 3.4 s over 16 openers with big all-grey classes, 6.3 -> 2.4 s over 30
-# random ones (from 150; from 300 3.6 and 2.5) (BENCHMARKS, issue 34)
-PRE_BOUND = {"easy": (700, 10), "hard": (150, 10), "strict": (150, 10)}
+# random ones (from 150; from 300 3.6 and 2.5) (BENCHMARKS, issue 34). Easy from 400
+# since the look-ahead got cheaper (blocked reads): random openers 0.87x, and a class
+# just under 700 searched 1.7 M nodes without it (today's akoja:YBBBB, 696 answers,
+# 605 -> 13 s; BENCHMARKS, issue 52)
+PRE_BOUND = {"easy": (400, 10), "hard": (150, 10), "strict": (150, 10)}
 # Per mode, whether those classes are first bounded from a part of them that the
 # memo knows (bounds.subset_bound, P_SUBSET: opt(X) >= opt(Y) + opt(X \ Y), no row
 # read). Not in strict mode, where the inequality fails (a guess must be a possible
