@@ -234,6 +234,16 @@ def test_the_look_ahead_bound_is_its_definition(full_solver, opener):
             assert int(K.set_bound(ctx, 0, len(m), 1, 0, ceil)) == min(ceil, want), ceil
 
 
+def _qajaq_grey_and_its_classes(s: Solver) -> tuple[np.ndarray, np.ndarray]:
+    """qajaq's all-grey class (the look-ahead tests' parent set) and kcl for it:
+    each guess's exact number of classes on it, as a parent's scan leaves them."""
+    every = np.arange(s.table.shape[1], dtype=np.int32)
+    grey = max((m for _p, m, _c in s._child_sets(s.lists.guesses.index("qajaq"), every,
+                                                  None)), key=len)
+    srt = np.sort(s.table[:, grey].astype(np.int64), axis=1)
+    return grey, (1 + (np.diff(srt, axis=1) != 0).sum(axis=1)).astype(np.int32)
+
+
 def test_the_look_ahead_bound_below_the_root_is_its_definition(full_solver):
     """Below the root set_bound draws from the parent's pool and skips unread the
     guesses whose classes on the parent's set (kcl, an upper bound on their classes
@@ -244,12 +254,8 @@ def test_the_look_ahead_bound_below_the_root_is_its_definition(full_solver):
     wrong (the check can fail)."""
     s = full_solver
     ctx = s._ctx
-    every = np.arange(s.table.shape[1], dtype=np.int32)
-    grey = max((m for _p, m, _c in s._child_sets(s.lists.guesses.index("qajaq"), every,
-                                                  None)), key=len)
+    grey, kcl = _qajaq_grey_and_its_classes(s)
     n_g = s.table.shape[0]
-    srt = np.sort(s.table[:, grey].astype(np.int64), axis=1)
-    kcl = (1 + (np.diff(srt, axis=1) != 0).sum(axis=1)).astype(np.int32)
     parts = sorted((m for _p, m, _c in s._child_sets(s.lists.guesses.index("salet"), grey,
                                                       None)), key=len)
     picked = [m for m in parts if 8 <= len(m) <= 12][:3] + parts[-3:]
@@ -285,12 +291,8 @@ def test_the_blocked_look_ahead_is_the_row_by_row_bound(mode):
     `known` bound (both at most it when the least is, else equal)."""
     s = Solver(mode=mode)
     ctx = s._ctx
-    every = np.arange(s.table.shape[1], dtype=np.int32)
-    grey = max((m for _p, m, _c in s._child_sets(s.lists.guesses.index("qajaq"), every,
-                                                  None)), key=len)
+    grey, kcl = _qajaq_grey_and_its_classes(s)
     n_g = s.table.shape[0]
-    srt = np.sort(s.table[:, grey].astype(np.int64), axis=1)
-    kcl = (1 + (np.diff(srt, axis=1) != 0).sum(axis=1)).astype(np.int32)
     picked = []
     for second in ("salet", "crony", "bawdy"):
         parts = sorted((m for _p, m, _c in s._child_sets(s.lists.guesses.index(second),
