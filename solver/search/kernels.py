@@ -599,6 +599,11 @@ def _node(ctx, off, n, b, beta, d, free, tfree):
                                                block)
             block *= 2
         for j in order:
+            if ctx.params[P_STOP] != 0:
+                # asked to stop: a guess's look-ahead (_pre_bound) may read for a long
+                # time without entering a node, so look before each guess; the result
+                # is not one (as at the node's entry)
+                return np.int64(max(beta, 2 * n)), np.int64(0), np.int64(0), np.int64(-1)
             lbg = lbs[j]
             cut = min(best, beta)
             if lbg >= cut:
