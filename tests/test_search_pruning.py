@@ -396,7 +396,8 @@ def test_a_search_cut_short_stores_only_what_finished(mode):
     after `limit` nodes has finished fewer than `limit` of them (not the root), and
     the nodes still open when it was cut short store nothing. (A class proven
     infeasible by a part of it, kernels._part_infeasible, is stored without a node
-    of its own: a proof, whatever happens after; ST_PART_INF counts those.)"""
+    of its own: a proof, whatever happens after; ST_PART_INF counts those. So is a
+    class's look-ahead bound found mid-scan, a fact too; ST_BOUNDS counts those.)"""
     s = Solver(mode=mode)
     every = np.arange(len(s.lists.answers), dtype=np.int32)
     seen = 0
@@ -405,9 +406,11 @@ def test_a_search_cut_short_stores_only_what_finished(mode):
             f = Solver(mode=mode, table=s.table)
             stores = int(f._ctx.stats[K.ST_STORES])
             cuts = int(f._ctx.stats[K.ST_PART_INF])
+            bounds = int(f._ctx.stats[K.ST_BOUNDS])
             if f._solve_set(m, 5, child, K.INF, limit) is None:
                 seen += 1
                 proofs = int(f._ctx.stats[K.ST_PART_INF]) - cuts
+                proofs += int(f._ctx.stats[K.ST_BOUNDS]) - bounds
                 assert int(f._ctx.stats[K.ST_STORES]) - stores - proofs < limit, (
                     len(m), limit)
     assert seen >= 8

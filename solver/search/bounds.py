@@ -21,6 +21,7 @@ from .layout import (
     P_GREEN,
     P_MEMO_MASK,
     P_PATTERNS,
+    ST_BOUNDS,
     STRICT,
     TAINT,
     class_lb_py,
@@ -409,6 +410,7 @@ def class_bound(ctx, off, n, b, d, deep):
             lb = sb
             # a bound whatever the guesses left (tag 0): another opener with this
             # class (anagrams share their all-grey class) reads it from the memo
+            ctx.stats[ST_BOUNDS] += 1
             memo_store(ctx, k1, k2, 0, sb, False, 0, -1, n)
     return lb, fl & TAINT, np.int64(0)
 

@@ -76,8 +76,9 @@ SMALL_FIRST_MIN_SET = {"easy": NEVER, "hard": 900, "strict": NEVER}
 # random ones (from 150; from 300 3.6 and 2.5) (BENCHMARKS, issue 34). Easy from 400
 # since the look-ahead got cheaper (blocked reads): random openers 0.87x, and a class
 # just under 700 searched 1.7 M nodes without it (today's akoja:YBBBB, 696 answers,
-# 605 -> 13 s; BENCHMARKS, issue 52)
-PRE_BOUND = {"easy": (400, 10), "hard": (150, 10), "strict": (150, 10)}
+# 605 -> 13 s; BENCHMARKS, issue 52). From 200 since: today's lists 0.56-0.67x (their
+# classes of 200-400 answers are common), the original lists 0.95x; 100 the same as 200
+PRE_BOUND = {"easy": (200, 10), "hard": (150, 10), "strict": (150, 10)}
 # Per mode, whether those classes are first bounded from a part of them that the
 # memo knows (bounds.subset_bound, P_SUBSET: opt(X) >= opt(Y) + opt(X \ Y), no row
 # read). Not in strict mode, where the inequality fails (a guess must be a possible
@@ -311,6 +312,7 @@ class Solver(ClassQueries, PositionQueries):
             "subset_bounds": int(s[K.ST_SUBSET]),
             "subset_cuts": int(s[K.ST_SUBSET_CUT]),
             "infeasible_parts": int(s[K.ST_PART_INF]),
+            "bounds_stored": int(s[K.ST_BOUNDS]),
             "memo_entries": int(self._ctx.mk1.shape[0]),
         }
 

@@ -63,6 +63,7 @@ from .layout import (  # noqa: F401 (re-exported: the kernels' constants)
     P_STOP,
     P_SUBSET,
     SAMPLE_GUESSES,
+    ST_BOUNDS,
     ST_DEPTH,
     ST_EVICT,
     ST_GEN,
@@ -383,6 +384,7 @@ def _pre_bound(ctx, g, classes, sizes, running, cut, b, d, free, hard):
                 qf[p] |= fl
                 taint |= fl & TAINT
                 if not fl & EXACT:  # (an infeasible part ends g below)
+                    ctx.stats[ST_BOUNDS] += 1
                     memo_store(ctx, k1, k2, b - 1 if fl else 0, sb, False, 0, -1, sz)
                 if running >= cut:
                     ctx.stats[ST_SUBSET_CUT] += 1
@@ -404,6 +406,7 @@ def _pre_bound(ctx, g, classes, sizes, running, cut, b, d, free, hard):
             running += sb - qv[p]
             qv[p] = sb
             k1, k2 = set_key(ctx, off, sz, d + 1)
+            ctx.stats[ST_BOUNDS] += 1
             memo_store(ctx, k1, k2, 0, sb, False, 0, -1, sz)
             if running >= cut:
                 return running, False, taint
