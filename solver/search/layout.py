@@ -68,8 +68,9 @@ ST_SUBSET_CUT = 9  # guesses those refuted before any look-ahead bound was read
 # guesses refuted, where a node had no budget yet, by a class with a part the memo
 # knows to be infeasible (kernels._part_infeasible)
 ST_PART_INF = 10
-# look-ahead bounds put in the memo mid-scan (set_bound, subset_bound): facts about a
-# class that hold whether or not the node that found them finishes
+# look-ahead bounds offered to the memo mid-scan (set_bound, subset_bound): facts about
+# a class that hold whether or not the node that found them finishes (counted when
+# offered, so at least the stores they make: memo_store may keep a better entry)
 ST_BOUNDS = 11
 N_STATS = 12
 ST_DEPTH = 12  # per-depth profile from here: 4 counters per depth (scans, guesses
