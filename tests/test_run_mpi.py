@@ -10,7 +10,6 @@ import json
 import os
 import random
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -297,40 +296,38 @@ def test_spreads_gathered_over_ranks_equal_one_process(tmp_path, cache):
     assert got == want and len(want) > 10
 
 
-@pytest.mark.parametrize("mode,cap,k", [("easy", 6, 6), ("hard", 6, 5), ("strict", 4, 5)])
+@pytest.mark.parametrize("mode,cap,k,seed", [("easy", 6, 3, "one-whole-a"),
+                                             ("hard", 6, 4, "steal-hard"),
+                                             ("strict", 4, 2, "steal-strict")])
 def test_an_opener_still_running_when_the_queue_runs_dry_is_shared(tmp_path, cache, mode,
-                                                                   cap, k):
-    """No tail: k openers on 2 solving ranks, the plan splitting the dearest (1 in
-    easy, 2 in the others) and each opener valued whole waiting 5 s (the test hook)
-    before its search, or until a steal comes. An odd number go out whole, so the
-    last is alone while the other rank is idle, so it is taken back: it finishes its
-    class in progress and its classes not started (the biggest in parts) go to both
-    ranks. (With a wait of 2.5 s, a clean-clone CI at load 5 once took nothing back,
-    most likely because the steal came after the last opener's wait and search.)
-    The values and second guesses are those of one process valuing every opener
-    whole."""
+                                                                   cap, k, seed):
+    """No tail: k openers on 2 solving ranks, the plan splitting all but one (the
+    drawn openers are such that it does), so exactly one opener goes out whole. It
+    waits, by the test hook, until it is taken back (at most two minutes), while the
+    other rank values the split openers' classes; once the queue runs dry that rank
+    is idle, so the opener is taken back: it values one class and gives back the
+    others (the biggest in parts) to both ranks. The order of events is pinned: no
+    timing decides whether the steal happens. (Two clean-clone CIs took nothing
+    back: a steal sent just after its chunk, as when the idle rank asks at once,
+    could reach the worker before the chunk did and was dropped; about 1 run in 10
+    here.) The values and second guesses are those of one process valuing every
+    opener whole."""
     a, g = write_lists(tmp_path / "lists", 60, 10)
     lists = ["--answers", a, "--guesses", g, "--mode", mode, "--max-guesses", str(cap)]
     words = WordLists.load(a, g, quiet=True).guesses
-    pick = ",".join(random.Random(f"steal-{mode}").sample(words, k))
+    pick = ",".join(random.Random(seed).sample(words, k))
     store, single = tmp_path / "steal.zarr", tmp_path / "whole.zarr"
     env = mpi_env(cache)
-    env["WORDLE_DP_TEST_SLOW"] = "5"
-    # a steal depends on timing (a quiet clean-clone CI once took nothing back even
-    # at 5 s): a second run into a fresh store, and it must happen in one of the two
-    for _attempt in range(2):
-        shutil.rmtree(store, ignore_errors=True)
-        p = subprocess.run(_cmd(2, "run", "--store", str(store), *lists, "--openers", pick,
-                                "--split", "auto"),
-                           env=env, capture_output=True, text=True, timeout=300)
-        assert p.returncode == 0, p.stderr
-        planned = re.search(r"(\d+) valued as first-feedback classes", p.stderr)
-        assert planned and (k - int(planned.group(1))) % 2 == 1, p.stderr[:1000]
-        stolen = re.search(r"no tail: (\d+) opener\(s\) valued whole were taken back",
-                           p.stderr)
-        if stolen:
-            break
-    assert stolen and int(stolen.group(1)) >= 1, p.stderr[-2000:]
+    env["WORDLE_DP_TEST_SLOW"] = "120"  # the whole opener's wait ends with the steal
+    p = subprocess.run(_cmd(2, "run", "--store", str(store), *lists, "--openers", pick,
+                            "--split", "auto"),
+                       env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    planned = re.search(r"(\d+) valued as first-feedback classes", p.stderr)
+    assert planned and int(planned.group(1)) == k - 1, p.stderr[:1000]
+    stolen = re.search(r"no tail: (\d+) opener\(s\) valued whole were taken back",
+                       p.stderr)
+    assert stolen and int(stolen.group(1)) == 1, p.stderr[-2000:]
     ref = _whole_run(single, [*lists, "--openers", pick], cache)
     sg, sr = S.Store.open(store).snapshot(), ref.snapshot()
     assert sg.counts()["pending"] == sr.counts()["pending"] == len(sr.status) - k

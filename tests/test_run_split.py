@@ -1087,3 +1087,21 @@ def test_a_steal_stops_only_the_chunk_it_names(tmp_path, small):
     [(rec, err)] = w.do(Whole(lists.guess_index[words[2]]))
     w.end()
     assert err is None and rec.total == fresh.solve(words[2]).total
+    # a steal that overtakes its chunk (the chunk's message still on its way, the
+    # steal's on another tag) takes effect when that chunk begins: before, it was
+    # dropped, and the idle rank waited for the whole opener (a run's tail)
+    w.steal(6)
+    w.begin(5)  # not the chunk it names
+    [(rec, err)] = w.do(Whole(lists.guess_index[words[0]]))
+    w.end()
+    assert err is None and rec.total == fresh.solve(words[0]).total
+    w.begin(6)
+    with pytest.raises(Stopped):
+        w.do(Whole(lists.guess_index[words[1]]))
+    assert 1 <= len(w.cut_short()) < len(set(table[lists.guess_index[words[1]]]))
+    w.end()
+    w.steal(6)  # once its chunk is done, a late steal for it does nothing
+    w.begin(7)
+    [(rec, err)] = w.do(Whole(lists.guess_index[words[1]]))
+    w.end()
+    assert err is None and rec.total == fresh.solve(words[1]).total

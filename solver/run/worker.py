@@ -114,9 +114,14 @@ class Worker:
         self._cut_short: list[ClassResult] = []
         # the chunk of work in hand (its number from rank 0), so that a steal meant
         # for one chunk never touches a later one; whether a steal asked the opener
-        # in hand to give up its classes not started yet
+        # in hand to give up its classes not started yet. Rank 0 numbers its chunks
+        # in order, so a steal naming a chunk above the last one begun is for the
+        # chunk still on its way here (the steal's message, on another tag or
+        # straight from rank 0's thread, can overtake it): it waits for that chunk
         self._lock = threading.Lock()
         self._chunk: int | None = None
+        self._last_begun = 0
+        self._steal_ahead: int | None = None
         self._yield = False
         self.table = table
 
@@ -131,6 +136,11 @@ class Worker:
         """Chunk number `chunk` of rank 0's is in hand (None: unnumbered)."""
         with self._lock:
             self._chunk = chunk
+            if chunk is not None:
+                self._last_begun = max(self._last_begun, chunk)
+                self._yield = chunk == self._steal_ahead
+                if self._steal_ahead is not None and self._steal_ahead <= chunk:
+                    self._steal_ahead = None
 
     def end(self) -> None:
         """The chunk in hand is done: a steal that came for it no longer does
@@ -144,10 +154,13 @@ class Worker:
         queue ran dry): if it is still in hand, the opener valued whole stops once
         the class in progress is valued (nothing computed is lost, the memo is
         kept) and gives back the classes not started; a steal that comes after the
-        chunk is ignored."""
+        chunk is ignored, and one that comes before it (the chunk's message still on
+        its way) takes effect when it begins."""
         with self._lock:
             if self._chunk is not None and self._chunk == chunk:
                 self._yield = True
+            elif chunk > self._last_begun:
+                self._steal_ahead = chunk
 
     def stats(self) -> dict:
         s = getattr(self.solver, "stats", None)
