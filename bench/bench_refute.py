@@ -70,7 +70,8 @@ def refute(solver, word: str, cutoff: int, timeout: float) -> dict:
 
 def report(rows: list[dict], n_openers: int, boot: int = 2000, seed: int = 1) -> None:
     """The projection of the whole list's refutation CPU, with a bootstrap 95 %
-    interval that resamples within each stratum."""
+    interval that resamples within each stratum (over the whole sample, as a plain
+    random one, where a stratum holds a single opener: it has no spread of its own)."""
     cpu = np.array([r["cpu"] for r in rows])
     strata = sorted({r["stratum"] for r in rows})
     by = [cpu[[i for i, r in enumerate(rows) if r["stratum"] == s]] for s in strata]
@@ -79,13 +80,19 @@ def report(rows: list[dict], n_openers: int, boot: int = 2000, seed: int = 1) ->
     def proj(parts) -> float:
         return float(np.mean([p.mean() for p in parts])) * n_openers / 3600
 
-    sims = [proj([rng.choice(p, size=len(p)) for p in by]) for _ in range(boot)]
+    within = min(len(p) for p in by) >= 2
+    if within:
+        sims = [proj([rng.choice(p, size=len(p)) for p in by]) for _ in range(boot)]
+    else:
+        sims = [proj([rng.choice(cpu, size=len(cpu))]) for _ in range(boot)]
     lo, hi = np.percentile(sims, [2.5, 97.5])
     cens = sum(r["censored"] for r in rows)
     print(f"{len(rows)} openers in {len(strata)} strata; {cens} cut short at their time "
           f"limit (counted at it: the projection is then a lower bound)")
     print(f"projection over {n_openers} openers: {proj(by):.1f} CPU-h "
-          f"(95 % {lo:.1f}-{hi:.1f}); mean {cpu.mean():.1f} s, median "
+          f"(95 % {lo:.1f}-{hi:.1f}, resampled "
+          f"{'within strata' if within else 'over the whole sample'}); "
+          f"mean {cpu.mean():.1f} s, median "
           f"{np.median(cpu):.1f} s, max {cpu.max():.1f} s")
     for s, p in zip(strata, by, strict=True):
         print(f"  stratum {s}: {len(p)} openers, mean {p.mean():.1f} s, max {p.max():.1f} s")
