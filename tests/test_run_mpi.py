@@ -309,7 +309,7 @@ def test_an_opener_still_running_when_the_queue_runs_dry_is_shared(tmp_path, cac
     others (the biggest in parts) to both ranks. The order of events is pinned: no
     timing decides whether the steal happens. (Two clean-clone CIs took nothing
     back: a steal sent just after its chunk, as when the idle rank asks at once,
-    could reach the worker before the chunk did and was dropped; about 1 run in 10
+    could reach the worker before the chunk did and was dropped: 3 runs in 70
     here.) The values and second guesses are those of one process valuing every
     opener whole."""
     a, g = write_lists(tmp_path / "lists", 60, 10)
