@@ -308,8 +308,8 @@ def _set_bound_blocked(ctx, off, n, d, known, ceil, mode, nsrc, gm, gv, m12, m34
     # can get on S, its classes on the parent's set); those under the ceiling stay
     # (ok, in pool order). Five letters are spelt out: the loop over the positions
     # made each guess's product wait on the last. Interleaved with the reads (a
-    # branch a guess, mispredicted as often as not) this took a quarter of the
-    # function's time (perf annotate), a fifth in its own pass.
+    # branch a guess, which goes either way) this took about a quarter of the
+    # function's samples (perf annotate); easy openers 0.92x (BENCHMARKS.md).
     ok = np.empty(nsrc, np.int32)
     okb = np.empty(nsrc, np.int32)
     nok = 0
