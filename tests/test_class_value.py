@@ -223,3 +223,68 @@ def test_class_part_refuses_a_beam_and_a_bad_part():
     for part, parts in ((2, 2), (-1, 3), (0, 0)):
         with pytest.raises(ValueError, match="part"):
             s.class_part(opener, p, part, parts, below=99)
+
+
+@pytest.mark.parametrize("seed", SEEDS[::2], ids=lambda s: f"seed-{s}")
+def test_a_budget_values_a_class_only_below_it(seed):
+    """class_value(budget=b), as a class of an opener under a run's cutoff would be
+    valued alone: exact below b, else a lower bound at or over b that is no more
+    than the class's value; a budget of the value plus one finds the value, in a
+    fresh Solver and after lower budgets in the same one (the memo's bounds)."""
+    inst = instance(seed)
+    lists = _lists(inst)
+    table = build_numpy(lists)
+
+    def fresh() -> Solver:
+        return Solver(lists, mode=inst.mode, max_guesses=inst.cap, table=table)
+
+    for opener in inst.openers[:2]:
+        gid = lists.guess_id(opener)
+        pats = sorted(set(np.unique(table[gid]).tolist()) - {all_green(lists.length)})
+        for p in pats:
+            where = f"opener={opener} pattern={p}\n{inst.describe()}"
+            st, v, depth, _g = fresh().class_value(opener, p)
+            if st == "infeasible":
+                for b in (1, 5, 50):
+                    got = fresh().class_value(opener, p, budget=b)
+                    assert got[0] == "infeasible" or (got[0] == "lower_bound"
+                                                      and got[1] >= b), (b, got, where)
+                continue
+            assert st == "exact", where
+            s = fresh()
+            for b in sorted({max(1, v - 4), max(1, v - 1), v}):
+                got = s.class_value(opener, p, budget=b)
+                assert got[0] in ("lower_bound", "exact"), (b, got, where)
+                assert got[1] == v if got[0] == "exact" else b <= got[1] <= v, (b, got, where)
+                assert fresh().class_value(opener, p, budget=b)[0] in ("lower_bound",
+                                                                       "exact"), where
+            at_v = fresh().class_value(opener, p, budget=v)
+            assert at_v[1] == v, where
+            if v > 2 * int(np.count_nonzero(table[gid] == p)) - 1:
+                # no member separates the class (that costs 2n - 1): it must be searched,
+                # and with nothing under the budget the search proves only a bound
+                assert at_v[0] == "lower_bound", (at_v, where)
+            assert s.class_value(opener, p, budget=v + 1)[:3] == ("exact", v, depth), where
+            assert fresh().class_value(opener, p, budget=v + 1)[:3] == ("exact", v, depth), where
+
+
+@pytest.mark.parametrize("mode", ["easy", "hard"])
+def test_a_budget_on_a_big_class_of_the_default_lists(mode):
+    """salet's all-grey class (no member separates it, so it must be searched):
+    under a budget of its value it comes back as a lower bound of exactly that
+    value, and one more finds the value, as without a budget."""
+    from solver.words import WordLists
+
+    lists = WordLists.load(quiet=True)
+    table = build_numpy(lists)
+    grey = 0  # the all-grey pattern
+    n = int(np.count_nonzero(table[lists.guess_id("salet")] == grey))
+    st, v, depth, second = Solver(lists, mode=mode, table=table).class_value("salet", grey)
+    assert st == "exact" and v > 2 * n - 1, (st, v, n)
+    got = Solver(lists, mode=mode, table=table).class_value("salet", grey, budget=v)
+    assert got == ("lower_bound", v, None, None)
+    low = Solver(lists, mode=mode, table=table).class_value("salet", grey, budget=v - 30)
+    assert low[0] == "lower_bound" and v - 30 <= low[1] <= v, low
+    s = Solver(lists, mode=mode, table=table)
+    s.class_value("salet", grey, budget=v)
+    assert s.class_value("salet", grey, budget=v + 1)[:3] == ("exact", v, depth)

@@ -60,7 +60,7 @@ class ClassQueries(SolverParts):
                 out[p] = (int(v), self.lists.guesses[int(g)], int(h) + 1)
         return out
 
-    def class_value(self, opener: str, pattern: int
+    def class_value(self, opener: str, pattern: int, budget: int | None = None
                     ) -> tuple[str, int | None, int | None, str | None]:
         """One first-feedback class of `opener` valued alone, as `solve` (no cutoff)
         values it inside the opener, so that work below the opener can go to other
@@ -68,20 +68,31 @@ class ClassQueries(SolverParts):
         `solve` labels an opener: exact; infeasible (no strategy within the cap;
         total and depth None); upper_bound or not_found (a beam, or the uncapped
         depth limit, restricted the search); lower_bound only if the search stopped
-        at its budget (INF less the other classes' bounds: never seen). total: the
+        at its budget (without `budget`, INF less the other classes' bounds: never
+        seen). total: the
         class's guesses after the opener; depth: its deepest answer's guesses, the
         opener included; second guess: the best next guess (the answer itself for a
         singleton class). The opener's value is len(answers) plus the class totals,
-        infeasible if any class is. ValueError for the all-green pattern or a
-        pattern with no class."""
+        infeasible if any class is. `budget`: a total that is enough to know the
+        class reaches (under a run's cutoff X: X less len(answers) and the other
+        classes' lower bounds, so that the class alone shows the opener at X or over):
+        the class is valued exactly only below it, else it comes back as lower_bound
+        with a total at or over the budget (or infeasible); None: no budget. ValueError
+        for the all-green pattern or a pattern with no class."""
         if self.depth_limit < 2:
             self._class_set(opener, pattern)  # (checks the pattern)
             return Status.INFEASIBLE, None, None, None
         m, cons, beta = self._class_set(opener, pattern)
+        if budget is not None:
+            beta = min(beta, int(budget))
         v, fl, h, g = self._solve_set(m, self.depth_limit - 1, cons, beta)
         tainted = bool(fl & K.TAINT)
-        if not fl & K.EXACT:  # over a budget no real class reaches
-            return Status.LOWER_BOUND, int(v), None, None
+        if not fl & K.EXACT:  # at or over the budget
+            # (a beam's, or the uncapped depth limit's, proves nothing: not_found)
+            status, _note = self._label(Status.LOWER_BOUND, True, tainted)
+            if status != Status.LOWER_BOUND:
+                return status, None, None, None
+            return status, int(v), None, None
         status, _note = self._label(Status.EXACT if v < K.INF else Status.INFEASIBLE, True, tainted)
         if status not in (Status.EXACT, Status.UPPER_BOUND):
             return status, None, None, None
