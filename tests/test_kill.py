@@ -65,6 +65,48 @@ def _classes(store: Path) -> dict[tuple[int, int], int]:
     return {(int(i), int(p)): int(v[i, p]) for i, p in zip(*np.nonzero(v), strict=True)}
 
 
+def _descendants(root: int) -> set[int]:
+    """The processes below `root` now (mpiexec's proxies and ranks run in sessions of
+    their own, so the job's process group does not hold them)."""
+    children: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                ppid = int(Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue  # gone meanwhile
+            children.setdefault(ppid, []).append(int(d))
+    out, todo = set(), [root]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            if c not in out:
+                out.add(c)
+                todo.append(c)
+    return out
+
+
+def _wait_gone(pids: set[int], timeout: float = 60.0) -> None:
+    """Wait until none of `pids` is alive (a zombie holds no lock). mpiexec can exit
+    before its ranks have died (they hear of it through their proxy), and a rank
+    holds the store's lock until it has: a resume started at once is then refused,
+    rightly (a clean-clone CI run at load 3 saw it once)."""
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        live = []
+        for pid in pids:
+            try:
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                continue  # gone
+            if state != "Z":
+                live.append(pid)
+        if not live:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"processes {sorted(pids)} of the killed job still run after "
+                         f"{timeout:.0f} s")
+
+
 def _kill_cycles(tmp_path: Path, n_answers: int, step: int, kills: int, seed: int,
                  extra: tuple[str, ...] = (), single: tuple[str, ...] = (),
                  same_depth: bool = True) -> None:
@@ -93,6 +135,7 @@ def _kill_cycles(tmp_path: Path, n_answers: int, step: int, kills: int, seed: in
             time.sleep(rng.uniform(0.0, 0.4))
         whole = k % 3 != 2  # mostly the whole job at once; sometimes rank 0 (the writer)
         pid = None if whole else rank_pid(store, 0)
+        job = _descendants(p.pid)
         try:
             if pid is None:
                 os.killpg(p.pid, signal.SIGKILL)
@@ -105,6 +148,7 @@ def _kill_cycles(tmp_path: Path, n_answers: int, step: int, kills: int, seed: in
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGKILL)
             p.communicate()
+        _wait_gone(job)
         if p.returncode == 0:
             break  # finished before the kill: nothing left to interrupt
         after = _finished(store)
