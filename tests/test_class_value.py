@@ -277,9 +277,9 @@ def test_a_budget_on_a_big_class_of_the_default_lists(mode):
 
     lists = WordLists.load(quiet=True)
     table = build_numpy(lists)
-    grey = 0  # the all-grey pattern
+    grey = 0  # the all-grey pattern (grey is colour 0 at every position: solver/feedback.py)
     n = int(np.count_nonzero(table[lists.guess_id("salet")] == grey))
-    st, v, depth, second = Solver(lists, mode=mode, table=table).class_value("salet", grey)
+    st, v, depth, _g = Solver(lists, mode=mode, table=table).class_value("salet", grey)
     assert st == "exact" and v > 2 * n - 1, (st, v, n)
     got = Solver(lists, mode=mode, table=table).class_value("salet", grey, budget=v)
     assert got == ("lower_bound", v, None, None)

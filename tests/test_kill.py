@@ -89,7 +89,7 @@ def _wait_gone(pids: set[int], timeout: float = 60.0) -> None:
     """Wait until none of `pids` is alive (a zombie holds no lock). mpiexec can exit
     before its ranks have died (they hear of it through their proxy), and a rank
     holds the store's lock until it has: a resume started at once is then refused,
-    rightly (a clean-clone CI run at load 3 saw it once)."""
+    rightly (a clean-clone CI run saw it once, beside another test run)."""
     t0 = time.time()
     while time.time() - t0 < timeout:
         live = []
