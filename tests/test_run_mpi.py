@@ -336,3 +336,39 @@ def test_an_opener_still_running_when_the_queue_runs_dry_is_shared(tmp_path, cac
     assert (sg.fields["depth"] == sr.fields["depth"]).all()
     got, want = S.Store.open(store), ref
     assert (np.asarray(got.group["second"][...]) == np.asarray(want.group["second"][...])).all()
+
+
+@pytest.mark.parametrize("mode,over", [("easy", 0), ("easy", 1), ("hard", 0)])
+def test_an_opener_under_a_cutoff_still_running_when_the_queue_runs_dry_is_shared(
+        tmp_path, cache, mode, over):
+    """No tail under a cutoff: one opener (check, whose solve under these cutoffs
+    searches classes) on 2 solving ranks under --cutoff its value (refuted) or one
+    more (exact). The other rank is idle at once, so the opener is taken back: it
+    gives back the classes it valued and a bound of each other, which go out to both
+    ranks each with the budget the others' bounds leave it (the test hook holds the
+    whole opener until then). The verdict is that of one process valuing it whole
+    under the same cutoff: exact at its value, or a lower bound at the cutoff
+    (which is its value here; classes valued at once can also show it exact)."""
+    a, g = write_lists(tmp_path / "lists", 60, 10)
+    lists = ["--answers", a, "--guesses", g, "--mode", mode, "--openers", "check"]
+    exact = _whole_run(tmp_path / "exact.zarr", lists, cache).snapshot()
+    i = int(np.flatnonzero(exact.status == S.EXACT)[0])
+    value = int(exact.fields["total"][i])
+    cutoff = ["--cutoff", str(value + over)]
+    env = mpi_env(cache)
+    env["WORDLE_DP_TEST_SLOW"] = "120"  # the whole opener's wait ends with the steal
+    store = tmp_path / "steal.zarr"
+    p = subprocess.run(_cmd(2, "run", "--store", str(store), *lists, *cutoff),
+                       env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    stolen = re.search(r"no tail: (\d+) opener\(s\) valued whole were taken back",
+                       p.stderr)
+    assert stolen and int(stolen.group(1)) == 1, p.stderr[-2000:]
+    ref = _whole_run(tmp_path / "whole.zarr", [*lists, *cutoff], cache).snapshot()
+    got = S.Store.open(store).snapshot()
+    assert ref.status[i] == (S.EXACT if over else S.LOWER_BOUND)
+    total = int(got.fields["total"][i])
+    # (a lower bound at the cutoff and at most the value: here the value itself)
+    assert total == value, (got.status[i], total)
+    assert got.status[i] == S.EXACT if over else got.status[i] in (S.LOWER_BOUND, S.EXACT)
+    assert (got.status != S.PENDING).sum() == 1

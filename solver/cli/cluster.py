@@ -77,7 +77,9 @@ def register(sub) -> None:
                    help="value an expensive opener as its first-feedback classes on "
                    "several ranks, each class checkpointed in the store: auto splits "
                    "openers predicted above a solving rank's fair share of the run; "
-                   "all splits every one; off none. Never under --cutoff (default: auto)")
+                   "all splits every one; off none, and takes no opener back when the "
+                   "queue runs dry. Under --cutoff only openers taken back are split, "
+                   "each class with the budget the others leave it (default: auto)")
     r.add_argument("--parts", type=parts_arg, default=None, metavar="N|auto",
                    help="value a big first-feedback class of a split opener in N parts "
                    "on several ranks: a quick upper bound first (the best of a few "

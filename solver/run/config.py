@@ -190,6 +190,7 @@ class RunSummary:
     stats: dict = field(default_factory=dict)
     split_openers: int = 0  # openers valued as classes in this run
     classes: int = 0  # classes valued (and checkpointed) in this run
+    class_bounds: int = 0  # of those, lower bounds at a budget (not checkpointed)
     parts: int = 0  # parts of classes valued in parts (split.parts_for), quick bounds too
     stolen: int = 0  # openers taken back from a rank when the queue ran dry, and split
     coordinator_seconds: float = 0.0  # rank 0's time handling results (writes included)

@@ -20,7 +20,7 @@ from .config import RunConfig, RunSummary
 from .cutoffs import Cutoffs
 from .eta import eta as estimate
 from .mpi import Signals
-from .split import PartResult
+from .split import ClassBound, PartResult, kept
 from .text import Best, RunProgress, TextReport, in_flight_text
 from .units import Whole
 from .work import Work
@@ -59,6 +59,7 @@ class Coordinator:
         self.classes = classes
         self.class_buffer: list[ClassResult] = []
         self.classes_valued = 0
+        self.class_bounds = 0  # of those, lower bounds at their budget (not checkpointed)
         self.parts_valued = 0  # parts of classes valued in parts (quick bounds included)
         self.stolen = 0  # openers taken back from a rank and split (steal)
         self.handle_seconds = 0.0  # rank 0's time on results (MPI loop), writes included
@@ -137,10 +138,18 @@ class Coordinator:
     # ---- taking work back when the queue runs dry ----
     def stealable(self, units: list) -> bool:
         """Whether a chunk in flight may be taken back and split: one opener valued
-        whole and exactly, in a run whose work can be split."""
+        whole, exactly or (where the work allows it) under a cutoff, in a run whose
+        work can be split."""
         return (self.work.stealable and self.cfg.tuning.steal_after is not None
                 and len(units) == 1 and isinstance(units[0], Whole)
-                and self.exact_kind(units[0].index) and units[0].index not in self.work.splits)
+                and (self.work.steal_cutoff or self.exact_kind(units[0].index))
+                and units[0].index not in self.work.splits)
+
+    def cutoff_of(self, index: int) -> int | None:
+        """The cutoff opener `index` is valued under now (None: exactly)."""
+        if self.cutoffs is not None:
+            return self.cutoffs.cutoff(index)
+        return self.cfg.options.cutoff
 
     def steal_target(self, busy: dict[int, list], can: set[int], now: float) -> int | None:
         """The solver whose chunk to take back now (of those in `can`, which can
@@ -160,8 +169,11 @@ class Coordinator:
         those it had valued (`results`, already checkpointed by add_item)."""
         done = {r.pattern: r for r, _e in results
                 if isinstance(r, ClassResult) and r.index == index and r.status != PENDING}
+        bounds = {r.pattern: r.total for r, _e in results
+                  if isinstance(r, ClassBound) and r.index == index}
         cost = self.work.costs.of_opener(index)
-        rec = self.work.add_split(index, done, cost, stolen=True)
+        rec = self.work.add_split(index, done, cost, stolen=True,
+                                  cutoff=self.cutoff_of(index), bounds=bounds)
         self.stolen += 1
         if rec is not None:
             self.add(rec[0], rec[1], None, count_cpu=False)
@@ -184,10 +196,11 @@ class Coordinator:
         """The moving average of a unit of this kind and how many it has seen."""
         return self.walls.get(kind, (0.0, 0))
 
-    def add_item(self, item: Record | ClassResult | PartResult, err: str | None,
+    def add_item(self, item: Record | ClassResult | ClassBound | PartResult, err: str | None,
                  stats: dict | None) -> None:
-        """One result from a worker: an opener, a class of a split opener, or a part
-        of a class valued in parts."""
+        """One result from a worker: an opener, a class of a split opener, a part
+        of a class valued in parts, or a class's lower bound from an opener cut
+        short under a cutoff."""
         if isinstance(item, PartResult):
             if stats and item.rank >= 0:
                 self.stats_by_rank[item.rank] = stats
@@ -196,13 +209,19 @@ class Coordinator:
             if whole is None:
                 return
             item = whole
+        if isinstance(item, ClassBound):
+            return  # what a steal under a cutoff splits with (split_stolen)
         if not isinstance(item, ClassResult):
             self.add(item, err, stats)
             return
         if stats and item.rank >= 0:
             self.stats_by_rank[item.rank] = stats
-        if item.status != PENDING:  # valued: checkpointed, even if its opener is settled
-            self.class_buffer.append(item)
+        if item.status != PENDING:  # valued: counted; checkpointed, even if its
+            # opener is settled, unless it is a bound that only its budget gave
+            if kept(item):
+                self.class_buffer.append(item)
+            else:
+                self.class_bounds += 1
             self.classes_valued += 1
             self.cpu += item.cpu_seconds if math.isfinite(item.cpu_seconds) else 0.0
         done = self.work.on_class(item, err)
@@ -326,6 +345,7 @@ class Coordinator:
             write_seconds=self.store.flush_seconds, flushes=self.store.flushes,
             solve_cpu_seconds=self.cpu, ranks=self.size, stats=agg,
             split_openers=len(self.work.splits), classes=self.classes_valued,
+            class_bounds=self.class_bounds,
             parts=self.parts_valued, stolen=self.stolen,
             coordinator_seconds=self.handle_seconds, results=self.handled,
             stop_reason=self.stop_reason,

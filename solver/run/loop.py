@@ -15,13 +15,15 @@ a stopped run, exit status 0. Only a worker that cannot hear the abandon message
 makes rank 0 end the job with MPI_Abort.
 
 No tail: when the queue runs dry, an idle solver is not stopped while another one
-values an opener whole that may be split (an exact run that splits): once that
-opener has run Tuning.steal_after seconds, rank 0 takes its chunk back (a steal
-naming the chunk, which the worker ignores once that chunk is done). The worker
-finishes the class in progress and answers with every class it valued (nothing is
-lost), and the opener's classes not started go out again (the big ones in parts,
-Work.add_split) to every idle solver. The values are those of the opener valued
-whole: split openers are combined by solve's own rules (split.py)."""
+values an opener whole that may be split (a run that splits, exactly or under a
+cutoff): once that opener has run Tuning.steal_after seconds, rank 0 takes its
+chunk back (a steal naming the chunk, which the worker ignores once that chunk is
+done). The worker finishes the class in progress and answers with every class it
+valued (nothing is lost), and the opener's classes not started go out again (the
+big ones in parts, Work.add_split) to every idle solver; under a cutoff with the
+lower bounds it knew of them, each class whole with the budget they leave it. The
+values are those of the opener valued whole: split openers are combined by solve's
+own rules (split.py)."""
 
 from __future__ import annotations
 

@@ -12,10 +12,22 @@ Which openers (`plan`): with --split auto, those whose predicted cost (costs.py)
 is above SPLIT_SHARE of a solving rank's fair share of the run (the predicted cost
 of all the work over the number of solving ranks); --split all splits every opener (tests,
 benchmarks); --split off none. An opener with classes already checkpointed is
-always split, so a resumed run finishes it from there. Never under a cutoff: there
-`solve` refutes most openers from bounds over all their classes at once, in well
-under a second, and a class valued alone cannot take part in that; a cutoff run
-values every opener whole, exactly as before.
+always split, so a resumed run finishes it from there. Never planned under a
+cutoff: there `solve` refutes most openers from bounds over all their classes at
+once, in well under a second, and a class valued alone cannot take part in that;
+a cutoff run values every opener whole.
+
+Under a cutoff X, an opener taken back from its rank when the queue runs dry (a
+steal, loop.py) is split all the same. Its rank hands back the classes it valued
+and a lower bound of each of the others (the facts its refutation started from,
+Solver.solve's on_bounds). Each class then goes out with a budget (Classes.budgets),
+set as it goes out: X less len(answers) and what is known of every other class (its
+value, or its lower bound). Valued below its budget a class is exact; at its budget
+it comes back as a lower bound, which shows the opener at X or over (`lower_total`
+sums the bounds: at least the budget plus the others' bounds). Those bounds only
+rise as classes come back, so a budget set earlier stays sound. Such a split's
+classes go out whole (no parts) and its lower bounds never enter the checkpoint:
+they depend on the budget, the checkpoint's values only on the problem.
 
 The units of a split opener: its smallest classes, together up to HEAD_FRACTION
 of the opener's predicted cost, go first as one 'head' unit solved smallest first,
@@ -28,7 +40,8 @@ too (fesse: 48 s).
 
 The status rules (`combine`) are solve's: the opener is infeasible if a class is;
 not_found (stored as failed, as an unsplit not_found is) if a class is; a lower
-bound if a class stopped at its budget; an upper bound if a class is one (a beam or
+bound if a class stopped at its budget, or (under a cutoff) once what is known of
+its classes sums to the cutoff; an upper bound if a class is one (a beam or
 the uncapped depth limit restricted it); else exact, with total len(answers) plus
 the class totals and depth the deepest class's. Those rules do not depend on the
 order of the classes, so any rank may value any class.
@@ -62,6 +75,7 @@ from ..store import (
     FAILED,
     INFEASIBLE,
     LOWER_BOUND,
+    PENDING,
     UPPER_BOUND,
 )
 from ..store.classes import (  # noqa: F401 (the run's names for them)
@@ -94,15 +108,37 @@ def classes_of(row: np.ndarray, n_patterns: int) -> list[tuple[int, int]]:
     return cls[::-1]  # ... then reversed
 
 
-def combine(n_answers: int, results: list[ClassResult]) -> tuple[int, int, int]:
-    """(status code, total, depth) of an opener from all its classes' results, by
-    solve's rules (module docstring); total and depth -1 where solve has none."""
+@dataclass
+class ClassBound:
+    """A lower bound of one class of an opener cut short under a cutoff, not valued
+    yet (Solver.solve's on_bounds): what that class's total is known to reach."""
+
+    index: int
+    pattern: int
+    total: int
+    wall_seconds: float = 0.0  # (none of its own: the loop sums a unit's results')
+
+
+def known(r: ClassResult, bound: int) -> int:
+    """What a valued class counts for in an opener's lower total: its value, or, if
+    it stopped at its budget, the larger of that bound and the one known before."""
+    return max(r.total, bound) if r.status == LOWER_BOUND else r.total
+
+
+def combine(n_answers: int, results: list[ClassResult],
+            bounds: dict[int, int] | None = None, rest: int = 0) -> tuple[int, int, int]:
+    """(status code, total, depth) of an opener from its classes' results, by
+    solve's rules (module docstring); total and depth -1 where solve has none.
+    `bounds`: lower bounds known of the classes before they were valued; `rest`:
+    the sum of those of the classes not valued (a split settled under a cutoff
+    before all came back: a lower bound)."""
     codes = {r.status for r in results}
     for code in (INFEASIBLE, FAILED):
         if code in codes:
             return code, -1, -1
-    total = n_answers + sum(r.total for r in results)
-    if LOWER_BOUND in codes:
+    b = bounds or {}
+    total = n_answers + rest + sum(known(r, b.get(r.pattern, 0)) for r in results)
+    if LOWER_BOUND in codes or rest:
         return LOWER_BOUND, total, -1
     depth = max([1] + [r.depth for r in results])
     return (UPPER_BOUND if UPPER_BOUND in codes else EXACT), total, depth
@@ -189,8 +225,15 @@ def least_part(found: list[tuple]) -> tuple | None:
 
 
 def decisive(r: ClassResult) -> bool:
-    """Whether one class settles its opener whatever the others are."""
-    return r.status in (INFEASIBLE, FAILED)
+    """Whether one class settles its opener whatever the others are (a lower bound:
+    the class reached the budget the others' bounds left it)."""
+    return r.status in (INFEASIBLE, FAILED, LOWER_BOUND)
+
+
+def kept(r: ClassResult) -> bool:
+    """Whether a class result goes to the checkpoint: valued, and not a lower bound
+    (that depends on the budget it was valued under)."""
+    return r.status not in (PENDING, LOWER_BOUND)
 
 
 def second_row(results: list[ClassResult], n_patterns: int) -> np.ndarray:
@@ -224,13 +267,42 @@ class Split:
     # taken back from a rank still valuing it whole when the queue ran dry (the
     # idle ranks share what is left: its biggest classes, each in parts)
     stolen: bool = False
+    # under a cutoff (module docstring): the cutoff, and the lower bounds its rank
+    # knew of the classes it had not valued (2c - 1 for a class of c answers where
+    # none is known)
+    cutoff: int | None = None
+    bounds: dict[int, int] = field(default_factory=dict)
+    answers: int = 0  # len(answers): every answer's first guess
 
     def todo(self) -> list[tuple[int, int]]:
         return [(p, s) for p, s in self.classes if p not in self.done]
 
+    def bound(self, pattern: int, size: int) -> int:
+        """The lower bound known of a class before it is valued."""
+        return max(self.bounds.get(pattern, 0), 2 * size - 1)
+
+    def rest(self) -> int:
+        """The lower bounds of the classes not valued, summed."""
+        return sum(self.bound(p, s) for p, s in self.todo())
+
+    def lower_total(self) -> int:
+        """A lower bound of the opener's total from what is known of each class."""
+        sizes = dict(self.classes)
+        return self.answers + self.rest() + sum(
+            known(r, self.bound(p, sizes[p])) for p, r in self.done.items())
+
+    def budget(self, pattern: int) -> int:
+        """Under a cutoff, the budget of a class not valued: the cutoff less
+        len(answers) and what is known of every other class."""
+        assert self.cutoff is not None
+        size = dict(self.classes)[pattern]
+        return self.cutoff - self.lower_total() + self.bound(pattern, size)
+
     def settled(self) -> bool:
-        """Every class valued, or one that decides the opener alone."""
-        return not self.todo() or any(decisive(r) for r in self.done.values())
+        """Every class valued, one that decides the opener alone, or (under a
+        cutoff) what is known at the cutoff or over."""
+        return (not self.todo() or any(decisive(r) for r in self.done.values())
+                or (self.cutoff is not None and self.lower_total() >= self.cutoff))
 
 
 def make_units(split: Split, cost: Callable[[int, int], float]) -> None:

@@ -171,6 +171,8 @@ def summary_lines(s: RunSummary, counts: dict[str, int], store: str, best: Best 
     if s.split_openers or s.classes:
         lines.append(f"  split: {s.split_openers} opener(s) valued as first-feedback classes, "
                      f"{s.classes} class(es) valued and checkpointed"
+                     + (f" ({s.class_bounds} of them under a cutoff only up to their "
+                        "budget: not checkpointed)" if s.class_bounds else "")
                      + (f", {s.parts} part(s) of classes valued in parts" if s.parts else ""))
     if s.stolen:
         lines.append(f"  no tail: {s.stolen} opener(s) valued whole were taken back when the "

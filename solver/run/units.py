@@ -17,10 +17,13 @@ class Whole:
 @dataclass(frozen=True, slots=True, order=True)
 class Classes:
     """Those first-feedback classes of opener `index`, in this order, stopping at
-    one that settles the opener (split.py)."""
+    one that settles the opener (split.py); under a cutoff with `budgets`, one per
+    class: each class is valued exactly only below its budget (Solver.class_value),
+    set by rank 0 as the unit goes out (empty: none)."""
 
     index: int
     patterns: tuple[int, ...]
+    budgets: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -5,8 +5,10 @@ classes in parts) and the plan that fills it (plan_work)."""
 from __future__ import annotations
 
 import heapq
+import inspect
 import math
 import time
+from dataclasses import replace
 
 import numpy as np
 
@@ -81,8 +83,10 @@ class Work:
         self.valued_cost: dict[int, list[float]] = {}
         self.gated: set[int] = set()  # splits whose big classes wait for their head
         # whether an opener valued whole may be taken back and split (steal): the
-        # engine values classes alone, and the run values them (plan_work says)
+        # engine values classes alone, and the run values them (plan_work says);
+        # steal_cutoff: one valued under a cutoff too (split.py)
         self.stealable = False
+        self.steal_cutoff = False
 
     def __len__(self) -> int:
         self._drop_settled()
@@ -122,16 +126,24 @@ class Work:
         sp = None if isinstance(units[0], Whole) else self.splits.get(units[0].index)
         if sp is not None and math.isnan(sp.started):
             sp.started = time.time()
+        if sp is not None and sp.cutoff is not None:  # budgets from what is known now
+            units = [replace(u, budgets=tuple(sp.budget(p) for p in u.patterns))
+                     if isinstance(u, Classes) else u for u in units]
         return units
 
     def add_split(self, index: int, done: dict[int, ClassResult], cost: float,
-                  stolen: bool = False) -> tuple[Record, str | None] | None:
+                  stolen: bool = False, cutoff: int | None = None,
+                  bounds: dict[int, int] | None = None
+                  ) -> tuple[Record, str | None] | None:
         """Value opener `index` as classes, `done` already valued (the checkpoint);
         the opener's record at once when those settle it. `stolen`: taken back from
         a rank valuing it whole when the queue ran dry, so every solving rank may
-        share it: its big classes go out at once, each in parts."""
+        share it: its big classes go out at once, each in parts. `cutoff`: taken
+        back under that cutoff, `bounds` the lower bounds its rank knew of the
+        classes not valued: each class goes out whole with a budget (split.py)."""
         sp = Split(index, classes_of(self.table[index], self.n_patterns), dict(done),
-                   stolen=stolen)
+                   stolen=stolen, cutoff=cutoff, bounds=dict(bounds or {}),
+                   answers=self.n_answers)
         self.splits[index] = sp
         self._key[index] = cost
         if sp.settled():
@@ -156,6 +168,9 @@ class Work:
         sizes = dict(sp.classes)
         for u in sp.big:
             size = sizes[u[0]]
+            if sp.cutoff is not None:  # a budget per class, set as it goes out
+                self.push(Classes(sp.index, u), self._key[sp.index])
+                continue
             cost = self.costs.of_class(sp.index, u[0], size)
             n = parts_for(size, cost, self.share, self.workers, self.parts)
             if sp.stolen and self.parts is None and size > 2:
@@ -274,7 +289,8 @@ class Work:
     def _finish(self, sp: Split) -> tuple[Record, str | None]:
         self._close(sp)
         results = [sp.done[p] for p, _s in sp.classes if p in sp.done]
-        code, total, depth = combine(self.n_answers, results)
+        code, total, depth = combine(self.n_answers, results,
+                                     {p: sp.bound(p, s) for p, s in sp.classes}, sp.rest())
         cpu = [r.cpu_seconds for r in results if math.isfinite(r.cpu_seconds)]
         nodes = [r.nodes for r in results if r.nodes >= 0]
         worked = [r for r in results if r.rank >= 0]
@@ -354,6 +370,18 @@ def bundles_of(table: np.ndarray, costs: dict[int, float], whole: list[int],
     return bundled
 
 
+def steals_under_cutoff(engine, variant: Variant) -> bool:
+    """Whether an opener valued under a cutoff may be taken back and split: the
+    engine values a class alone under a budget and tells the bounds a solve under a
+    cutoff starts from, and the guesses are capped (uncapped, a class's bound that
+    used the depth limit proves nothing, so a split could fail where the whole
+    opener is refuted; so is one under a beam)."""
+    solve = getattr(engine, "solve", None)
+    return (variant.max_guesses > 0 and not getattr(engine, "beam", None)
+            and callable(getattr(engine, "class_value", None))
+            and callable(solve) and "on_bounds" in inspect.signature(solve).parameters)
+
+
 def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: list[int],
               solvers: int, engine, spreads: dict[int, dict[int, int]] | None = None,
               cutoffs: Cutoffs | None = None) -> tuple[Work, ClassStore | None, list[int],
@@ -402,6 +430,9 @@ def plan_work(cfg: RunConfig, lists, table: np.ndarray, store: Store, queue: lis
         exact = sorted(exact, key=lambda i: (-costs[i], i))
     else:
         work = Work(variant, len(lists.answers), table)
+    if rest and classes is not None and cfg.options.split != "off" and steals_under_cutoff(
+            engine, variant):
+        work.stealable = work.steal_cutoff = True
     bundled = bundles_of(table, costs, [i for i in exact if i not in split], variant, solvers)
     queue = exact + rest
     # the queue's keys: the predicted costs, and below every one of them the openers

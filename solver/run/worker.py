@@ -34,7 +34,14 @@ from .mpi import (
     threads_ok,
     wait_message,
 )
-from .split import ClassResult, PartResult, class_status_code, classes_of, decisive
+from .split import (
+    ClassBound,
+    ClassResult,
+    PartResult,
+    class_status_code,
+    classes_of,
+    decisive,
+)
 from .units import Classes, Part, Unit, Whole
 
 # A quick bound that finds nothing within the cap among its candidates is tried
@@ -109,9 +116,13 @@ class Worker:
             getattr(self.solver, "class_rows", None))
         # an exact opener cut short by a stop keeps the classes it valued: they go to
         # the class checkpoint, and the resumed run values only the others (split)
-        self.keeps_classes = self.has_classes and "on_class" in inspect.signature(
-            self.solver.solve).parameters
-        self._cut_short: list[ClassResult] = []
+        solve = getattr(self.solver, "solve", None)
+        takes = inspect.signature(solve).parameters if callable(solve) else {}
+        self.keeps_classes = self.has_classes and "on_class" in takes
+        # ... and under a cutoff, with lower bounds of the classes it had not valued,
+        # so that a steal can hand those out with budgets (split.py)
+        self.keeps_bounds = self.keeps_classes and "on_bounds" in takes
+        self._cut_short: list[ClassResult | ClassBound] = []
         # the chunk of work in hand (its number from rank 0), so that a steal meant
         # for one chunk never touches a later one; whether a steal asked the opener
         # in hand to give up its classes not started yet. Rank 0 numbers its chunks
@@ -177,8 +188,11 @@ class Worker:
         t0 = time.perf_counter()
         c0 = time.process_time()
         _test_slow(lambda: self._yield)
-        valued: list[ClassResult] = []
+        valued: list[ClassResult | ClassBound] = []
         last = [c0, t0]
+
+        def bounds(known: dict[int, int]) -> None:  # under a cutoff, before any class
+            valued.extend(ClassBound(index, int(p), int(b)) for p, b in known.items())
 
         def keep(pattern: int, status: str, total: int, depth: int, second: str) -> None:
             c, w = time.process_time(), time.perf_counter()
@@ -186,8 +200,9 @@ class Worker:
                                       depth, self.lists.guess_index[second], c - last[0],
                                       w - last[1], -1, self.rank))
             last[:] = c, w
-            if self._yield and len(valued) < len(classes_of(self.table[index],
-                                                            n_patterns(self.lists.length))):
+            n_valued = sum(isinstance(v, ClassResult) for v in valued)
+            if self._yield and n_valued < len(classes_of(self.table[index],
+                                                         n_patterns(self.lists.length))):
                 raise Stopped("taken back: the classes not started go to idle ranks")
 
         try:
@@ -195,6 +210,8 @@ class Worker:
                 r = self.solver.solve(word, on_class=keep)
             elif cutoff is None:
                 r = self.solver.solve(word)
+            elif self.keeps_bounds:
+                r = self.solver.solve(word, cutoff=cutoff, on_class=keep, on_bounds=bounds)
             else:
                 r = self.solver.solve(word, cutoff=cutoff)
             second = rows = None
@@ -238,9 +255,10 @@ class Worker:
                          finished_at=time.time())
             return rec, msg + "\n" + tb
 
-    def cut_short(self) -> list[tuple[ClassResult, None]]:
+    def cut_short(self) -> list[tuple[ClassResult | ClassBound, None]]:
         """The classes that the last unit cut short by a stop had valued (once): an
-        exact opener valued whole, or a split opener's classes."""
+        opener valued whole, or a split opener's classes; under a cutoff, with a
+        lower bound of each class not valued (ClassBound)."""
         out, self._cut_short = self._cut_short, []
         return [(cr, None) for cr in out]
 
@@ -259,13 +277,17 @@ class Worker:
         nodes = int(n1 - n0) if n0 >= 0 and n1 >= 0 and err is None else -1
         return out, time.process_time() - c0, time.perf_counter() - t0, nodes, err
 
-    def solve_class(self, index: int, pattern: int) -> tuple[ClassResult, str | None]:
-        """One first-feedback class of an opener (Solver.class_value); on an error, a
-        result with status PENDING (nothing valued) and the message."""
+    def solve_class(self, index: int, pattern: int, budget: int | None = None
+                    ) -> tuple[ClassResult, str | None]:
+        """One first-feedback class of an opener (Solver.class_value, exact only
+        below `budget` if one is given); on an error, a result with status PENDING
+        (nothing valued) and the message."""
         word = self.lists.guesses[index]
 
         def value() -> tuple[int, int, int, int]:
-            status, total, depth, second = self.solver.class_value(word, pattern)
+            status, total, depth, second = (
+                self.solver.class_value(word, pattern) if budget is None
+                else self.solver.class_value(word, pattern, budget=budget))
             return (class_status_code(status), -1 if total is None else int(total),
                     -1 if depth is None else int(depth),
                     -1 if second is None else self.lists.guess_index[second])
@@ -318,9 +340,10 @@ class Worker:
         out: list[tuple[Record | ClassResult | PartResult, str | None]] = []
         every = _partial_every()
         last = time.monotonic()
-        for p in unit.patterns:
+        budgets = unit.budgets or (None,) * len(unit.patterns)
+        for p, budget in zip(unit.patterns, budgets, strict=True):
             try:
-                cr, err = self.solve_class(unit.index, p)
+                cr, err = self.solve_class(unit.index, p, budget)
             except Stopped:  # the classes before it are kept (cut_short)
                 self._cut_short = [c for c, _e in out if isinstance(c, ClassResult)]
                 raise

@@ -402,13 +402,18 @@ class Solver(ClassQueries, PositionQueries):
     def solve(
         self, opener: str, cutoff: int | None = None, progress: TextIO | None = None,
         on_class: Callable[[int, str, int, int, str], None] | None = None,
+        on_bounds: Callable[[dict[int, int]], None] | None = None,
     ) -> SolveResult:
         """Exact value of `opener`; with `cutoff`, openers that cannot beat it get
         status lower_bound (a proven total >= cutoff) instead of an exact value.
         `progress`: a stream for a line every few seconds on long solves.
-        `on_class(pattern, status, total, depth, second)`: without a cutoff, called
-        as each first-feedback class is valued, as class_value would value it
-        (exact or upper_bound), so that a solve cut short (Stopped) keeps them."""
+        `on_class(pattern, status, total, depth, second)`: called as each
+        first-feedback class is searched to its value, as class_value would value it
+        (exact or upper_bound), so that a solve cut short (Stopped) keeps them.
+        `on_bounds({pattern: total})`: under a cutoff, once, before any class is
+        searched: a lower bound of every non-green class's total (the cheap facts
+        the cutoff's refutation starts from), so that a solve cut short can hand
+        the classes it has not valued to others with budgets (run/split.py)."""
         gid = self._gid(opener)
         word = self.lists.guesses[gid]
         n_a = len(self.lists.answers)
@@ -425,10 +430,9 @@ class Solver(ClassQueries, PositionQueries):
             status, _note = self._label(Status.EXACT, True, tainted)
             on_class(p, status, v, h + 1, self.lists.guesses[g])
 
-        valued = tell_class if on_class is not None and cutoff is None else None
         status, total, depth, searched, tainted = self._guess_total(
             gid, all_answers, self.depth_limit, None, beta, report, weighted=True,
-            valued=valued)
+            valued=tell_class if on_class is not None else None, bounded=on_bounds)
         status, note = self._label(status, searched, tainted)
         return SolveResult(
             opener=word,
@@ -445,7 +449,7 @@ class Solver(ClassQueries, PositionQueries):
         )
 
     def _guess_total(self, gid: int, members: np.ndarray, left: int, cons, beta: int,
-                     report=None, weighted: bool = False, valued=None
+                     report=None, weighted: bool = False, valued=None, bounded=None
                      ) -> tuple[str, int, int, bool, bool]:
         """Guess gid on `members` with `left` guesses left, then optimal play: (status
         before labelling, total, depth, searched, tainted). Status: exact, infeasible,
@@ -456,7 +460,9 @@ class Solver(ClassQueries, PositionQueries):
         class is searched (i classes done of n); `weighted`: `report(i, n, work)`,
         with the share of the work done, each class weighed by its size squared.
         `valued(pattern, total, height, second guess id, tainted)`: each class the
-        search values exactly (as it comes back, before the next is searched)."""
+        search values exactly (as it comes back, before the next is searched).
+        `bounded({pattern: total})`: under a budget, once the root facts leave the
+        guess unrefuted, a lower bound of each class (an exact fact is its value)."""
         classes = list(self._child_sets(gid, members, cons))
         weight = [float(len(m)) ** 2 for _, m, _ in classes]
         all_work, work = sum(weight) or 1.0, 0.0
@@ -492,6 +498,9 @@ class Solver(ClassQueries, PositionQueries):
                 return Status.INFEASIBLE, total, 1, True, tainted
             if total >= beta:
                 return Status.LOWER_BOUND, total, 1, True, tainted
+            if bounded is not None:
+                bounded({int(p): int(v) for (p, _m, _c), (v, _f, _h) in zip(
+                    classes, facts, strict=True)})
         depth, tainted = 1, False
         # Under a budget (hard mode), a class is first searched with a node limit: one
         # that does not finish within it waits until the classes after it are
