@@ -146,3 +146,39 @@ def _check(lists, table, mode: str, cap: int) -> int:
                         if whole.status == "exact":
                             assert rec.total == whole.total, what
     return stolen
+
+
+def test_a_cutoff_split_sends_each_class_alone_with_the_budget_left():
+    """Work under a cutoff: each class goes out alone, smallest first, in a chunk of
+    its own (Work.alone), its budget the cutoff less len(answers) and what is known
+    of every other class when it goes out; a class at its budget settles the
+    opener as a lower bound at the cutoff or over, and its other classes are
+    dropped. An exact split's classes are not held alone."""
+    lists = _sub(5, 7, 200, 300)
+    table = build_numpy(lists)
+    n = len(lists.answers)
+    work = Work(Variant.of(lists), n, table)
+    green = Variant.of(lists).all_green
+    gid = next(i for i in range(len(lists.guesses))
+               if len(set(table[i].tolist()) - {green}) >= 4)
+    # (size, pattern), smallest first, ties by pattern, highest first: solve's order
+    classes = sorted(((int((table[gid] == p).sum()), p) for p in set(table[gid].tolist())
+                      if p != green), key=lambda sp: (sp[0], -sp[1]))
+    bounds = {p: 2 * c for c, p in classes}  # (one above 2c - 1: a told bound is used)
+    cutoff = n + sum(bounds.values()) + 10
+    assert work.add_split(gid, {}, 1.0, stolen=True, cutoff=cutoff, bounds=bounds) is None
+    (_c1, p1), (_c2, p2) = classes[0], classes[1]
+    [u] = work.pop()
+    assert isinstance(u, Classes) and u.patterns == (p1,) and u.budgets == (bounds[p1] + 10,)
+    assert work.alone(u)
+    # p1 valued exactly 4 over its bound: the next class has 6 to spare
+    assert work.on_class(ClassResult(gid, p1, EXACT, bounds[p1] + 4, 2, 0), None) is None
+    [u] = work.pop()
+    assert u.patterns == (p2,) and u.budgets == (bounds[p2] + 6,)
+    rec, err = work.on_class(ClassResult(gid, p2, LOWER_BOUND, bounds[p2] + 6), None)
+    assert err is None and (rec.status, rec.total) == (LOWER_BOUND, cutoff)
+    assert len(work) == 0  # the opener's other classes are not valued
+    exact = Work(Variant.of(lists), n, table)
+    exact.add_split(gid, {}, 1.0, stolen=True)
+    [u] = exact.pop()
+    assert isinstance(u, Classes) and u.budgets == () and not exact.alone(u)

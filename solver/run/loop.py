@@ -195,7 +195,9 @@ def coordinate(co: Coordinator, links: Links) -> None:
                 units = co.work.pop()
                 kind = type(units[0])
                 k = chunk_size(co, len(links.solvers), kind.__name__)
-                while len(units) < k and isinstance(co.work.peek(), kind):
+                while (len(units) < k and not co.work.alone(units[0])
+                       and isinstance(co.work.peek(), kind)
+                       and not co.work.alone(co.work.peek())):
                     units += co.work.pop()
                 w = idle.pop(0)
                 busy[w] = units

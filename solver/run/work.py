@@ -114,6 +114,15 @@ class Work:
         heapq.heappush(self._heap, (-float(cost), self._seq, tuple(units)))
         self._seq += 1
 
+    def alone(self, unit: Unit | None) -> bool:
+        """Whether a unit goes out in a chunk of its own: a class of an opener split
+        under a cutoff, whose budget must count every class valued before it went
+        out (a chunk's units all go out at once)."""
+        if not isinstance(unit, Classes):
+            return False
+        sp = self.splits.get(unit.index)
+        return sp is not None and sp.cutoff is not None
+
     def peek(self) -> Unit | None:
         """The next unit to go out, left queued (None: none queued now)."""
         self._drop_settled()
@@ -150,6 +159,12 @@ class Work:
             return self._finish(sp)
         self.todo_cost[index] = {p: self.costs.of_class(index, p, s) for p, s in sp.todo()}
         self.cost_left[index] = sum(self.todo_cost[index].values())
+        if cutoff is not None:
+            # each class alone, smallest first (solve's order under a budget: the big
+            # classes, where the time goes, last, under the tightest budgets)
+            sp.big = [(p,) for p, _s in sp.todo()]
+            self._release(sp)
+            return None
         make_units(sp, lambda p, s: self.todo_cost[index][p])
         if sp.head:
             self.push(Classes(index, sp.head), cost)
